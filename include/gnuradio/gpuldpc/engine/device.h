@@ -1,0 +1,41 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_DEVICE_H
+#define INCLUDED_GPULDPC_ENGINE_DEVICE_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*! Description of one CUDA device. */
+struct cuda_device_info {
+    int index;
+    std::string name;
+    int compute_major;
+    int compute_minor;
+};
+
+/*! True when the library was built with the CUDA backend. */
+GPULDPC_ENGINE_API bool cuda_compiled();
+
+/*!
+ * Usable CUDA devices. Empty when the library was built without CUDA, when no
+ * driver is installed or when no device is present; never throws for those.
+ */
+GPULDPC_ENGINE_API std::vector<cuda_device_info> cuda_devices();
+
+/*! One line describing the build: version, CUDA runtime, architectures. */
+GPULDPC_ENGINE_API std::string build_info();
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_DEVICE_H */

@@ -1,0 +1,241 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_LDPC_CODE_H
+#define INCLUDED_GPULDPC_ENGINE_LDPC_CODE_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/gf_field.h>
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*! File format of a parity-check matrix. */
+enum class code_format {
+    automatic, //!< binary alist when the first line holds 2 numbers, else non-binary
+    alist,     //!< MacKay's binary alist
+    nb_alist,  //!< non-binary alist: "N M q" header, (index, coefficient) pairs
+};
+
+/*! How a non-binary alist writes the nonzero entries of H. */
+enum class coef_convention {
+    exponent,   //!< e in 0..q-2 stands for alpha^e (RPTU database convention)
+    polynomial, //!< the element itself, 1..q-1, in polynomial (integer) form
+};
+
+/*! Options for reading and writing parity-check matrix files. */
+struct code_io_options {
+    code_format format = code_format::automatic;
+    coef_convention coef = coef_convention::exponent;
+    //! field polynomial (0: gf_field::default_polynomial); ignored for q = 2
+    unsigned poly = 0;
+};
+
+/*! Parses "auto", "alist", "nb-alist" (also "nb_alist"); throws naming \p arg. */
+GPULDPC_ENGINE_API code_format parse_code_format(const std::string& s,
+                                                 const std::string& arg = "format");
+/*! Parses "exponent", "polynomial"; throws naming \p arg. */
+GPULDPC_ENGINE_API coef_convention parse_coef_convention(const std::string& s,
+                                                         const std::string& arg = "coef");
+
+/*!
+ * \brief Error in a parity-check matrix file: carries the file name and line.
+ *
+ * what() reads "<file>:<line>: <problem>".
+ */
+class GPULDPC_ENGINE_API code_file_error : public std::runtime_error
+{
+public:
+    code_file_error(const std::string& file, size_t line, const std::string& problem);
+    const std::string& file() const { return d_file; }
+    size_t line() const { return d_line; }
+    const std::string& problem() const { return d_problem; }
+
+private:
+    std::string d_file;
+    size_t d_line;
+    std::string d_problem;
+};
+
+/*!
+ * \brief A sparse LDPC parity-check matrix H (M x N) over GF(q), q = 2^m, with
+ * its Tanner graph and a systematic encoder.
+ *
+ * The graph is stored in both orders:
+ * - check-major: the edges of check c are check_offsets()[c] ..
+ *   check_offsets()[c+1]-1, sorted by variable; edge e connects
+ *   edge_variable()[e] with coefficient edge_coefficient()[e] (nonzero).
+ * - variable-major: the edges of variable v are
+ *   variable_edges()[variable_offsets()[v] .. variable_offsets()[v+1]-1],
+ *   indices into the check-major arrays, in increasing check order.
+ *
+ * Encoder: Gaussian elimination over GF(q) finds rank(H) pivot (parity)
+ * columns; the other K = N - rank(H) columns carry the information,
+ * unchanged (info_positions(), ascending). This also holds for rank-deficient
+ * H. The elimination runs once, in the constructor.
+ *
+ * Contract:
+ * - Every constructor and loader MUST either return a complete, validated
+ *   object or throw (std::invalid_argument for bad arguments,
+ *   code_file_error for a bad file); no partial object exists.
+ * - An ldpc_code is immutable after construction; all const members are safe
+ *   to call from several threads at once.
+ * - encode() MUST be given symbols < q; it throws std::invalid_argument
+ *   otherwise, before writing anything.
+ */
+class GPULDPC_ENGINE_API ldpc_code
+{
+public:
+    using sptr = std::shared_ptr<const ldpc_code>;
+
+    /*! One nonzero entry of H. */
+    struct entry {
+        uint32_t row;
+        uint32_t col;
+        uint8_t value;
+    };
+
+    /*!
+     * \brief H from its nonzero entries.
+     * \param n number of variable nodes (symbols), >= 1
+     * \param m number of checks, >= 1
+     * \param q field size: 2, 4, ..., 256
+     * \param entries nonzero entries; a position MUST NOT repeat, values in 1..q-1
+     * \param poly field polynomial (0: default)
+     */
+    ldpc_code(unsigned n,
+              unsigned m,
+              unsigned q,
+              const std::vector<entry>& entries,
+              unsigned poly = 0);
+
+    /*! H from a dense row-major M x N matrix of GF(q) elements. */
+    static ldpc_code
+    from_dense(unsigned m, unsigned n, unsigned q, const uint8_t* h, unsigned poly = 0);
+
+    /*! Reads a parity-check matrix file. */
+    static ldpc_code load(const std::string& path, const code_io_options& opts = {});
+    /*! Reads from a stream; \p name is used in error messages. */
+    static ldpc_code
+    read(std::istream& in, const std::string& name, const code_io_options& opts = {});
+
+    /*!
+     * Writes the code. With format automatic, q = 2 is written as binary alist
+     * and q > 2 as non-binary alist. Writing a q > 2 code as binary alist
+     * throws std::invalid_argument.
+     */
+    void save(const std::string& path, const code_io_options& opts = {}) const;
+    void write(std::ostream& out, const code_io_options& opts = {}) const;
+
+    unsigned n() const { return d_n; }                       //!< symbols per codeword
+    unsigned m() const { return d_m; }                       //!< checks (rows of H)
+    unsigned k() const { return d_n - d_rank; }              //!< information symbols
+    unsigned rank() const { return d_rank; }                 //!< rank of H over GF(q)
+    unsigned q() const { return d_field.q(); }               //!< field size
+    unsigned bits_per_symbol() const { return d_field.m(); } //!< log2(q)
+    double rate() const { return double(k()) / double(d_n); }
+    size_t num_edges() const { return d_edge_variable.size(); }
+    const gf_field& field() const { return d_field; }
+
+    const std::vector<uint32_t>& check_offsets() const { return d_check_offsets; }
+    const std::vector<uint32_t>& edge_variable() const { return d_edge_variable; }
+    const std::vector<uint8_t>& edge_coefficient() const { return d_edge_coefficient; }
+    const std::vector<uint32_t>& variable_offsets() const { return d_variable_offsets; }
+    const std::vector<uint32_t>& variable_edges() const { return d_variable_edges; }
+
+    unsigned check_degree(unsigned c) const
+    {
+        return d_check_offsets[c + 1] - d_check_offsets[c];
+    }
+    unsigned variable_degree(unsigned v) const
+    {
+        return d_variable_offsets[v + 1] - d_variable_offsets[v];
+    }
+
+    /*! Codeword positions of the K information symbols, ascending. */
+    const std::vector<uint32_t>& info_positions() const { return d_info_positions; }
+    /*! Codeword positions of the rank(H) parity symbols, ascending. */
+    const std::vector<uint32_t>& parity_positions() const { return d_parity_positions; }
+
+    /*! Nonzero entries, row-major. */
+    std::vector<entry> entries() const;
+    /*! Dense row-major M x N copy of H. */
+    std::vector<uint8_t> dense() const;
+
+    /*!
+     * \brief Systematic encoding of a batch.
+     * \param info n_frames * K symbols, frame after frame
+     * \param codeword n_frames * N symbols out; codeword[info_positions()[i]] = info[i]
+     */
+    void encode(const uint8_t* info, uint8_t* codeword, size_t n_frames = 1) const;
+
+    /*! Number of unsatisfied checks of one frame of N symbols. */
+    unsigned syndrome_weight(const uint8_t* codeword) const;
+
+private:
+    void build_graph(const std::vector<entry>& entries);
+    void build_encoder();
+
+    unsigned d_n;
+    unsigned d_m;
+    gf_field d_field;
+    unsigned d_rank = 0;
+
+    std::vector<uint32_t> d_check_offsets;
+    std::vector<uint32_t> d_edge_variable;
+    std::vector<uint8_t> d_edge_coefficient;
+    std::vector<uint32_t> d_variable_offsets;
+    std::vector<uint32_t> d_variable_edges;
+
+    std::vector<uint32_t> d_info_positions;
+    std::vector<uint32_t> d_parity_positions;
+
+    // Row-echelon form of H, one row per pivot in elimination order, each row
+    // scaled so that its pivot is 1 and stored without the pivot. Row r holds
+    // information columns and pivots of later rows only, so back-substitution
+    // from the last row to the first yields the parity symbols.
+    std::vector<uint32_t> d_echelon_pivot;
+    std::vector<uint32_t> d_echelon_offsets;
+    std::vector<uint32_t> d_echelon_col;
+    std::vector<uint8_t> d_echelon_value;
+};
+
+/*!
+ * \brief A random (dv, dc)-regular code over GF(q) without 4-cycles.
+ *
+ * Edges are placed variable by variable; each variable picks dv distinct
+ * checks among those with the most free sockets, at random among ties, never
+ * a check that already shares a variable with one of its other checks (that
+ * would close a 4-cycle). A dead end restarts with the next seed, up to
+ * \p attempts times. Coefficients are uniform over 1..q-1.
+ *
+ * \param n variables; n * dv MUST be a multiple of dc
+ * \throws std::invalid_argument for impossible parameters, std::runtime_error
+ *         when no 4-cycle-free graph was found
+ */
+GPULDPC_ENGINE_API ldpc_code construct_regular_code(unsigned n,
+                                                    unsigned dv,
+                                                    unsigned dc,
+                                                    unsigned q,
+                                                    uint64_t seed,
+                                                    unsigned poly = 0,
+                                                    unsigned attempts = 100);
+
+/*! Number of 4-cycles in the Tanner graph (pairs of variables sharing 2 checks). */
+GPULDPC_ENGINE_API size_t count_4_cycles(const ldpc_code& code);
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_LDPC_CODE_H */

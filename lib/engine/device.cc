@@ -1,0 +1,57 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <sstream>
+
+#ifdef GPULDPC_HAVE_CUDA
+#include "device_query.h"
+#endif
+
+namespace gr {
+namespace gpuldpc {
+
+bool cuda_compiled()
+{
+#ifdef GPULDPC_HAVE_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::vector<cuda_device_info> cuda_devices()
+{
+    std::vector<cuda_device_info> out;
+#ifdef GPULDPC_HAVE_CUDA
+    const int count = kernels::cuda_device_count();
+    for (int i = 0; i < count; ++i) {
+        char name[256] = { 0 };
+        int major = 0, minor = 0;
+        if (kernels::cuda_device_properties(i, name, sizeof(name), &major, &minor))
+            out.push_back(cuda_device_info{ i, name, major, minor });
+    }
+#endif
+    return out;
+}
+
+std::string build_info()
+{
+    std::ostringstream s;
+    s << "gr-gpuldpc " << GPULDPC_VERSION_STRING;
+#ifdef GPULDPC_HAVE_CUDA
+    const int v = kernels::cuda_runtime_version();
+    s << ", CUDA " << v / 1000 << "." << (v % 1000) / 10 << " (architectures "
+      << GPULDPC_CUDA_ARCHITECTURES << ")";
+#else
+    s << ", CPU only (built without CUDA)";
+#endif
+    return s.str();
+}
+
+} // namespace gpuldpc
+} // namespace gr

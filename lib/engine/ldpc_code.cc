@@ -1,0 +1,339 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+
+unsigned bits_of_q(unsigned q)
+{
+    for (unsigned m = 1; m <= 8; ++m)
+        if (q == (1u << m))
+            return m;
+    std::ostringstream msg;
+    msg << "ldpc_code: q=" << q
+        << " is not allowed; q must be a power of two: 2, 4, 8, 16, 32, 64, 128 or 256";
+    throw std::invalid_argument(msg.str());
+}
+
+gf_field make_field(unsigned q, unsigned poly)
+{
+    const unsigned m = bits_of_q(q);
+    // GF(2) has a single field polynomial; callers pass one poly for all q.
+    return gf_field(m, m == 1 ? 0 : poly);
+}
+
+} // namespace
+
+ldpc_code::ldpc_code(
+    unsigned n, unsigned m, unsigned q, const std::vector<entry>& entries, unsigned poly)
+    : d_n(n), d_m(m), d_field(make_field(q, poly))
+{
+    if (n == 0)
+        throw std::invalid_argument("ldpc_code: n=0; the code needs at least one "
+                                    "variable node (column of H)");
+    if (m == 0)
+        throw std::invalid_argument("ldpc_code: m=0; the code needs at least one "
+                                    "check node (row of H)");
+    if (entries.empty())
+        throw std::invalid_argument("ldpc_code: H has no nonzero entry");
+    build_graph(entries);
+    build_encoder();
+}
+
+ldpc_code
+ldpc_code::from_dense(unsigned m, unsigned n, unsigned q, const uint8_t* h, unsigned poly)
+{
+    if (!h)
+        throw std::invalid_argument("ldpc_code::from_dense: h is null");
+    std::vector<entry> entries;
+    for (unsigned r = 0; r < m; ++r)
+        for (unsigned c = 0; c < n; ++c) {
+            const uint8_t v = h[size_t(r) * n + c];
+            if (v != 0)
+                entries.push_back(entry{ r, c, v });
+        }
+    return ldpc_code(n, m, q, entries, poly);
+}
+
+void ldpc_code::build_graph(const std::vector<entry>& entries_in)
+{
+    const unsigned q = d_field.q();
+    for (const auto& e : entries_in) {
+        if (e.row >= d_m || e.col >= d_n || e.value == 0 || e.value >= q) {
+            std::ostringstream msg;
+            msg << "ldpc_code: entry (row " << e.row << ", col " << e.col << ", value "
+                << unsigned(e.value) << ") is invalid; allowed: row < m=" << d_m
+                << ", col < n=" << d_n << ", value in 1.." << q - 1;
+            throw std::invalid_argument(msg.str());
+        }
+    }
+    std::vector<entry> sorted(entries_in);
+    std::sort(sorted.begin(), sorted.end(), [](const entry& a, const entry& b) {
+        return a.row != b.row ? a.row < b.row : a.col < b.col;
+    });
+    for (size_t i = 1; i < sorted.size(); ++i) {
+        if (sorted[i].row == sorted[i - 1].row && sorted[i].col == sorted[i - 1].col) {
+            std::ostringstream msg;
+            msg << "ldpc_code: entry (row " << sorted[i].row << ", col " << sorted[i].col
+                << ") is given more than once";
+            throw std::invalid_argument(msg.str());
+        }
+    }
+
+    d_check_offsets.assign(d_m + 1, 0);
+    d_edge_variable.resize(sorted.size());
+    d_edge_coefficient.resize(sorted.size());
+    std::vector<uint32_t> var_degree(d_n, 0);
+    for (size_t e = 0; e < sorted.size(); ++e) {
+        d_check_offsets[sorted[e].row + 1]++;
+        d_edge_variable[e] = sorted[e].col;
+        d_edge_coefficient[e] = sorted[e].value;
+        var_degree[sorted[e].col]++;
+    }
+    for (unsigned r = 0; r < d_m; ++r)
+        d_check_offsets[r + 1] += d_check_offsets[r];
+
+    d_variable_offsets.assign(d_n + 1, 0);
+    for (unsigned v = 0; v < d_n; ++v)
+        d_variable_offsets[v + 1] = d_variable_offsets[v] + var_degree[v];
+    d_variable_edges.resize(sorted.size());
+    std::vector<uint32_t> fill(d_variable_offsets.begin(), d_variable_offsets.end() - 1);
+    // Edges are visited in check order, so each variable's list comes out sorted
+    // by check.
+    for (uint32_t e = 0; e < sorted.size(); ++e)
+        d_variable_edges[fill[d_edge_variable[e]]++] = e;
+}
+
+void ldpc_code::build_encoder()
+{
+    // Sparse Gaussian elimination with a Markowitz-style pivot choice (lightest
+    // row, then its column present in the fewest active rows), which keeps
+    // fill-in low on sparse H. Only rows still active are reduced, giving a
+    // row-echelon form that back-substitution solves per frame.
+    const gf_field& f = d_field;
+    struct sparse_row {
+        std::vector<uint32_t> col;
+        std::vector<uint8_t> val;
+    };
+    std::vector<sparse_row> rows(d_m);
+    for (unsigned r = 0; r < d_m; ++r)
+        for (uint32_t e = d_check_offsets[r]; e < d_check_offsets[r + 1]; ++e) {
+            rows[r].col.push_back(d_edge_variable[e]);
+            rows[r].val.push_back(d_edge_coefficient[e]);
+        }
+
+    std::vector<uint32_t> col_count(d_n, 0);
+    std::vector<std::vector<uint32_t>> col_rows(d_n); // may hold stale row ids
+    for (unsigned v = 0; v < d_n; ++v) {
+        col_count[v] = variable_degree(v);
+        for (uint32_t i = d_variable_offsets[v]; i < d_variable_offsets[v + 1]; ++i) {
+            const uint32_t e = d_variable_edges[i];
+            // the check of edge e: edges are check-major, find by offsets
+            const auto it =
+                std::upper_bound(d_check_offsets.begin(), d_check_offsets.end(), e);
+            col_rows[v].push_back(uint32_t(it - d_check_offsets.begin() - 1));
+        }
+    }
+
+    std::set<std::pair<uint32_t, uint32_t>> by_weight; // (weight, row) of active rows
+    std::vector<char> active(d_m, 1);
+    for (unsigned r = 0; r < d_m; ++r)
+        by_weight.insert({ uint32_t(rows[r].col.size()), r });
+
+    std::vector<uint32_t> is_pivot(d_n, 0);
+    std::vector<uint32_t> pivot_order;
+    std::vector<uint32_t> pivot_col;
+    sparse_row merged;
+
+    while (!by_weight.empty()) {
+        const uint32_t r = by_weight.begin()->second;
+        by_weight.erase(by_weight.begin());
+        active[r] = 0;
+        sparse_row& pr = rows[r];
+        if (pr.col.empty())
+            continue; // linearly dependent on earlier pivot rows
+
+        size_t best = 0;
+        for (size_t i = 1; i < pr.col.size(); ++i) {
+            // ties go to the higher column so that parity tends to sit at the end
+            if (col_count[pr.col[i]] <= col_count[pr.col[best]])
+                best = i;
+        }
+        const uint32_t c = pr.col[best];
+        const uint8_t pivot_inv = f.inv(pr.val[best]);
+        for (uint32_t col : pr.col)
+            col_count[col]--;
+
+        std::vector<uint32_t> candidates;
+        candidates.swap(col_rows[c]);
+        for (uint32_t s : candidates) {
+            if (!active[s])
+                continue;
+            sparse_row& sr = rows[s];
+            const auto pos = std::lower_bound(sr.col.begin(), sr.col.end(), c);
+            if (pos == sr.col.end() || *pos != c)
+                continue;
+            const uint8_t factor = f.mul(sr.val[pos - sr.col.begin()], pivot_inv);
+            const uint8_t* scale = f.mul_row(factor);
+            merged.col.clear();
+            merged.val.clear();
+            size_t i = 0, j = 0;
+            while (i < sr.col.size() || j < pr.col.size()) {
+                if (j == pr.col.size() || (i < sr.col.size() && sr.col[i] < pr.col[j])) {
+                    merged.col.push_back(sr.col[i]);
+                    merged.val.push_back(sr.val[i]);
+                    ++i;
+                } else if (i == sr.col.size() || pr.col[j] < sr.col[i]) {
+                    merged.col.push_back(pr.col[j]);
+                    merged.val.push_back(scale[pr.val[j]]);
+                    col_count[pr.col[j]]++;
+                    col_rows[pr.col[j]].push_back(s);
+                    ++j;
+                } else {
+                    const uint8_t v = sr.val[i] ^ scale[pr.val[j]];
+                    if (v) {
+                        merged.col.push_back(sr.col[i]);
+                        merged.val.push_back(v);
+                    } else {
+                        col_count[sr.col[i]]--;
+                    }
+                    ++i;
+                    ++j;
+                }
+            }
+            by_weight.erase({ uint32_t(sr.col.size()), s });
+            std::swap(sr.col, merged.col);
+            std::swap(sr.val, merged.val);
+            by_weight.insert({ uint32_t(sr.col.size()), s });
+        }
+        is_pivot[c] = 1;
+        pivot_order.push_back(r);
+        pivot_col.push_back(c);
+    }
+
+    d_rank = uint32_t(pivot_order.size());
+    d_echelon_pivot = pivot_col;
+    d_echelon_offsets.assign(1, 0);
+    d_echelon_col.clear();
+    d_echelon_value.clear();
+    for (size_t p = 0; p < pivot_order.size(); ++p) {
+        const sparse_row& row = rows[pivot_order[p]];
+        const auto pos = std::lower_bound(row.col.begin(), row.col.end(), pivot_col[p]);
+        const uint8_t* scale = f.mul_row(f.inv(row.val[pos - row.col.begin()]));
+        for (size_t i = 0; i < row.col.size(); ++i) {
+            if (row.col[i] == pivot_col[p])
+                continue;
+            d_echelon_col.push_back(row.col[i]);
+            d_echelon_value.push_back(scale[row.val[i]]);
+        }
+        d_echelon_offsets.push_back(uint32_t(d_echelon_col.size()));
+    }
+
+    d_info_positions.clear();
+    d_parity_positions.clear();
+    for (uint32_t v = 0; v < d_n; ++v)
+        (is_pivot[v] ? d_parity_positions : d_info_positions).push_back(v);
+}
+
+std::vector<ldpc_code::entry> ldpc_code::entries() const
+{
+    std::vector<entry> out;
+    out.reserve(num_edges());
+    for (uint32_t r = 0; r < d_m; ++r)
+        for (uint32_t e = d_check_offsets[r]; e < d_check_offsets[r + 1]; ++e)
+            out.push_back(entry{ r, d_edge_variable[e], d_edge_coefficient[e] });
+    return out;
+}
+
+std::vector<uint8_t> ldpc_code::dense() const
+{
+    std::vector<uint8_t> h(size_t(d_m) * d_n, 0);
+    for (uint32_t r = 0; r < d_m; ++r)
+        for (uint32_t e = d_check_offsets[r]; e < d_check_offsets[r + 1]; ++e)
+            h[size_t(r) * d_n + d_edge_variable[e]] = d_edge_coefficient[e];
+    return h;
+}
+
+void ldpc_code::encode(const uint8_t* info, uint8_t* codeword, size_t n_frames) const
+{
+    const unsigned q = d_field.q();
+    const size_t kk = k();
+    for (size_t i = 0; i < n_frames * kk; ++i) {
+        if (info[i] >= q) {
+            std::ostringstream msg;
+            msg << "ldpc_code::encode: info symbol " << unsigned(info[i]) << " (frame "
+                << i / kk << ", position " << i % kk << ") is not an element of GF(" << q
+                << "); allowed: 0.." << q - 1;
+            throw std::invalid_argument(msg.str());
+        }
+    }
+    for (size_t fr = 0; fr < n_frames; ++fr) {
+        const uint8_t* in = info + fr * kk;
+        uint8_t* cw = codeword + fr * d_n;
+        for (size_t i = 0; i < kk; ++i)
+            cw[d_info_positions[i]] = in[i];
+        for (size_t p = d_rank; p-- > 0;) {
+            uint8_t acc = 0;
+            for (uint32_t j = d_echelon_offsets[p]; j < d_echelon_offsets[p + 1]; ++j)
+                acc ^= d_field.mul(d_echelon_value[j], cw[d_echelon_col[j]]);
+            cw[d_echelon_pivot[p]] = acc;
+        }
+    }
+}
+
+unsigned ldpc_code::syndrome_weight(const uint8_t* codeword) const
+{
+    unsigned weight = 0;
+    for (uint32_t r = 0; r < d_m; ++r) {
+        uint8_t acc = 0;
+        for (uint32_t e = d_check_offsets[r]; e < d_check_offsets[r + 1]; ++e)
+            acc ^= d_field.mul(d_edge_coefficient[e], codeword[d_edge_variable[e]]);
+        weight += acc != 0;
+    }
+    return weight;
+}
+
+size_t count_4_cycles(const ldpc_code& code)
+{
+    // Two variables in a 4-cycle share two checks: count, for each pair of
+    // checks, the variables they share.
+    size_t cycles = 0;
+    std::vector<uint32_t> shared(code.m(), 0);
+    const auto& coff = code.check_offsets();
+    const auto& evar = code.edge_variable();
+    const auto& voff = code.variable_offsets();
+    const auto& vedge = code.variable_edges();
+    std::vector<uint32_t> edge_check(code.num_edges());
+    for (uint32_t c = 0; c < code.m(); ++c)
+        for (uint32_t e = coff[c]; e < coff[c + 1]; ++e)
+            edge_check[e] = c;
+    for (uint32_t c = 0; c < code.m(); ++c) {
+        std::fill(shared.begin(), shared.end(), 0);
+        for (uint32_t e = coff[c]; e < coff[c + 1]; ++e) {
+            const uint32_t v = evar[e];
+            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i) {
+                const uint32_t c2 = edge_check[vedge[i]];
+                if (c2 > c)
+                    shared[c2]++;
+            }
+        }
+        for (uint32_t c2 = c + 1; c2 < code.m(); ++c2)
+            if (shared[c2] > 1)
+                cycles += size_t(shared[c2]) * (shared[c2] - 1) / 2;
+    }
+    return cycles;
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,245 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
+/* BINDTOOL_HEADER_FILE_HASH(1e786faf4ae84cbc6e8a13f051e05a6b) */
+/***********************************************************************************/
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <sstream>
+
+namespace {
+
+using gr::gpuldpc::code_io_options;
+using gr::gpuldpc::ldpc_code;
+using u8array = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+
+code_io_options
+make_options(const std::string& format, const std::string& coef, unsigned poly)
+{
+    code_io_options opts;
+    opts.format = gr::gpuldpc::parse_code_format(format, "format");
+    opts.coef = gr::gpuldpc::parse_coef_convention(coef, "coef");
+    opts.poly = poly;
+    return opts;
+}
+
+template <typename T>
+py::array_t<T> to_array(const std::vector<T>& v)
+{
+    py::array_t<T> out(v.size());
+    std::copy(v.begin(), v.end(), out.mutable_data());
+    return out;
+}
+
+// Accepts frames x width (2-D) or a single frame (1-D); returns the frame count.
+size_t frames_of(const u8array& a, size_t width, const char* arg)
+{
+    if (a.ndim() == 1 && size_t(a.shape(0)) == width)
+        return 1;
+    if (a.ndim() == 2 && size_t(a.shape(1)) == width)
+        return size_t(a.shape(0));
+    std::string shape = "(";
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+        shape += (i ? ", " : "") + std::to_string(a.shape(i));
+    shape += a.ndim() == 1 ? ",)" : ")";
+    throw py::value_error(std::string(arg) + " has shape " + shape +
+                          "; expected (frames, " + std::to_string(width) + ") or (" +
+                          std::to_string(width) + ",) uint8 symbols");
+}
+
+} // namespace
+
+void bind_ldpc_code(py::module& m)
+{
+    using namespace gr::gpuldpc;
+
+    py::class_<ldpc_code, std::shared_ptr<ldpc_code>>(
+        m,
+        "ldpc_code",
+        "A sparse LDPC parity-check matrix H (m x n) over GF(q) with its Tanner graph "
+        "and a systematic encoder.\n\n"
+        "Load with ldpc_code.load(path, format='auto', coef='exponent', poly=0).")
+        .def_static(
+            "load",
+            [](const std::string& path,
+               const std::string& format,
+               const std::string& coef,
+               unsigned poly) {
+                const auto opts = make_options(format, coef, poly);
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
+            },
+            py::arg("path"),
+            py::arg("format") = "auto",
+            py::arg("coef") = "exponent",
+            py::arg("poly") = 0,
+            "Reads an alist ('alist') or non-binary alist ('nb-alist') file; 'auto' "
+            "tells them apart by the header. coef: 'exponent' (alpha^e, the default) "
+            "or 'polynomial'. poly: field polynomial, 0 for the default.")
+        .def_static(
+            "from_dense",
+            [](u8array h, unsigned q, unsigned poly) {
+                if (h.ndim() != 2)
+                    throw py::value_error("H must be a 2-D array (checks x symbols)");
+                return std::make_shared<ldpc_code>(ldpc_code::from_dense(
+                    unsigned(h.shape(0)), unsigned(h.shape(1)), q, h.data(), poly));
+            },
+            py::arg("H"),
+            py::arg("q") = 2,
+            py::arg("poly") = 0,
+            "Code from a dense m x n array of GF(q) elements (polynomial form).")
+        .def(
+            "save",
+            [](const ldpc_code& c,
+               const std::string& path,
+               const std::string& format,
+               const std::string& coef) { c.save(path, make_options(format, coef, 0)); },
+            py::arg("path"),
+            py::arg("format") = "auto",
+            py::arg("coef") = "exponent",
+            "Writes the code; 'auto' writes binary alist for q = 2, else nb-alist.")
+        .def(
+            "to_string",
+            [](const ldpc_code& c, const std::string& format, const std::string& coef) {
+                std::ostringstream out;
+                c.write(out, make_options(format, coef, 0));
+                return out.str();
+            },
+            py::arg("format") = "auto",
+            py::arg("coef") = "exponent")
+        .def_property_readonly("n", &ldpc_code::n, "symbols per codeword")
+        .def_property_readonly("k", &ldpc_code::k, "information symbols")
+        .def_property_readonly("m", &ldpc_code::m, "number of checks (rows of H)")
+        .def_property_readonly("q", &ldpc_code::q, "field size")
+        .def_property_readonly("bits_per_symbol", &ldpc_code::bits_per_symbol)
+        .def_property_readonly("rank", &ldpc_code::rank, "rank of H over GF(q)")
+        .def_property_readonly("rate", &ldpc_code::rate)
+        .def_property_readonly("num_edges", &ldpc_code::num_edges)
+        .def_property_readonly("poly",
+                               [](const ldpc_code& c) { return c.field().polynomial(); })
+        .def_property_readonly(
+            "field",
+            [](const ldpc_code& c) { return std::make_shared<gf_field>(c.field()); })
+        .def_property_readonly(
+            "info_positions",
+            [](const ldpc_code& c) { return to_array(c.info_positions()); },
+            "codeword positions of the k information symbols")
+        .def_property_readonly(
+            "parity_positions",
+            [](const ldpc_code& c) { return to_array(c.parity_positions()); })
+        .def(
+            "dense",
+            [](const ldpc_code& c) {
+                py::array_t<uint8_t> out({ size_t(c.m()), size_t(c.n()) });
+                const auto h = c.dense();
+                std::copy(h.begin(), h.end(), out.mutable_data());
+                return out;
+            },
+            "H as a dense m x n uint8 array")
+        .def(
+            "sparse",
+            [](const ldpc_code& c) {
+                const auto e = c.entries();
+                py::array_t<uint32_t> rows(e.size()), cols(e.size());
+                py::array_t<uint8_t> vals(e.size());
+                for (size_t i = 0; i < e.size(); ++i) {
+                    rows.mutable_data()[i] = e[i].row;
+                    cols.mutable_data()[i] = e[i].col;
+                    vals.mutable_data()[i] = e[i].value;
+                }
+                return py::make_tuple(rows, cols, vals);
+            },
+            "H as (rows, cols, values) arrays of its nonzero entries, row-major")
+        .def_property_readonly(
+            "check_offsets",
+            [](const ldpc_code& c) { return to_array(c.check_offsets()); })
+        .def_property_readonly(
+            "edge_variable",
+            [](const ldpc_code& c) { return to_array(c.edge_variable()); })
+        .def_property_readonly(
+            "edge_coefficient",
+            [](const ldpc_code& c) { return to_array(c.edge_coefficient()); })
+        .def_property_readonly(
+            "variable_offsets",
+            [](const ldpc_code& c) { return to_array(c.variable_offsets()); })
+        .def_property_readonly(
+            "variable_edges",
+            [](const ldpc_code& c) { return to_array(c.variable_edges()); })
+        .def(
+            "encode",
+            [](const ldpc_code& c, u8array info) {
+                const size_t frames = frames_of(info, c.k(), "info");
+                std::vector<size_t> shape{ c.n() };
+                if (info.ndim() == 2)
+                    shape.insert(shape.begin(), frames);
+                py::array_t<uint8_t> out(shape);
+                const uint8_t* in = info.data();
+                uint8_t* o = out.mutable_data();
+                {
+                    py::gil_scoped_release release;
+                    c.encode(in, o, frames);
+                }
+                return out;
+            },
+            py::arg("info"),
+            "Systematic encoding: info (frames x k uint8 GF(q) symbols) -> codewords "
+            "(frames x n); codeword[:, info_positions] == info.")
+        .def(
+            "syndrome_weight",
+            [](const ldpc_code& c, u8array cw) {
+                const size_t frames = frames_of(cw, c.n(), "codeword");
+                py::array_t<uint32_t> out(frames);
+                for (size_t f = 0; f < frames; ++f) {
+                    for (size_t j = 0; j < c.n(); ++j)
+                        if (cw.data()[f * c.n() + j] >= c.q())
+                            throw py::value_error("codeword holds a symbol >= q");
+                    out.mutable_data()[f] = c.syndrome_weight(cw.data() + f * c.n());
+                }
+                return out;
+            },
+            py::arg("codeword"),
+            "Unsatisfied checks per frame (0 for a codeword).")
+        .def("__repr__", [](const ldpc_code& c) {
+            return "ldpc_code(n=" + std::to_string(c.n()) +
+                   ", k=" + std::to_string(c.k()) + ", m=" + std::to_string(c.m()) +
+                   ", q=" + std::to_string(c.q()) + ")";
+        });
+
+    m.def(
+        "construct_regular_code",
+        [](unsigned n,
+           unsigned dv,
+           unsigned dc,
+           unsigned q,
+           uint64_t seed,
+           unsigned poly) {
+            return std::make_shared<ldpc_code>(
+                construct_regular_code(n, dv, dc, q, seed, poly));
+        },
+        py::arg("n"),
+        py::arg("dv"),
+        py::arg("dc"),
+        py::arg("q") = 2,
+        py::arg("seed") = 1,
+        py::arg("poly") = 0,
+        "Random (dv, dc)-regular code over GF(q) without 4-cycles; coefficients "
+        "uniform over 1..q-1.");
+    m.def("count_4_cycles", &count_4_cycles, py::arg("code"));
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import glob
+import os
+import re
+import tempfile
+import unittest
+
+import numpy as np
+from gnuradio import gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+SOURCE_DIR = os.environ.get(
+    "GPULDPC_SOURCE_DIR",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SHARED_CODES = os.path.join(SOURCE_DIR, "..", "shared", "codes")
+
+
+def gf_syndrome(code, cw):
+    """H c over GF(q) with numpy and the field's multiplication table."""
+    h = code.dense().astype(np.intp)
+    mul = code.field.mul_table
+    prod = mul[h[None, :, :], cw.astype(np.intp)[:, None, :]]
+    return np.bitwise_xor.reduce(prod, axis=2)
+
+
+def dense_rank(h, field):
+    """Rank over GF(q) by Gauss-Jordan elimination in numpy."""
+    h = h.copy()
+    mul, inv = field.mul_table, field.inv_table
+    rank = 0
+    for c in range(h.shape[1]):
+        rows = np.nonzero(h[rank:, c])[0]
+        if len(rows) == 0:
+            continue
+        p = rank + rows[0]
+        h[[rank, p]] = h[[p, rank]]
+        h[rank] = mul[inv[h[rank, c]], h[rank]]
+        for r in np.nonzero(h[:, c])[0]:
+            if r != rank:
+                h[r] ^= mul[h[r, c], h[rank]]
+        rank += 1
+        if rank == h.shape[0]:
+            break
+    return rank
+
+
+class qa_ldpc_code(gr_unittest.TestCase):
+
+    def check_encoder(self, code, frames=8, seed=1):
+        rng = np.random.default_rng(seed)
+        info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+        cw = code.encode(info)
+        self.assertEqual(cw.shape, (frames, code.n))
+        self.assertEqual(cw.dtype, np.uint8)
+        np.testing.assert_array_equal(cw[:, code.info_positions], info)
+        np.testing.assert_array_equal(gf_syndrome(code, cw), 0)
+        np.testing.assert_array_equal(code.syndrome_weight(cw), 0)
+        self.assertTrue((cw < code.q).all())
+
+    def test_shipped_codes(self):
+        files = sorted(glob.glob(os.path.join(gpuldpc.codes_dir(), "*.alist")))
+        self.assertGreaterEqual(len(files), 5)
+        qs = set()
+        for path in files:
+            code = gpuldpc.ldpc_code.load(path)
+            n, q = (int(x) for x in re.search(r"_n(\d+)_gf(\d+)", path).groups())
+            self.assertEqual((code.n, code.q), (n, q))
+            self.assertEqual(code.bits_per_symbol, q.bit_length() - 1)
+            self.assertEqual(gpuldpc.count_4_cycles(code), 0)
+            self.assertEqual(code.k, code.n - dense_rank(code.dense(), code.field))
+            qs.add(code.q)
+        for q in (2, 4, 16, 64, 256):
+            self.assertIn(q, qs)
+
+    def test_encode_every_q(self):
+        for q in (2, 4, 16, 64, 256):
+            code = gpuldpc.construct_regular_code(120, 2, 4, q, seed=q)
+            self.check_encoder(code, seed=q)
+            one = code.encode(np.zeros(code.k, dtype=np.uint8))
+            self.assertEqual(one.shape, (code.n,))
+            np.testing.assert_array_equal(one, 0)  # linear code
+
+    def test_rank_deficient(self):
+        rng = np.random.default_rng(5)
+        for q in (2, 4, 16, 64, 256):
+            base = gpuldpc.construct_regular_code(40, 3, 6, q, seed=3)
+            h = base.dense()
+            mul = base.field.mul_table
+            extra = mul[rng.integers(1, q), h[0]] ^ mul[rng.integers(1, q), h[5]]
+            h2 = np.vstack([h, extra[None, :], h[7][None, :]])
+            code = gpuldpc.ldpc_code.from_dense(h2, q=q)
+            self.assertEqual(code.m, base.m + 2)
+            self.assertEqual(code.rank, dense_rank(h2, code.field))
+            self.assertEqual(code.k, base.k)
+            self.check_encoder(code, seed=q + 1)
+
+    def test_gnuradio_alist_files(self):
+        d = os.path.join(gr.prefix(), "share", "gnuradio", "fec", "ldpc")
+        files = sorted(glob.glob(os.path.join(d, "*.alist")))
+        if not files:
+            raise unittest.SkipTest(f"no GNU Radio alist files in {d}")
+        for path in files:
+            code = gpuldpc.ldpc_code.load(path)
+            self.assertEqual(code.q, 2)
+            m = re.search(r"n_(\d+)_k_(\d+)", os.path.basename(path))
+            if m and "gen_matrix" not in path:
+                # GNU Radio names its parity-check files by N and K = N - rank(H);
+                # *_gen_matrix.alist holds a generator matrix (K rows) instead
+                self.assertEqual((code.n, code.k), (int(m.group(1)), int(m.group(2))))
+            if code.n <= 600:
+                self.check_encoder(code, frames=3)
+
+    def test_shared_codes(self):
+        if not os.path.isdir(SHARED_CODES):
+            raise unittest.SkipTest(f"{SHARED_CODES} is absent")
+        expected = {  # file: (n symbols, m, q)
+            "binary/DEBUG_6_3.alist": (6, 3, 2),
+            "binary/MACKAY_504_1008.alist": (1008, 504, 2),
+            "binary/PEG_Reg_1008x504.alist": (1008, 504, 2),
+            "binary/10GBPS-ETHERNET_1723_2048.alist": (2048, 384, 2),
+            "nonbinary/rptu_N96_K48_GF64.alist": (16, 8, 64),
+            "nonbinary/rptu_N96_K48_GF256.alist": (12, 6, 256),
+            "nonbinary/rptu_N128_K64_GF256.alist": (16, 8, 256),
+            "nonbinary/rptu_N512_K256_GF256.alist": (64, 32, 256),
+            "nonbinary/rptu_N64800_K48600_GF256.alist": (8100, 2025, 256),
+        }
+        for name, (n, m, q) in expected.items():
+            code = gpuldpc.ldpc_code.load(os.path.join(SHARED_CODES, name))
+            self.assertEqual((code.n, code.m, code.q), (n, m, q), name)
+            k_bits = re.search(r"_K(\d+)_", name)
+            if k_bits:
+                self.assertEqual(code.k * code.bits_per_symbol, int(k_bits.group(1)))
+            elif name.startswith("binary/10GBPS"):
+                self.assertEqual(code.k, 1723)
+            self.check_encoder(code, frames=2)
+
+    def test_save_load_round_trip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for q in (2, 16, 256):
+                code = gpuldpc.construct_regular_code(64, 2, 4, q, seed=9)
+                for coef in ("exponent", "polynomial"):
+                    path = os.path.join(tmp, f"c{q}{coef}.alist")
+                    code.save(path, coef=coef)
+                    again = gpuldpc.ldpc_code.load(path, coef=coef)
+                    np.testing.assert_array_equal(again.dense(), code.dense())
+                    self.assertEqual(again.to_string(coef=coef), code.to_string(coef=coef))
+            rows, cols, vals = code.sparse()
+            h = np.zeros((code.m, code.n), dtype=np.uint8)
+            h[rows, cols] = vals
+            np.testing.assert_array_equal(h, code.dense())
+
+    def test_errors(self):
+        code = gpuldpc.construct_regular_code(64, 2, 4, 16, seed=2)
+        with self.assertRaisesRegex(ValueError, "format='xml'"):
+            gpuldpc.ldpc_code.load("x.alist", format="xml")
+        with self.assertRaisesRegex(ValueError, "coef='log'"):
+            gpuldpc.ldpc_code.load("x.alist", coef="log")
+        with self.assertRaisesRegex(RuntimeError, "cannot open"):
+            gpuldpc.ldpc_code.load("/nonexistent.alist")
+        with self.assertRaisesRegex(ValueError, "info has shape"):
+            code.encode(np.zeros((2, code.k + 1), dtype=np.uint8))
+        bad = np.zeros((1, code.k), dtype=np.uint8)
+        bad[0, 3] = 16
+        with self.assertRaisesRegex(ValueError, "not an element of GF\\(16\\)"):
+            code.encode(bad)
+        with self.assertRaisesRegex(ValueError, "q=6"):
+            gpuldpc.ldpc_code.from_dense(np.eye(3, dtype=np.uint8), q=6)
+        with tempfile.NamedTemporaryFile("w", suffix=".alist") as f:
+            f.write("4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 2\n")
+            f.flush()
+            with self.assertRaisesRegex(RuntimeError, re.escape(f.name) + ":7: .*truncated"):
+                gpuldpc.ldpc_code.load(f.name)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_ldpc_code)
