@@ -24,6 +24,7 @@ namespace py = pybind11;
 void bind_gf_field(py::module& m);
 void bind_ldpc_code(py::module& m);
 void bind_device(py::module& m);
+void bind_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -55,5 +56,6 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_gf_field(m);
     bind_ldpc_code(m);
     bind_device(m);
+    bind_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,169 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_DECODER_H
+#define INCLUDED_GPULDPC_ENGINE_DECODER_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+
+/*! Node update rule. */
+enum class decoder_algorithm {
+    automatic,   //!< fft_bp for q > 2, sum_product for q = 2
+    fft_bp,      //!< GF(q) belief propagation, check nodes through the FWHT (any q)
+    log_fft_bp,  //!< fft_bp with the FWHT in signed-log arithmetic (any q)
+    sum_product, //!< binary sum-product (tanh rule), q = 2 only
+    min_sum,     //!< binary normalized/offset min-sum, q = 2 only
+};
+
+/*! Message-passing schedule. */
+enum class decoder_schedule {
+    flooding, //!< all checks, then all variables, per iteration
+    layered,  //!< check by check, each using the freshest variable beliefs
+};
+
+/*! Parses "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum". */
+GPULDPC_ENGINE_API decoder_algorithm parse_decoder_algorithm(const std::string& s);
+/*! Parses "flooding", "layered". */
+GPULDPC_ENGINE_API decoder_schedule parse_decoder_schedule(const std::string& s);
+GPULDPC_ENGINE_API std::string to_string(decoder_algorithm a);
+GPULDPC_ENGINE_API std::string to_string(decoder_schedule s);
+
+/*! Configuration of a batch decoder. */
+struct decoder_config {
+    decoder_algorithm algorithm = decoder_algorithm::automatic;
+    decoder_schedule schedule = decoder_schedule::flooding;
+    //! iterations at most (>= 1); without early termination, exactly this many
+    unsigned max_iterations = 50;
+    //! stop a frame as soon as its hard decision satisfies every check
+    bool early_termination = true;
+    //! min-sum: check messages are scaled by this factor (normalized min-sum), (0, 1]
+    float min_sum_scale = 0.75f;
+    //! min-sum: subtracted from check message magnitudes (offset min-sum), >= 0
+    float min_sum_offset = 0.0f;
+    //! false: LLR = log(P(1)/P(0)), positive means 1 (GNU Radio's convention);
+    //! true: LLR = log(P(0)/P(1)), positive means 0
+    bool flip_llr_sign = false;
+    //! worker threads across frames; 0: one per hardware thread
+    unsigned threads = 0;
+};
+
+/*!
+ * \brief Per-frame result of a decode call.
+ *
+ * converged: the final hard decision satisfies every check (syndrome zero).
+ * iterations: iterations run; 0 when the channel decision already was a
+ * codeword and early termination is on.
+ * syndrome_weight: unsatisfied checks of the final hard decision.
+ * invalid_inputs: NaN or infinite input values that were neutralised.
+ */
+struct frame_status {
+    uint8_t converged;
+    uint32_t iterations;
+    uint32_t syndrome_weight;
+    uint32_t invalid_inputs;
+};
+
+/*!
+ * \brief Batch LDPC decoder: many frames in, information bits and per-frame
+ * status out.
+ *
+ * Input layouts, frame after frame:
+ * - bit LLRs: N * bits_per_symbol floats per frame, the bits of each symbol
+ *   MSB first; sign convention per decoder_config::flip_llr_sign.
+ * - symbol log-likelihoods: N * q floats per frame, entry x of symbol j being
+ *   log P(symbol j = x) up to a constant per symbol.
+ *
+ * Outputs: information bits, K * bits_per_symbol bytes (0/1) per frame, the
+ * information symbols of ldpc_code::info_positions() MSB first; optionally the
+ * whole hard-decided codeword, N * bits_per_symbol bytes (0/1) per frame.
+ *
+ * Invalid input values: NaN and +-Inf become 0, an erasure (no information
+ * about that bit or symbol value; an infinite value is treated as bad data,
+ * not as certainty). Finite values are clipped to +-max_input_magnitude. The
+ * number of NaN/Inf values is reported in frame_status::invalid_inputs of
+ * that frame only; other frames are unaffected.
+ *
+ * Contract:
+ * - decode() MUST produce for every frame the same result as decoding that
+ *   frame alone: frames never influence each other.
+ * - An object MUST NOT allocate per frame; decode() may be called any number
+ *   of times with any number of frames. It is not reentrant: one call at a
+ *   time per object (it owns its workspace).
+ * - Construction MUST reject an algorithm that does not fit the code
+ *   (std::invalid_argument naming the argument).
+ */
+class GPULDPC_ENGINE_API batch_decoder
+{
+public:
+    using sptr = std::shared_ptr<batch_decoder>;
+
+    //! LLR and symbol log-likelihood magnitudes above this are clipped
+    static constexpr float max_input_magnitude = 64.0f;
+
+    virtual ~batch_decoder();
+
+    /*!
+     * Creates a decoder. \p device: "cpu" or "auto" (the CPU reference; GPU
+     * decoders come with the CUDA backend); "cuda"/"cuda:N" throws
+     * std::runtime_error until then.
+     */
+    static sptr make(ldpc_code::sptr code,
+                     const decoder_config& config = {},
+                     const std::string& device = "cpu");
+
+    /*! Decodes frames given as bit LLRs. codeword_bits may be null. */
+    virtual void decode(const float* llr,
+                        size_t n_frames,
+                        uint8_t* info_bits,
+                        frame_status* status,
+                        uint8_t* codeword_bits = nullptr) = 0;
+
+    /*! Decodes frames given as symbol log-likelihood vectors. */
+    virtual void decode_symbol_llr(const float* symbol_ll,
+                                   size_t n_frames,
+                                   uint8_t* info_bits,
+                                   frame_status* status,
+                                   uint8_t* codeword_bits = nullptr) = 0;
+
+    const ldpc_code& code() const { return *d_code; }
+    ldpc_code::sptr code_ptr() const { return d_code; }
+    const decoder_config& config() const { return d_config; }
+    /*! The algorithm in use (automatic resolved). */
+    decoder_algorithm algorithm() const { return d_config.algorithm; }
+    /*! "cpu" or the GPU's name. */
+    virtual std::string device_name() const = 0;
+    /*! Worker threads in use. */
+    virtual unsigned threads() const = 0;
+
+    size_t llr_per_frame() const
+    {
+        return size_t(d_code->n()) * d_code->bits_per_symbol();
+    }
+    size_t info_bits_per_frame() const
+    {
+        return size_t(d_code->k()) * d_code->bits_per_symbol();
+    }
+
+protected:
+    batch_decoder(ldpc_code::sptr code, const decoder_config& config);
+
+    ldpc_code::sptr d_code;
+    decoder_config d_config;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_DECODER_H */

@@ -1,0 +1,335 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_CHECK_RULES_H
+#define INCLUDED_GPULDPC_ENGINE_CHECK_RULES_H
+
+// Node update rules of the CPU reference decoders (one axis of the design;
+// the schedules in cpu_decoder.cc are the other). A rule names its message
+// domain and updates the messages of one check node:
+//
+//   void check_update(const float* in, float* out, const uint8_t* coef, unsigned deg)
+//
+// `in` holds the deg variable-to-check messages of the check, `out` receives
+// the deg check-to-variable messages, each message `width` floats, contiguous.
+//
+// Domains are additive on the variable side, so schedules combine messages
+// by addition and subtraction whatever the rule:
+// - llr_domain (q = 2): one float, L = log(P(0)/P(1)).
+// - log_prob_domain (q > 2, also usable for q = 2): q floats, L[x] = log P(x),
+//   normalised to max 0. Check-to-variable messages are also floored at
+//   -log_floor; beliefs and variable-to-check messages are not, because the
+//   layered schedule recovers them by subtraction, which a floor would break.
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/fwht.h>
+#include <gnuradio/gpuldpc/engine/gf_field.h>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+struct llr_domain {
+    static constexpr bool binary = true;
+    static unsigned width(unsigned /*q*/) { return 1; }
+    static void normalize(float* /*v*/, unsigned /*w*/) {}
+    static uint8_t decide(const float* v, unsigned /*w*/) { return v[0] < 0.0f; }
+};
+
+struct log_prob_domain {
+    static constexpr bool binary = false;
+    //! log-probabilities below max - log_floor are raised to it
+    static constexpr float log_floor = 30.0f;
+    static unsigned width(unsigned q) { return q; }
+    static void normalize(float* v, unsigned w)
+    {
+        const float mx = *std::max_element(v, v + w);
+        for (unsigned x = 0; x < w; ++x)
+            v[x] -= mx;
+    }
+    static void normalize_and_floor(float* v, unsigned w)
+    {
+        const float mx = *std::max_element(v, v + w);
+        for (unsigned x = 0; x < w; ++x)
+            v[x] = std::max(v[x] - mx, -log_floor);
+    }
+    static uint8_t decide(const float* v, unsigned w)
+    {
+        return uint8_t(std::max_element(v, v + w) - v);
+    }
+};
+
+/*! Binary sum-product: the tanh rule, products excluding each edge by
+ *  forward-backward products (no division), in double precision. */
+class sum_product_rule
+{
+public:
+    using domain = llr_domain;
+    sum_product_rule(const gf_field& /*f*/, unsigned max_degree, const decoder_config&)
+        : d_t(max_degree), d_suffix(max_degree + 1)
+    {
+    }
+
+    void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
+    {
+        // |tanh| is kept below 1 so that atanh stays finite: messages are
+        // bounded by about 2 atanh(1 - 1e-15) = 35.
+        constexpr double limit = 1.0 - 1e-15;
+        for (unsigned i = 0; i < deg; ++i)
+            d_t[i] = std::tanh(0.5 * double(in[i]));
+        d_suffix[deg] = 1.0;
+        for (unsigned i = deg; i-- > 0;)
+            d_suffix[i] = d_suffix[i + 1] * d_t[i];
+        double prefix = 1.0;
+        for (unsigned i = 0; i < deg; ++i) {
+            const double p = std::clamp(prefix * d_suffix[i + 1], -limit, limit);
+            out[i] = float(2.0 * std::atanh(p));
+            prefix *= d_t[i];
+        }
+    }
+
+private:
+    std::vector<double> d_t, d_suffix;
+};
+
+/*! Binary min-sum, normalized (scale) and offset: magnitude
+ *  scale * max(min_{others} |L| - offset, 0), sign the product of the others. */
+class min_sum_rule
+{
+public:
+    using domain = llr_domain;
+    min_sum_rule(const gf_field& /*f*/,
+                 unsigned /*max_degree*/,
+                 const decoder_config& cfg)
+        : d_scale(cfg.min_sum_scale), d_offset(cfg.min_sum_offset)
+    {
+    }
+
+    void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
+    {
+        float min1 = std::numeric_limits<float>::infinity(), min2 = min1;
+        unsigned arg_min = 0;
+        bool negative = false;
+        for (unsigned i = 0; i < deg; ++i) {
+            const float a = std::fabs(in[i]);
+            negative ^= in[i] < 0.0f;
+            if (a < min1) {
+                min2 = min1;
+                min1 = a;
+                arg_min = i;
+            } else if (a < min2) {
+                min2 = a;
+            }
+        }
+        for (unsigned i = 0; i < deg; ++i) {
+            const float mag =
+                d_scale * std::max((i == arg_min ? min2 : min1) - d_offset, 0.0f);
+            const bool neg = negative ^ (in[i] < 0.0f);
+            out[i] = neg ? -mag : mag;
+        }
+    }
+
+private:
+    float d_scale, d_offset;
+};
+
+/*!
+ * GF(q) belief propagation in the probability domain (Davey-MacKay; the
+ * check node through the Walsh-Hadamard transform as in Barnault-Declercq).
+ *
+ * For check sum_i h_i x_i = 0, the message of edge i is the distribution of
+ * h_i x_i = sum_{j != i} h_j x_j: permute each incoming message by its
+ * coefficient (U_j[h_j x] = P_j(x)), XOR-convolve all but one (pointwise
+ * products of their FWHTs, excluding edge i by forward-backward products),
+ * transform back and undo the permutation of edge i.
+ */
+class fft_bp_rule
+{
+public:
+    using domain = log_prob_domain;
+    fft_bp_rule(const gf_field& f, unsigned max_degree, const decoder_config&)
+        : d_field(f),
+          d_q(f.q()),
+          d_spectra(size_t(max_degree) * d_q),
+          d_suffix(size_t(max_degree + 1) * d_q),
+          d_prefix(d_q),
+          d_work(d_q)
+    {
+    }
+
+    void check_update(const float* in, float* out, const uint8_t* coef, unsigned deg)
+    {
+        const unsigned q = d_q;
+        for (unsigned i = 0; i < deg; ++i) {
+            float* u = &d_spectra[size_t(i) * q];
+            const uint8_t* perm = d_field.mul_row(coef[i]);
+            float sum = 0.0f;
+            for (unsigned x = 0; x < q; ++x) {
+                const float p = std::exp(in[size_t(i) * q + x]);
+                u[perm[x]] = p;
+                sum += p;
+            }
+            const float norm = 1.0f / sum;
+            for (unsigned x = 0; x < q; ++x)
+                u[x] *= norm;
+            fwht_inplace(u, q);
+        }
+        float* suffix_end = &d_suffix[size_t(deg) * q];
+        std::fill(suffix_end, suffix_end + q, 1.0f);
+        for (unsigned i = deg; i-- > 0;) {
+            const float* next = &d_suffix[size_t(i + 1) * q];
+            const float* f = &d_spectra[size_t(i) * q];
+            float* s = &d_suffix[size_t(i) * q];
+            for (unsigned x = 0; x < q; ++x)
+                s[x] = next[x] * f[x];
+        }
+        std::fill(d_prefix.begin(), d_prefix.end(), 1.0f);
+        for (unsigned i = 0; i < deg; ++i) {
+            const float* s = &d_suffix[size_t(i + 1) * q];
+            for (unsigned x = 0; x < q; ++x)
+                d_work[x] = d_prefix[x] * s[x];
+            fwht_inplace(d_work.data(), q);
+            const float mx = *std::max_element(d_work.begin(), d_work.end());
+            const uint8_t* perm = d_field.mul_row(coef[i]);
+            float* o = &out[size_t(i) * q];
+            // Rounding can leave tiny negative probabilities: floor them.
+            const float floor = mx * std::exp(-domain::log_floor);
+            for (unsigned x = 0; x < q; ++x)
+                o[x] = std::log(std::max(d_work[perm[x]], floor));
+            domain::normalize_and_floor(o, q);
+            const float* f = &d_spectra[size_t(i) * q];
+            for (unsigned x = 0; x < q; ++x)
+                d_prefix[x] *= f[x];
+        }
+    }
+
+private:
+    const gf_field& d_field;
+    unsigned d_q;
+    std::vector<float> d_spectra, d_suffix, d_prefix, d_work;
+};
+
+/*!
+ * FFT-BP with the transform in signed-log arithmetic (Monzo): every value is
+ * a sign and the logarithm of its magnitude, so probabilities never
+ * underflow; butterflies add and subtract by log-sum-exp.
+ */
+class log_fft_bp_rule
+{
+public:
+    using domain = log_prob_domain;
+    log_fft_bp_rule(const gf_field& f, unsigned max_degree, const decoder_config&)
+        : d_field(f),
+          d_q(f.q()),
+          d_mag(size_t(max_degree) * d_q),
+          d_sign(size_t(max_degree) * d_q),
+          d_suffix_mag(size_t(max_degree + 1) * d_q),
+          d_suffix_sign(size_t(max_degree + 1) * d_q),
+          d_prefix_mag(d_q),
+          d_prefix_sign(d_q),
+          d_work_mag(d_q),
+          d_work_sign(d_q)
+    {
+    }
+
+    void check_update(const float* in, float* out, const uint8_t* coef, unsigned deg)
+    {
+        const unsigned q = d_q;
+        for (unsigned i = 0; i < deg; ++i) {
+            float* mag = &d_mag[size_t(i) * q];
+            float* sign = &d_sign[size_t(i) * q];
+            const uint8_t* perm = d_field.mul_row(coef[i]);
+            for (unsigned x = 0; x < q; ++x) {
+                mag[perm[x]] = in[size_t(i) * q + x];
+                sign[perm[x]] = 1.0f;
+            }
+            transform(mag, sign);
+        }
+        float* sm = &d_suffix_mag[size_t(deg) * q];
+        float* ss = &d_suffix_sign[size_t(deg) * q];
+        std::fill(sm, sm + q, 0.0f);
+        std::fill(ss, ss + q, 1.0f);
+        for (unsigned i = deg; i-- > 0;)
+            for (unsigned x = 0; x < q; ++x) {
+                d_suffix_mag[size_t(i) * q + x] =
+                    d_suffix_mag[size_t(i + 1) * q + x] + d_mag[size_t(i) * q + x];
+                d_suffix_sign[size_t(i) * q + x] =
+                    d_suffix_sign[size_t(i + 1) * q + x] * d_sign[size_t(i) * q + x];
+            }
+        std::fill(d_prefix_mag.begin(), d_prefix_mag.end(), 0.0f);
+        std::fill(d_prefix_sign.begin(), d_prefix_sign.end(), 1.0f);
+        for (unsigned i = 0; i < deg; ++i) {
+            for (unsigned x = 0; x < q; ++x) {
+                d_work_mag[x] = d_prefix_mag[x] + d_suffix_mag[size_t(i + 1) * q + x];
+                d_work_sign[x] = d_prefix_sign[x] * d_suffix_sign[size_t(i + 1) * q + x];
+            }
+            transform(d_work_mag.data(), d_work_sign.data());
+            const uint8_t* perm = d_field.mul_row(coef[i]);
+            float* o = &out[size_t(i) * q];
+            for (unsigned x = 0; x < q; ++x) {
+                const unsigned z = perm[x];
+                // a negative result is rounding noise around 0
+                o[x] = d_work_sign[z] > 0.0f ? d_work_mag[z] : -huge;
+            }
+            domain::normalize_and_floor(o, q);
+            for (unsigned x = 0; x < q; ++x) {
+                d_prefix_mag[x] += d_mag[size_t(i) * q + x];
+                d_prefix_sign[x] *= d_sign[size_t(i) * q + x];
+            }
+        }
+    }
+
+private:
+    static constexpr float huge = 1e30f;
+
+    // (sa, la) + (sb, lb) in signed-log form
+    static void add(float sa, float la, float sb, float lb, float& s, float& l)
+    {
+        if (la < lb) {
+            std::swap(la, lb);
+            std::swap(sa, sb);
+        }
+        const float d = lb - la; // <= 0
+        s = sa;
+        if (sa == sb) {
+            l = la + std::log1p(std::exp(d));
+        } else {
+            const float r = -std::expm1(d); // 1 - e^d in [0, 1)
+            l = r > 0.0f ? la + std::log(r) : -huge;
+        }
+    }
+
+    void transform(float* mag, float* sign) const
+    {
+        for (unsigned h = 1; h < d_q; h <<= 1)
+            for (unsigned i = 0; i < d_q; i += 2 * h)
+                for (unsigned j = i; j < i + h; ++j) {
+                    float s0, l0, s1, l1;
+                    add(sign[j], mag[j], sign[j + h], mag[j + h], s0, l0);
+                    add(sign[j], mag[j], -sign[j + h], mag[j + h], s1, l1);
+                    sign[j] = s0;
+                    mag[j] = std::max(l0, -huge);
+                    sign[j + h] = s1;
+                    mag[j + h] = std::max(l1, -huge);
+                }
+    }
+
+    const gf_field& d_field;
+    unsigned d_q;
+    std::vector<float> d_mag, d_sign, d_suffix_mag, d_suffix_sign;
+    std::vector<float> d_prefix_mag, d_prefix_sign, d_work_mag, d_work_sign;
+};
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_CHECK_RULES_H */

@@ -1,0 +1,366 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CPU reference decoders: a schedule (flooding, layered) combined with a node
+// update rule (check_rules.h) by templates. Written for clarity first; speed
+// comes from running frames on several threads with per-thread workspaces
+// allocated once.
+
+#include "check_rules.h"
+#include "cpu_decoder.h"
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+namespace {
+
+unsigned max_check_degree(const ldpc_code& code)
+{
+    unsigned d = 0;
+    for (unsigned c = 0; c < code.m(); ++c)
+        d = std::max(d, code.check_degree(c));
+    return d;
+}
+
+// Everything one thread needs to decode one frame at a time.
+template <class Rule>
+struct workspace {
+    workspace(const ldpc_code& code, const decoder_config& cfg)
+        : rule(code.field(), max_check_degree(code), cfg),
+          width(Rule::domain::width(code.q())),
+          prior(size_t(code.n()) * width),
+          app(size_t(code.n()) * width),
+          v2c(code.num_edges() * width),
+          c2v(code.num_edges() * width),
+          hard(code.n())
+    {
+    }
+    Rule rule;
+    unsigned width;
+    std::vector<float> prior, app, v2c, c2v;
+    std::vector<uint8_t> hard;
+};
+
+// All checks from the stored variable-to-check messages, then all variables.
+struct flooding_schedule {
+    template <class Rule>
+    static void start(const ldpc_code& code, workspace<Rule>& ws)
+    {
+        const unsigned w = ws.width;
+        const auto& vedges = code.variable_edges();
+        const auto& voff = code.variable_offsets();
+        for (unsigned v = 0; v < code.n(); ++v)
+            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i)
+                std::copy_n(&ws.prior[size_t(v) * w], w, &ws.v2c[size_t(vedges[i]) * w]);
+    }
+
+    template <class Rule>
+    static void iterate(const ldpc_code& code, workspace<Rule>& ws)
+    {
+        using domain = typename Rule::domain;
+        const unsigned w = ws.width;
+        const auto& coff = code.check_offsets();
+        const uint8_t* coef = code.edge_coefficient().data();
+        for (unsigned c = 0; c < code.m(); ++c)
+            ws.rule.check_update(&ws.v2c[size_t(coff[c]) * w],
+                                 &ws.c2v[size_t(coff[c]) * w],
+                                 coef + coff[c],
+                                 coff[c + 1] - coff[c]);
+        const auto& vedges = code.variable_edges();
+        const auto& voff = code.variable_offsets();
+        for (unsigned v = 0; v < code.n(); ++v) {
+            float* app = &ws.app[size_t(v) * w];
+            std::copy_n(&ws.prior[size_t(v) * w], w, app);
+            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i) {
+                const float* m = &ws.c2v[size_t(vedges[i]) * w];
+                for (unsigned x = 0; x < w; ++x)
+                    app[x] += m[x];
+            }
+            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i) {
+                const float* m = &ws.c2v[size_t(vedges[i]) * w];
+                float* out = &ws.v2c[size_t(vedges[i]) * w];
+                for (unsigned x = 0; x < w; ++x)
+                    out[x] = app[x] - m[x];
+                domain::normalize(out, w);
+            }
+            ws.hard[v] = domain::decide(app, w);
+        }
+    }
+};
+
+// Check by check; each check reads the current beliefs of its variables and
+// updates them at once (row-layered belief propagation).
+struct layered_schedule {
+    template <class Rule>
+    static void start(const ldpc_code& code, workspace<Rule>& ws)
+    {
+        std::copy(ws.prior.begin(), ws.prior.end(), ws.app.begin());
+    }
+
+    template <class Rule>
+    static void iterate(const ldpc_code& code, workspace<Rule>& ws)
+    {
+        using domain = typename Rule::domain;
+        const unsigned w = ws.width;
+        const auto& coff = code.check_offsets();
+        const auto& evar = code.edge_variable();
+        const uint8_t* coef = code.edge_coefficient().data();
+        // v2c serves as scratch for the messages into the current check
+        for (unsigned c = 0; c < code.m(); ++c) {
+            const uint32_t e0 = coff[c], deg = coff[c + 1] - coff[c];
+            for (uint32_t i = 0; i < deg; ++i) {
+                const float* app = &ws.app[size_t(evar[e0 + i]) * w];
+                const float* old = &ws.c2v[size_t(e0 + i) * w];
+                float* in = &ws.v2c[size_t(e0 + i) * w];
+                for (unsigned x = 0; x < w; ++x)
+                    in[x] = app[x] - old[x];
+                domain::normalize(in, w);
+            }
+            ws.rule.check_update(
+                &ws.v2c[size_t(e0) * w], &ws.c2v[size_t(e0) * w], coef + e0, deg);
+            for (uint32_t i = 0; i < deg; ++i) {
+                float* app = &ws.app[size_t(evar[e0 + i]) * w];
+                const float* in = &ws.v2c[size_t(e0 + i) * w];
+                const float* msg = &ws.c2v[size_t(e0 + i) * w];
+                for (unsigned x = 0; x < w; ++x)
+                    app[x] = in[x] + msg[x];
+                domain::normalize(app, w);
+            }
+        }
+        for (unsigned v = 0; v < code.n(); ++v)
+            ws.hard[v] = domain::decide(&ws.app[size_t(v) * w], w);
+    }
+};
+
+// NaN and +-Inf -> 0 (an erasure: no belief either way), finite values
+// clipped; returns 1 for a replaced value. An infinite input is treated as bad
+// data rather than certainty, so that it cannot force a wrong decision.
+inline uint32_t sanitize(float& x)
+{
+    constexpr float limit = batch_decoder::max_input_magnitude;
+    if (!std::isfinite(x)) {
+        x = 0.0f;
+        return 1;
+    }
+    x = std::clamp(x, -limit, limit);
+    return 0;
+}
+
+template <class Rule, class Schedule>
+class cpu_decoder final : public batch_decoder
+{
+public:
+    cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
+        : batch_decoder(code, config)
+    {
+        unsigned t =
+            config.threads ? config.threads : std::thread::hardware_concurrency();
+        t = std::max(1u, t);
+        for (unsigned i = 0; i < t; ++i)
+            d_workspaces.emplace_back(*code, config);
+    }
+
+    std::string device_name() const override { return "cpu"; }
+    unsigned threads() const override { return unsigned(d_workspaces.size()); }
+
+    void decode(const float* llr,
+                size_t n_frames,
+                uint8_t* info_bits,
+                frame_status* status,
+                uint8_t* codeword_bits) override
+    {
+        run(llr, false, n_frames, info_bits, status, codeword_bits);
+    }
+
+    void decode_symbol_llr(const float* symbol_ll,
+                           size_t n_frames,
+                           uint8_t* info_bits,
+                           frame_status* status,
+                           uint8_t* codeword_bits) override
+    {
+        run(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+    }
+
+private:
+    using domain = typename Rule::domain;
+
+    void run(const float* in,
+             bool symbol_input,
+             size_t n_frames,
+             uint8_t* info_bits,
+             frame_status* status,
+             uint8_t* codeword_bits)
+    {
+        const size_t n_threads = std::min(d_workspaces.size(), n_frames);
+        if (n_threads <= 1) {
+            for (size_t f = 0; f < n_frames; ++f)
+                decode_frame(d_workspaces[0],
+                             in,
+                             symbol_input,
+                             f,
+                             info_bits,
+                             status,
+                             codeword_bits);
+            return;
+        }
+        std::vector<std::thread> pool;
+        pool.reserve(n_threads);
+        for (size_t t = 0; t < n_threads; ++t) {
+            pool.emplace_back([&, t] {
+                // frames t, t + n_threads, ...: balanced when frames differ in
+                // the iterations they need
+                for (size_t f = t; f < n_frames; f += n_threads)
+                    decode_frame(d_workspaces[t],
+                                 in,
+                                 symbol_input,
+                                 f,
+                                 info_bits,
+                                 status,
+                                 codeword_bits);
+            });
+        }
+        for (auto& th : pool)
+            th.join();
+    }
+
+    void load_prior(workspace<Rule>& ws,
+                    const float* in,
+                    bool symbol_input,
+                    size_t frame,
+                    uint32_t& invalid) const
+    {
+        const ldpc_code& code = *d_code;
+        const unsigned q = code.q(), m = code.bits_per_symbol(), w = ws.width;
+        // internal bit LLR convention: log(P(0)/P(1))
+        const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
+        invalid = 0;
+        if (!symbol_input) {
+            const float* llr = in + frame * size_t(code.n()) * m;
+            for (unsigned v = 0; v < code.n(); ++v) {
+                float* p = &ws.prior[size_t(v) * w];
+                if (domain::binary) {
+                    float l = llr[v];
+                    invalid += sanitize(l);
+                    p[0] = sign * l;
+                    continue;
+                }
+                std::fill(p, p + w, 0.0f);
+                for (unsigned b = 0; b < m; ++b) {
+                    float l = llr[size_t(v) * m + b];
+                    invalid += sanitize(l);
+                    l *= sign; // log(P(0)/P(1))
+                    // log P(bit = 0) and log P(bit = 1), stable for large |l|
+                    const float log_p0 =
+                        -std::log1p(std::exp(-std::fabs(l))) + (l < 0 ? l : 0.0f);
+                    const float log_p1 = log_p0 - l;
+                    const unsigned mask = 1u << (m - 1 - b); // MSB first
+                    for (unsigned x = 0; x < q; ++x)
+                        p[x] += (x & mask) ? log_p1 : log_p0;
+                }
+                domain::normalize(p, w);
+            }
+            return;
+        }
+        const float* ll = in + frame * size_t(code.n()) * q;
+        for (unsigned v = 0; v < code.n(); ++v) {
+            float vals[256];
+            for (unsigned x = 0; x < q; ++x) {
+                vals[x] = ll[size_t(v) * q + x];
+                invalid += sanitize(vals[x]);
+            }
+            float* p = &ws.prior[size_t(v) * w];
+            if (domain::binary) {
+                p[0] = vals[0] - vals[1];
+            } else {
+                std::copy_n(vals, q, p);
+                domain::normalize(p, w);
+            }
+        }
+    }
+
+    void decode_frame(workspace<Rule>& ws,
+                      const float* in,
+                      bool symbol_input,
+                      size_t frame,
+                      uint8_t* info_bits,
+                      frame_status* status,
+                      uint8_t* codeword_bits) const
+    {
+        const ldpc_code& code = *d_code;
+        const unsigned w = ws.width;
+        frame_status st{};
+        load_prior(ws, in, symbol_input, frame, st.invalid_inputs);
+
+        for (unsigned v = 0; v < code.n(); ++v)
+            ws.hard[v] = domain::decide(&ws.prior[size_t(v) * w], w);
+        unsigned syndrome = code.syndrome_weight(ws.hard.data());
+
+        if (!(d_config.early_termination && syndrome == 0)) {
+            std::fill(ws.c2v.begin(), ws.c2v.end(), 0.0f);
+            Schedule::start(code, ws);
+            for (unsigned it = 1; it <= d_config.max_iterations; ++it) {
+                Schedule::iterate(code, ws);
+                st.iterations = it;
+                syndrome = code.syndrome_weight(ws.hard.data());
+                if (d_config.early_termination && syndrome == 0)
+                    break;
+            }
+        }
+        st.syndrome_weight = syndrome;
+        st.converged = syndrome == 0;
+        status[frame] = st;
+
+        const unsigned m = code.bits_per_symbol();
+        uint8_t* out = info_bits + frame * size_t(code.k()) * m;
+        const auto& info = code.info_positions();
+        for (size_t i = 0; i < info.size(); ++i)
+            for (unsigned b = 0; b < m; ++b)
+                out[i * m + b] = (ws.hard[info[i]] >> (m - 1 - b)) & 1;
+        if (codeword_bits) {
+            uint8_t* cw = codeword_bits + frame * size_t(code.n()) * m;
+            for (unsigned v = 0; v < code.n(); ++v)
+                for (unsigned b = 0; b < m; ++b)
+                    cw[size_t(v) * m + b] = (ws.hard[v] >> (m - 1 - b)) & 1;
+        }
+    }
+
+    // mutable scratch, one per thread; decode() is not reentrant (documented)
+    std::vector<workspace<Rule>> d_workspaces;
+};
+
+template <class Rule>
+batch_decoder::sptr with_schedule(ldpc_code::sptr code, const decoder_config& config)
+{
+    if (config.schedule == decoder_schedule::layered)
+        return std::make_shared<cpu_decoder<Rule, layered_schedule>>(code, config);
+    return std::make_shared<cpu_decoder<Rule, flooding_schedule>>(code, config);
+}
+
+} // namespace
+
+batch_decoder::sptr make_cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
+{
+    switch (config.algorithm) {
+    case decoder_algorithm::sum_product:
+        return with_schedule<sum_product_rule>(code, config);
+    case decoder_algorithm::min_sum:
+        return with_schedule<min_sum_rule>(code, config);
+    case decoder_algorithm::log_fft_bp:
+        return with_schedule<log_fft_bp_rule>(code, config);
+    case decoder_algorithm::fft_bp:
+    default:
+        return with_schedule<fft_bp_rule>(code, config);
+    }
+}
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr

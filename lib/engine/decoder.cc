@@ -1,0 +1,120 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cpu_decoder.h"
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpuldpc {
+
+decoder_algorithm parse_decoder_algorithm(const std::string& s)
+{
+    if (s == "auto" || s == "automatic")
+        return decoder_algorithm::automatic;
+    if (s == "fft-bp" || s == "fft_bp")
+        return decoder_algorithm::fft_bp;
+    if (s == "log-fft-bp" || s == "log_fft_bp")
+        return decoder_algorithm::log_fft_bp;
+    if (s == "sum-product" || s == "sum_product")
+        return decoder_algorithm::sum_product;
+    if (s == "min-sum" || s == "min_sum")
+        return decoder_algorithm::min_sum;
+    throw std::invalid_argument("algorithm='" + s +
+                                "' is unknown; allowed: auto, fft-bp, log-fft-bp, "
+                                "sum-product, min-sum");
+}
+
+decoder_schedule parse_decoder_schedule(const std::string& s)
+{
+    if (s == "flooding")
+        return decoder_schedule::flooding;
+    if (s == "layered")
+        return decoder_schedule::layered;
+    throw std::invalid_argument("schedule='" + s +
+                                "' is unknown; allowed: flooding, layered");
+}
+
+std::string to_string(decoder_algorithm a)
+{
+    switch (a) {
+    case decoder_algorithm::automatic:
+        return "auto";
+    case decoder_algorithm::fft_bp:
+        return "fft-bp";
+    case decoder_algorithm::log_fft_bp:
+        return "log-fft-bp";
+    case decoder_algorithm::sum_product:
+        return "sum-product";
+    case decoder_algorithm::min_sum:
+        return "min-sum";
+    }
+    return "?";
+}
+
+std::string to_string(decoder_schedule s)
+{
+    return s == decoder_schedule::layered ? "layered" : "flooding";
+}
+
+batch_decoder::~batch_decoder() = default;
+
+batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
+    : d_code(std::move(code)), d_config(config)
+{
+    if (!d_code)
+        throw std::invalid_argument("code is null");
+    if (d_config.algorithm == decoder_algorithm::automatic)
+        d_config.algorithm =
+            d_code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
+    const bool binary_rule = d_config.algorithm == decoder_algorithm::sum_product ||
+                             d_config.algorithm == decoder_algorithm::min_sum;
+    if (binary_rule && d_code->q() != 2)
+        throw std::invalid_argument("algorithm='" + to_string(d_config.algorithm) +
+                                    "' decodes binary codes only, this code is over GF(" +
+                                    std::to_string(d_code->q()) +
+                                    "); allowed for q > 2: auto, fft-bp, log-fft-bp");
+    if (d_config.max_iterations < 1 || d_config.max_iterations > 100000)
+        throw std::invalid_argument(
+            "max_iterations=" + std::to_string(d_config.max_iterations) +
+            " is out of range; allowed: 1..100000");
+    if (!(d_config.min_sum_scale > 0.0f && d_config.min_sum_scale <= 1.0f))
+        throw std::invalid_argument(
+            "min_sum_scale=" + std::to_string(d_config.min_sum_scale) +
+            " is out of range; allowed: (0, 1]");
+    if (!(d_config.min_sum_offset >= 0.0f && std::isfinite(d_config.min_sum_offset)))
+        throw std::invalid_argument(
+            "min_sum_offset=" + std::to_string(d_config.min_sum_offset) +
+            " is out of range; allowed: >= 0");
+    if (d_config.threads > 1024)
+        throw std::invalid_argument("threads=" + std::to_string(d_config.threads) +
+                                    " is out of range; allowed: 0 (all cores) .. 1024");
+}
+
+batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
+                                        const decoder_config& config,
+                                        const std::string& device)
+{
+    if (!code)
+        throw std::invalid_argument("code is null");
+    decoder_config resolved = config;
+    if (resolved.algorithm == decoder_algorithm::automatic)
+        resolved.algorithm =
+            code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
+    if (device == "cpu" || device == "auto")
+        return detail::make_cpu_decoder(code, resolved);
+    if (device == "cuda" || device.rfind("cuda:", 0) == 0)
+        throw std::runtime_error("device='" + device +
+                                 "': this build has no CUDA LDPC decoder yet; allowed: "
+                                 "auto, cpu");
+    throw std::invalid_argument("device='" + device +
+                                "' is unknown; allowed: auto, cpu, cuda, cuda:N");
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,269 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace gr::gpuldpc;
+
+namespace {
+
+struct noisy_batch {
+    std::vector<uint8_t> info_bits; // frames * k * m
+    std::vector<float> llr;         // frames * n * m, log(P(1)/P(0))
+};
+
+// Random information, systematic encoding, BPSK (bit b -> 1 - 2b) over AWGN at
+// Eb/N0 = ebn0_db; sigma = inf gives the noiseless channel.
+noisy_batch
+make_batch(const ldpc_code& code, size_t frames, double ebn0_db, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    const unsigned m = code.bits_per_symbol(), k = code.k(), n = code.n();
+    const double sigma2 =
+        std::isinf(ebn0_db) ? 0.0
+                            : 1.0 / (2.0 * code.rate() * std::pow(10.0, ebn0_db / 10.0));
+    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
+    noisy_batch b;
+    std::vector<uint8_t> info(frames * k), cw(frames * n);
+    for (auto& s : info)
+        s = uint8_t(rng() % code.q());
+    code.encode(info.data(), cw.data(), frames);
+    for (size_t i = 0; i < frames * k; ++i)
+        for (unsigned j = 0; j < m; ++j)
+            b.info_bits.push_back((info[i] >> (m - 1 - j)) & 1);
+    for (size_t i = 0; i < frames * n; ++i)
+        for (unsigned j = 0; j < m; ++j) {
+            const double s = 1.0 - 2.0 * ((cw[i] >> (m - 1 - j)) & 1);
+            const double y = s + (sigma2 > 0 ? noise(rng) : 0.0);
+            b.llr.push_back(sigma2 > 0 ? float(-2.0 * y / sigma2) : float(-8.0 * s));
+        }
+    return b;
+}
+
+std::vector<decoder_algorithm> algorithms_for(unsigned q)
+{
+    if (q == 2)
+        return { decoder_algorithm::sum_product,
+                 decoder_algorithm::min_sum,
+                 decoder_algorithm::fft_bp,
+                 decoder_algorithm::log_fft_bp };
+    return { decoder_algorithm::fft_bp, decoder_algorithm::log_fft_bp };
+}
+
+ldpc_code::sptr test_code(unsigned q)
+{
+    // about 500 bits per frame
+    const unsigned n = q == 2 ? 504 : 512 / (q == 4 ? 2 : q == 16 ? 4 : q == 64 ? 6 : 8);
+    return std::make_shared<ldpc_code>(
+        q == 2 ? construct_regular_code(n, 3, 6, 2, 5)
+               : construct_regular_code(n - n % 2, 2, 4, q, 5));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(noiseless_and_high_snr_frames_decode)
+{
+    for (unsigned q : { 2u, 4u, 16u, 64u, 256u }) {
+        const auto code = test_code(q);
+        const auto clean = make_batch(*code, 4, INFINITY, 1);
+        const auto noisy = make_batch(*code, 6, q == 2 ? 5.0 : 4.0, 2);
+        for (auto alg : algorithms_for(q))
+            for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+                decoder_config cfg;
+                cfg.algorithm = alg;
+                cfg.schedule = sched;
+                cfg.max_iterations = 30;
+                cfg.threads = 2;
+                auto dec = batch_decoder::make(code, cfg);
+                BOOST_TEST_CONTEXT("q=" << q << " " << to_string(alg) << " "
+                                        << to_string(sched))
+                {
+                    std::vector<uint8_t> bits(clean.info_bits.size());
+                    std::vector<frame_status> st(4);
+                    dec->decode(clean.llr.data(), 4, bits.data(), st.data());
+                    BOOST_CHECK(bits == clean.info_bits);
+                    for (const auto& s : st) {
+                        BOOST_CHECK(s.converged);
+                        BOOST_CHECK_EQUAL(s.iterations, 0u); // already a codeword
+                        BOOST_CHECK_EQUAL(s.syndrome_weight, 0u);
+                    }
+                    std::vector<uint8_t> nbits(noisy.info_bits.size());
+                    std::vector<frame_status> nst(6);
+                    dec->decode(noisy.llr.data(), 6, nbits.data(), nst.data());
+                    BOOST_CHECK(nbits == noisy.info_bits);
+                    for (const auto& s : nst)
+                        BOOST_CHECK(s.converged);
+                }
+            }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(iteration_limit_is_honoured_exactly)
+{
+    const auto code = test_code(16);
+    const auto noisy = make_batch(*code, 3, 4.0, 3);
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+        decoder_config cfg;
+        cfg.schedule = sched;
+        cfg.max_iterations = 7;
+        cfg.early_termination = false;
+        auto dec = batch_decoder::make(code, cfg);
+        std::vector<uint8_t> bits(noisy.info_bits.size());
+        std::vector<frame_status> st(3);
+        dec->decode(noisy.llr.data(), 3, bits.data(), st.data());
+        for (const auto& s : st) {
+            BOOST_CHECK_EQUAL(s.iterations, 7u);
+            BOOST_CHECK(s.converged);
+        }
+        BOOST_CHECK(bits == noisy.info_bits);
+    }
+    // a hopeless frame runs to the limit and reports failure
+    decoder_config cfg;
+    cfg.max_iterations = 5;
+    auto dec = batch_decoder::make(code, cfg);
+    std::mt19937 rng(4);
+    std::normal_distribution<float> junk(0.0f, 1.0f);
+    std::vector<float> llr(dec->llr_per_frame());
+    for (auto& v : llr)
+        v = junk(rng);
+    std::vector<uint8_t> bits(dec->info_bits_per_frame());
+    frame_status st;
+    dec->decode(llr.data(), 1, bits.data(), &st);
+    BOOST_CHECK_EQUAL(st.iterations, 5u);
+    BOOST_CHECK(!st.converged);
+    BOOST_CHECK_GT(st.syndrome_weight, 0u);
+}
+
+BOOST_AUTO_TEST_CASE(batch_equals_frames_one_by_one)
+{
+    for (unsigned q : { 2u, 64u }) {
+        const auto code = test_code(q);
+        // low SNR: a mix of converging and failing frames
+        const size_t frames = 24;
+        const auto noisy = make_batch(*code, frames, q == 2 ? 1.5 : 1.0, 5);
+        for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+            decoder_config cfg;
+            cfg.schedule = sched;
+            cfg.max_iterations = 20;
+            cfg.threads = 3;
+            auto batch = batch_decoder::make(code, cfg);
+            cfg.threads = 1;
+            auto single = batch_decoder::make(code, cfg);
+            const size_t nb = batch->info_bits_per_frame(), nl = batch->llr_per_frame();
+            const size_t ncw = size_t(code->n()) * code->bits_per_symbol();
+            std::vector<uint8_t> bits(frames * nb), cw(frames * ncw);
+            std::vector<frame_status> st(frames);
+            batch->decode(noisy.llr.data(), frames, bits.data(), st.data(), cw.data());
+            unsigned failures = 0;
+            for (size_t f = 0; f < frames; ++f) {
+                std::vector<uint8_t> b1(nb), c1(ncw);
+                frame_status s1;
+                single->decode(&noisy.llr[f * nl], 1, b1.data(), &s1, c1.data());
+                BOOST_CHECK(std::equal(b1.begin(), b1.end(), bits.begin() + f * nb));
+                BOOST_CHECK(std::equal(c1.begin(), c1.end(), cw.begin() + f * ncw));
+                BOOST_CHECK_EQUAL(s1.iterations, st[f].iterations);
+                BOOST_CHECK_EQUAL(s1.converged, st[f].converged);
+                BOOST_CHECK_EQUAL(s1.syndrome_weight, st[f].syndrome_weight);
+                failures += !st[f].converged;
+            }
+            // the comparison means something only if frames differ in outcome
+            BOOST_CHECK_GT(failures, 0u);
+            BOOST_CHECK_LT(failures, frames);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sign_option_nan_and_inf)
+{
+    const auto code = test_code(16);
+    const auto noisy = make_batch(*code, 3, 4.0, 6);
+    decoder_config cfg;
+    auto dec = batch_decoder::make(code, cfg);
+    cfg.flip_llr_sign = true;
+    auto flipped = batch_decoder::make(code, cfg);
+    const size_t nb = dec->info_bits_per_frame(), nl = dec->llr_per_frame();
+
+    std::vector<float> neg(noisy.llr);
+    for (auto& v : neg)
+        v = -v;
+    std::vector<uint8_t> bits(3 * nb);
+    std::vector<frame_status> st(3);
+    flipped->decode(neg.data(), 3, bits.data(), st.data());
+    BOOST_CHECK(bits == noisy.info_bits);
+    dec->decode(neg.data(), 3, bits.data(), st.data());
+    BOOST_CHECK(bits != noisy.info_bits); // the wrong convention does not decode
+
+    // frame 1 gets NaN and Inf; frames 0 and 2 must come out as if alone
+    std::vector<float> bad(noisy.llr);
+    bad[nl + 3] = std::numeric_limits<float>::quiet_NaN();
+    bad[nl + 10] = std::numeric_limits<float>::infinity();
+    bad[nl + 11] = -std::numeric_limits<float>::infinity();
+    bad[nl + 12] = std::numeric_limits<float>::quiet_NaN();
+    dec->decode(bad.data(), 3, bits.data(), st.data());
+    BOOST_CHECK_EQUAL(st[0].invalid_inputs, 0u);
+    BOOST_CHECK_EQUAL(st[1].invalid_inputs, 4u);
+    BOOST_CHECK_EQUAL(st[2].invalid_inputs, 0u);
+    BOOST_CHECK(bits == noisy.info_bits); // a few erased bits do not hurt at 4 dB
+    for (const auto& s : st)
+        BOOST_CHECK(s.converged);
+    // an all-NaN frame gives up cleanly
+    std::vector<float> all_nan(nl, std::numeric_limits<float>::quiet_NaN());
+    frame_status s;
+    dec->decode(all_nan.data(), 1, bits.data(), &s);
+    BOOST_CHECK_EQUAL(s.invalid_inputs, nl);
+}
+
+BOOST_AUTO_TEST_CASE(symbol_likelihood_input)
+{
+    for (unsigned q : { 2u, 16u }) {
+        const auto code = test_code(q);
+        const unsigned m = code->bits_per_symbol();
+        const auto noisy = make_batch(*code, 4, 4.0, 7);
+        auto dec = batch_decoder::make(code, {});
+        // symbol log-likelihoods from the bit LLRs: sum of log P(bit)
+        std::vector<float> ll(4 * size_t(code->n()) * q);
+        for (size_t s = 0; s < 4 * size_t(code->n()); ++s)
+            for (unsigned x = 0; x < q; ++x) {
+                double acc = 0.0;
+                for (unsigned b = 0; b < m; ++b) {
+                    const double l = noisy.llr[s * m + b]; // log(P1/P0)
+                    const bool one = (x >> (m - 1 - b)) & 1;
+                    acc += -std::log1p(std::exp(one ? -l : l));
+                }
+                ll[s * q + x] = float(acc);
+            }
+        std::vector<uint8_t> bits(noisy.info_bits.size());
+        std::vector<frame_status> st(4);
+        dec->decode_symbol_llr(ll.data(), 4, bits.data(), st.data());
+        BOOST_CHECK(bits == noisy.info_bits);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_configuration_is_rejected)
+{
+    const auto gf = test_code(16);
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    BOOST_CHECK_THROW(batch_decoder::make(gf, cfg), std::invalid_argument);
+    cfg = {};
+    cfg.max_iterations = 0;
+    BOOST_CHECK_THROW(batch_decoder::make(gf, cfg), std::invalid_argument);
+    cfg = {};
+    cfg.min_sum_scale = 1.5f;
+    BOOST_CHECK_THROW(batch_decoder::make(gf, cfg), std::invalid_argument);
+    BOOST_CHECK_THROW(batch_decoder::make(gf, {}, "cuda"), std::runtime_error);
+    BOOST_CHECK_THROW(batch_decoder::make(gf, {}, "tpu"), std::invalid_argument);
+    BOOST_CHECK_THROW(parse_decoder_algorithm("bp"), std::invalid_argument);
+    BOOST_CHECK_THROW(parse_decoder_schedule("serial"), std::invalid_argument);
+    BOOST_CHECK(batch_decoder::make(test_code(2), {})->algorithm() ==
+                decoder_algorithm::sum_product);
+    BOOST_CHECK(batch_decoder::make(gf, {})->algorithm() == decoder_algorithm::fft_bp);
+}

@@ -1,0 +1,159 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
+/* BINDTOOL_HEADER_FILE_HASH(589be4be9a5053ff4088de07b52603b0) */
+/***********************************************************************************/
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+
+namespace {
+
+using namespace gr::gpuldpc;
+using farray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+size_t frames_of(const farray& a, size_t width, const char* arg)
+{
+    if (a.ndim() == 1 && size_t(a.shape(0)) == width)
+        return 1;
+    if (a.ndim() == 2 && size_t(a.shape(1)) == width)
+        return size_t(a.shape(0));
+    std::string shape = "(";
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+        shape += (i ? ", " : "") + std::to_string(a.shape(i));
+    shape += a.ndim() == 1 ? ",)" : ")";
+    throw py::value_error(std::string(arg) + " has shape " + shape +
+                          "; expected (frames, " + std::to_string(width) + ") float32");
+}
+
+py::tuple run(batch_decoder& d, farray in, bool symbols, bool return_codeword)
+{
+    const ldpc_code& c = d.code();
+    const size_t width = symbols ? size_t(c.n()) * c.q() : d.llr_per_frame();
+    const size_t frames = frames_of(in, width, symbols ? "symbol_ll" : "llr");
+    py::array_t<uint8_t> bits({ frames, d.info_bits_per_frame() });
+    py::array_t<frame_status> status(frames);
+    py::array_t<uint8_t> cw;
+    uint8_t* cw_ptr = nullptr;
+    if (return_codeword) {
+        cw = py::array_t<uint8_t>({ frames, size_t(c.n()) * c.bits_per_symbol() });
+        cw_ptr = cw.mutable_data();
+    }
+    const float* src = in.data();
+    uint8_t* b = bits.mutable_data();
+    frame_status* st = status.mutable_data();
+    {
+        py::gil_scoped_release release;
+        if (symbols)
+            d.decode_symbol_llr(src, frames, b, st, cw_ptr);
+        else
+            d.decode(src, frames, b, st, cw_ptr);
+    }
+    if (return_codeword)
+        return py::make_tuple(bits, status, cw);
+    return py::make_tuple(bits, status);
+}
+
+} // namespace
+
+void bind_decoder(py::module& m)
+{
+    PYBIND11_NUMPY_DTYPE(
+        frame_status, converged, iterations, syndrome_weight, invalid_inputs);
+    py::class_<batch_decoder, std::shared_ptr<batch_decoder>>(
+        m,
+        "batch_decoder",
+        "Batch LDPC decoder (CPU reference now; GPU decoders share the interface).\n\n"
+        "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
+        "              early_termination=True, min_sum_scale=0.75, min_sum_offset=0.0,\n"
+        "              flip_llr_sign=False, threads=0, device='cpu')\n\n"
+        "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
+        "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
+        "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
+        "(erasures)\n"
+        "and are counted per frame in the status field invalid_inputs.")
+        .def(py::init([](std::shared_ptr<ldpc_code> code,
+                         const std::string& algorithm,
+                         const std::string& schedule,
+                         unsigned max_iterations,
+                         bool early_termination,
+                         float min_sum_scale,
+                         float min_sum_offset,
+                         bool flip_llr_sign,
+                         unsigned threads,
+                         const std::string& device) {
+                 decoder_config cfg;
+                 cfg.algorithm = parse_decoder_algorithm(algorithm);
+                 cfg.schedule = parse_decoder_schedule(schedule);
+                 cfg.max_iterations = max_iterations;
+                 cfg.early_termination = early_termination;
+                 cfg.min_sum_scale = min_sum_scale;
+                 cfg.min_sum_offset = min_sum_offset;
+                 cfg.flip_llr_sign = flip_llr_sign;
+                 cfg.threads = threads;
+                 return batch_decoder::make(code, cfg, device);
+             }),
+             py::arg("code"),
+             py::arg("algorithm") = "auto",
+             py::arg("schedule") = "flooding",
+             py::arg("max_iterations") = 50,
+             py::arg("early_termination") = true,
+             py::arg("min_sum_scale") = 0.75f,
+             py::arg("min_sum_offset") = 0.0f,
+             py::arg("flip_llr_sign") = false,
+             py::arg("threads") = 0,
+             py::arg("device") = "cpu")
+        .def(
+            "decode",
+            [](batch_decoder& d, farray llr, bool return_codeword) {
+                return run(d, llr, false, return_codeword);
+            },
+            py::arg("llr"),
+            py::arg("return_codeword") = false,
+            "llr: float32 (frames, n * bits_per_symbol). Returns (bits, status) or "
+            "(bits, status, codeword_bits): bits uint8 (frames, k * bits_per_symbol), "
+            "status a structured array (converged, iterations, syndrome_weight, "
+            "invalid_inputs).")
+        .def(
+            "decode_symbol_llr",
+            [](batch_decoder& d, farray ll, bool return_codeword) {
+                return run(d, ll, true, return_codeword);
+            },
+            py::arg("symbol_ll"),
+            py::arg("return_codeword") = false,
+            "symbol_ll: float32 (frames, n * q) log-likelihoods log P(symbol = x).")
+        .def_property_readonly(
+            "algorithm", [](const batch_decoder& d) { return to_string(d.algorithm()); })
+        .def_property_readonly(
+            "schedule",
+            [](const batch_decoder& d) { return to_string(d.config().schedule); })
+        .def_property_readonly(
+            "max_iterations",
+            [](const batch_decoder& d) { return d.config().max_iterations; })
+        .def_property_readonly("device", &batch_decoder::device_name)
+        .def_property_readonly("threads", &batch_decoder::threads)
+        .def_property_readonly("code",
+                               [](const batch_decoder& d) {
+                                   return std::const_pointer_cast<ldpc_code>(
+                                       d.code_ptr());
+                               })
+        .def_property_readonly("llr_per_frame", &batch_decoder::llr_per_frame)
+        .def_property_readonly("info_bits_per_frame",
+                               &batch_decoder::info_bits_per_frame);
+}
