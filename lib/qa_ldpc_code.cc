@@ -173,6 +173,22 @@ BOOST_AUTO_TEST_CASE(round_trips_are_exact)
                       std::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(empty_rows_and_columns_round_trip)
+{
+    // column 2 and row 3 hold nothing
+    const uint8_t h[] = { 1, 0, 1, 3, 0, 2, 0, 1, 0, 0, 0, 0 };
+    for (unsigned q : { 2u, 4u }) {
+        std::vector<uint8_t> hq(h, h + 12);
+        if (q == 2)
+            for (auto& x : hq)
+                x = x != 0;
+        const auto code = ldpc_code::from_dense(3, 4, q, hq.data());
+        std::ostringstream out;
+        code.write(out);
+        check_same(code, parse(out.str()));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(alternative_field_polynomial)
 {
     // GF(16) with x^4 + x^3 + 1 instead of the default x^4 + x + 1

@@ -379,11 +379,10 @@ void ldpc_code::write(std::ostream& out, const code_io_options& opts) const
         for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1]; ++e)
             edge_check[e] = c;
 
-    // Lists are padded with zeros to the maximum weight, as MacKay's files do.
-    auto pad = [&](unsigned have, unsigned max) {
-        for (unsigned i = have; i < max; ++i)
-            out << (binary ? " 0" : " 0 0");
-    };
+    // Lists are not padded, so that GNU Radio's alist reader (which reads
+    // exactly `weight` indices per list) accepts the file; an empty list is
+    // written as a single 0 (or "0 0") so that its line is not blank.
+    const char* empty_list = binary ? "0" : "0 0";
     for (unsigned v = 0; v < d_n; ++v) {
         bool first = true;
         for (uint32_t i = d_variable_offsets[v]; i < d_variable_offsets[v + 1]; ++i) {
@@ -393,14 +392,7 @@ void ldpc_code::write(std::ostream& out, const code_io_options& opts) const
                 out << ' ' << coef_text(d_edge_coefficient[e]);
             first = false;
         }
-        if (first && variable_degree(v) < max_cw) {
-            // an empty list still needs its line; start it with the padding
-            out << (binary ? "0" : "0 0");
-            pad(1, max_cw);
-        } else {
-            pad(variable_degree(v), max_cw);
-        }
-        out << '\n';
+        out << (first ? empty_list : "") << '\n';
     }
     for (unsigned c = 0; c < d_m; ++c) {
         bool first = true;
@@ -410,13 +402,7 @@ void ldpc_code::write(std::ostream& out, const code_io_options& opts) const
                 out << ' ' << coef_text(d_edge_coefficient[e]);
             first = false;
         }
-        if (first && check_degree(c) < max_rw) {
-            out << (binary ? "0" : "0 0");
-            pad(1, max_rw);
-        } else {
-            pad(check_degree(c), max_rw);
-        }
-        out << '\n';
+        out << (first ? empty_list : "") << '\n';
     }
 }
 

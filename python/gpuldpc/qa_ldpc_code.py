@@ -117,6 +117,17 @@ class qa_ldpc_code(gr_unittest.TestCase):
             if code.n <= 600:
                 self.check_encoder(code, frames=3)
 
+    def test_written_files_load_in_gnuradio(self):
+        from gnuradio import fec
+        with tempfile.TemporaryDirectory() as tmp:
+            code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                       "regular_3_6_n96_gf2.alist"))
+            path = os.path.join(tmp, "copy.alist")
+            code.save(path)
+            dec = fec.ldpc_decoder.make(path)
+            self.assertEqual((dec.get_input_size(), dec.get_output_size()),
+                             (code.n, code.k))
+
     def test_shared_codes(self):
         if not os.path.isdir(SHARED_CODES):
             raise unittest.SkipTest(f"{SHARED_CODES} is absent")

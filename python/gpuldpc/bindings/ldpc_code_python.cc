@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(1e786faf4ae84cbc6e8a13f051e05a6b) */
+/* BINDTOOL_HEADER_FILE_HASH(a84e200180fa70396fdde959976500e3) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

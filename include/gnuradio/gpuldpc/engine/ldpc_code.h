@@ -133,7 +133,8 @@ public:
     /*!
      * Writes the code. With format automatic, q = 2 is written as binary alist
      * and q > 2 as non-binary alist. Writing a q > 2 code as binary alist
-     * throws std::invalid_argument.
+     * throws std::invalid_argument. Lists are written without 0 padding, the
+     * form GNU Radio's own alist reader needs; an empty list is a single 0.
      */
     void save(const std::string& path, const code_io_options& opts = {}) const;
     void write(std::ostream& out, const code_io_options& opts = {}) const;

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from gnuradio import gr_unittest
+
+from gnuradio import gpuldpc
+from gnuradio.gpuldpc import sim
+
+
+def noisy_frames(code, frames, ebn0, seed):
+    rng = np.random.default_rng(seed)
+    info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+    bits = sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+    sigma2 = sim.noise_variance(ebn0, code.rate)
+    return sim.symbols_to_bits(info, code.bits_per_symbol), sim.bpsk_awgn_llr(bits, sigma2, rng)
+
+
+class qa_batch_decoder(gr_unittest.TestCase):
+
+    def test_decode_shapes_and_status(self):
+        for q in (2, 4, 16, 64, 256):
+            code = gpuldpc.construct_regular_code(96, 2, 4, q, seed=3)
+            m = code.bits_per_symbol
+            info_bits, llr = noisy_frames(code, 5, 6.0, q)
+            for alg in (["sum-product", "min-sum"] if q == 2 else []) + ["fft-bp",
+                                                                         "log-fft-bp"]:
+                for sched in ("flooding", "layered"):
+                    dec = gpuldpc.batch_decoder(code, algorithm=alg, schedule=sched,
+                                                max_iterations=20)
+                    self.assertEqual(dec.algorithm, alg)
+                    self.assertEqual(dec.device, "cpu")
+                    self.assertEqual(dec.llr_per_frame, code.n * m)
+                    bits, status, cw = dec.decode(llr, return_codeword=True)
+                    self.assertEqual(bits.shape, (5, code.k * m))
+                    self.assertEqual(bits.dtype, np.uint8)
+                    self.assertEqual(cw.shape, (5, code.n * m))
+                    np.testing.assert_array_equal(bits, info_bits)
+                    self.assertTrue(status["converged"].all())
+                    np.testing.assert_array_equal(status["syndrome_weight"], 0)
+                    # the information bits sit inside the codeword
+                    sym_bits = cw.reshape(5, code.n, m)[:, code.info_positions, :]
+                    np.testing.assert_array_equal(sym_bits.reshape(5, -1), bits)
+            one_bits, one_status = gpuldpc.batch_decoder(code).decode(llr[0])
+            np.testing.assert_array_equal(one_bits[0], info_bits[0])
+
+    def test_symbol_llr_and_sign(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                   "regular_2_4_n128_gf16.alist"))
+        info_bits, llr = noisy_frames(code, 4, 4.0, 1)
+        flipped = gpuldpc.batch_decoder(code, flip_llr_sign=True)
+        bits, _ = flipped.decode(-llr)
+        np.testing.assert_array_equal(bits, info_bits)
+        # symbol log-likelihoods built from the bit LLRs (MSB first)
+        m, q = code.bits_per_symbol, code.q
+        x_bits = sim.symbols_to_bits(np.arange(q, dtype=np.uint8)[None, :], m).reshape(q, m)
+        l = llr.reshape(4, code.n, 1, m).astype(np.float64)
+        ll = -np.log1p(np.exp(np.where(x_bits[None, None] == 1, -l, l))).sum(axis=3)
+        bits, status = gpuldpc.batch_decoder(code).decode_symbol_llr(
+            ll.reshape(4, -1).astype(np.float32))
+        np.testing.assert_array_equal(bits, info_bits)
+
+    def test_nan_is_counted_per_frame(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                   "regular_3_6_n1008_gf2.alist"))
+        info_bits, llr = noisy_frames(code, 3, 4.0, 2)
+        llr[1, 5] = np.nan
+        llr[1, 9] = np.inf
+        bits, status = gpuldpc.batch_decoder(code).decode(llr)
+        np.testing.assert_array_equal(status["invalid_inputs"], [0, 2, 0])
+        np.testing.assert_array_equal(bits, info_bits)
+
+    def test_bad_arguments(self):
+        code = gpuldpc.construct_regular_code(96, 2, 4, 16, seed=3)
+        with self.assertRaisesRegex(ValueError, "algorithm='min-sum'.*binary codes only"):
+            gpuldpc.batch_decoder(code, algorithm="min-sum")
+        with self.assertRaisesRegex(ValueError, "algorithm='bp'"):
+            gpuldpc.batch_decoder(code, algorithm="bp")
+        with self.assertRaisesRegex(ValueError, "schedule='serial'"):
+            gpuldpc.batch_decoder(code, schedule="serial")
+        with self.assertRaisesRegex(ValueError, "max_iterations=0"):
+            gpuldpc.batch_decoder(code, max_iterations=0)
+        with self.assertRaisesRegex(ValueError, "device='gpu'"):
+            gpuldpc.batch_decoder(code, device="gpu")
+        with self.assertRaisesRegex(ValueError, "llr has shape"):
+            gpuldpc.batch_decoder(code).decode(np.zeros((2, 7), dtype=np.float32))
+
+
+class qa_gpuldpc_sim(gr_unittest.TestCase):
+    """The command-line interface that scripts rely on."""
+
+    def sim_command(self):
+        exe = os.environ.get("GPULDPC_SIM")
+        return [exe] if exe else [sys.executable, "-c",
+                                  "import sys; from gnuradio.gpuldpc import sim; "
+                                  "sys.exit(sim.main())"]
+
+    def test_json_and_plot(self):
+        code = os.path.join(gpuldpc.codes_dir(), "regular_2_4_n96_gf64.alist")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run(
+                self.sim_command() + ["--code", code, "--ebn0", "1.0,3.0", "--frames", "60",
+                                      "--max-frame-errors", "5", "--iterations", "20",
+                                      "--schedule", "layered", "--threads", "2",
+                                      "--batch", "16", "--seed", "3", "--quiet",
+                                      "--json", os.path.join(tmp, "r.json"),
+                                      "--plot", os.path.join(tmp, "r.png")],
+                capture_output=True, text=True, timeout=300)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stderr, "")  # --quiet
+            self.assertIn("FER", out.stdout)
+            with open(os.path.join(tmp, "r.json")) as f:
+                r = json.load(f)
+            self.assertEqual(r["code"], {"path": code, "n": 96, "k": 48, "q": 64})
+            self.assertEqual((r["device"], r["algorithm"], r["schedule"], r["iterations"]),
+                             ("cpu", "fft-bp", "layered", 20))
+            p0, p1 = r["points"]
+            for p in (p0, p1):
+                for key in ("ebn0", "frames", "frame_errors", "bit_errors", "fer", "ber",
+                            "avg_iterations", "info_bits_per_second"):
+                    self.assertIn(key, p)
+                self.assertAlmostEqual(p["fer"], p["frame_errors"] / p["frames"])
+            # 1 dB stops exactly at the 5th frame error; 3 dB runs all 60 frames
+            self.assertEqual(p0["frame_errors"], 5)
+            self.assertLess(p0["frames"], 60)
+            self.assertEqual(p1["frames"], 60)
+            with open(os.path.join(tmp, "r.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_bad_arguments_exit_2(self):
+        code = os.path.join(gpuldpc.codes_dir(), "regular_2_4_n96_gf64.alist")
+        for args in (["--ebn0", "1.0"],                                # no --code
+                     ["--code", code, "--ebn0", "1.0,x"],
+                     ["--code", code, "--ebn0", "1", "--frames", "0"],
+                     ["--code", code, "--ebn0", "1", "--algorithm", "bp"],
+                     ["--code", code, "--ebn0", "1", "--algorithm", "min-sum"],
+                     ["--code", code, "--ebn0", "1", "--device", "gpu"],
+                     ["--code", "/nonexistent.alist", "--ebn0", "1"]):
+            out = subprocess.run(self.sim_command() + args, capture_output=True, text=True,
+                                 timeout=60)
+            self.assertEqual(out.returncode, 2, (args, out.stderr))
+            self.assertIn("usage:", out.stderr)
+
+
+if __name__ == '__main__':
+    import unittest
+    unittest.main()

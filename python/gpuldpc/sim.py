@@ -1,0 +1,244 @@
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Error-rate simulation of LDPC codes: BPSK over AWGN, random information.
+
+This is the engine of the `gpuldpc-sim` command; `simulate_point` is usable
+from Python too.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+from . import gpuldpc_python as _core
+
+ALGORITHMS = ["auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"]
+
+
+def symbols_to_bits(symbols, m):
+    """GF(2^m) symbols -> bits, MSB first: (frames, n) -> (frames, n * m)."""
+    shifts = np.arange(m - 1, -1, -1, dtype=np.uint8)
+    return ((symbols[..., None] >> shifts) & 1).reshape(symbols.shape[0], -1)
+
+
+def bpsk_awgn_llr(bits, sigma2, rng):
+    """BPSK (bit b -> 1 - 2b) over AWGN; LLRs log(P(1)/P(0)) = -2y/sigma^2."""
+    y = (1.0 - 2.0 * bits) + rng.normal(0.0, math.sqrt(sigma2), bits.shape)
+    return (-2.0 / sigma2 * y).astype(np.float32)
+
+
+def noise_variance(ebn0_db, rate):
+    """sigma^2 = 1 / (2 R Eb/N0) for unit-energy BPSK."""
+    return 1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0))
+
+
+def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
+                   progress=None):
+    """Runs one Eb/N0 point; stops after `frames` frames or exactly at the
+    `max_frame_errors`-th frame error. A frame error is any wrong information
+    bit, converged or not. Throughput counts decoder time only."""
+    m = code.bits_per_symbol
+    sigma2 = noise_variance(ebn0_db, code.k / code.n)
+    done = errors = bit_errors = iterations = 0
+    decode_time = 0.0
+    last_report = time.perf_counter()
+    start = last_report
+    while done < frames and errors < max_frame_errors:
+        b = min(batch, frames - done)
+        info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
+        llr = bpsk_awgn_llr(symbols_to_bits(code.encode(info), m), sigma2, rng)
+        t0 = time.perf_counter()
+        bits, status = decoder.decode(llr)
+        decode_time += time.perf_counter() - t0
+        wrong = np.count_nonzero(bits != symbols_to_bits(info, m), axis=1)
+        frame_err = wrong > 0
+        # stop exactly at the max_frame_errors-th error
+        cum = np.cumsum(frame_err)
+        if errors + cum[-1] >= max_frame_errors:
+            b = int(np.searchsorted(cum, max_frame_errors - errors)) + 1
+        done += b
+        errors += int(np.count_nonzero(frame_err[:b]))
+        bit_errors += int(wrong[:b].sum())
+        iterations += int(status["iterations"][:b].sum())
+        now = time.perf_counter()
+        if progress and (now - last_report > 0.5 or done >= frames or
+                         errors >= max_frame_errors):
+            last_report = now
+            progress(f"Eb/N0 {ebn0_db:5.2f} dB: {done} frames, {errors} errors, "
+                     f"FER {errors / done:.2e}, {done / (now - start):.0f} frames/s")
+    info_bits = done * code.k * m
+    return {
+        "ebn0": ebn0_db,
+        "frames": done,
+        "frame_errors": errors,
+        "bit_errors": bit_errors,
+        "fer": errors / done,
+        "ber": bit_errors / info_bits,
+        "avg_iterations": iterations / done,
+        "info_bits_per_second": info_bits / decode_time if decode_time > 0 else 0.0,
+    }
+
+
+def format_table(points):
+    lines = [f"{'Eb/N0':>6} {'frames':>8} {'errors':>7} {'FER':>9} {'BER':>9} "
+             f"{'avg it':>7} {'info Mbit/s':>11}"]
+    for p in points:
+        lines.append(f"{p['ebn0']:6.2f} {p['frames']:8d} {p['frame_errors']:7d} "
+                     f"{p['fer']:9.2e} {p['ber']:9.2e} {p['avg_iterations']:7.2f} "
+                     f"{p['info_bits_per_second'] / 1e6:11.3f}")
+    return "\n".join(lines)
+
+
+def plot(result, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    pts = result["points"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    for key, label, style in (("fer", "FER", "o-"), ("ber", "BER", "s--")):
+        xs = [p["ebn0"] for p in pts if p[key] > 0]
+        ys = [p[key] for p in pts if p[key] > 0]
+        if xs:
+            ax.semilogy(xs, ys, style, label=label)
+    c = result["code"]
+    ax.set_title(f"{os.path.basename(c['path'])}: GF({c['q']}), n={c['n']}, k={c['k']}\n"
+                 f"{result['algorithm']}, {result['schedule']}, "
+                 f"{result['iterations']} iterations, {result['device']}", fontsize=9)
+    ax.set_xlabel("Eb/N0 (dB)")
+    ax.set_ylabel("error rate")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _ebn0_list(text):
+    try:
+        values = [float(x) for x in text.split(",") if x.strip() != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
+    if not values or not all(math.isfinite(v) for v in values):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of finite numbers")
+    return values
+
+
+def _positive(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
+    return v
+
+
+def _non_negative(text):
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer")
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{v} must not be negative")
+    return v
+
+
+def make_parser():
+    p = argparse.ArgumentParser(
+        prog="gpuldpc-sim",
+        description="LDPC error-rate simulation: random information, systematic "
+                    "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)), batch decoding.")
+    p.add_argument("--code", required=True, help="parity-check matrix file")
+    p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist"])
+    p.add_argument("--coef", default="exponent", choices=["exponent", "polynomial"],
+                   help="non-binary alist coefficient convention")
+    p.add_argument("--poly", type=_non_negative, default=0,
+                   help="field polynomial (0: default)")
+    p.add_argument("--ebn0", type=_ebn0_list, required=True,
+                   help="comma-separated Eb/N0 values in dB, e.g. 1.0,1.5,2.0")
+    p.add_argument("--frames", type=_positive, default=10000,
+                   help="frames per point at most (default 10000)")
+    p.add_argument("--max-frame-errors", type=_positive, default=100,
+                   help="stop a point after this many frame errors (default 100)")
+    p.add_argument("--iterations", type=_positive, default=50,
+                   help="maximum decoder iterations (default 50)")
+    p.add_argument("--algorithm", default="auto", choices=ALGORITHMS)
+    p.add_argument("--schedule", default="flooding", choices=["flooding", "layered"])
+    p.add_argument("--device", default="auto",
+                   help="auto, cpu, cuda or cuda:N (default auto)")
+    p.add_argument("--threads", type=_non_negative, default=0,
+                   help="decoder threads (default 0: all cores)")
+    p.add_argument("--batch", type=_positive, default=None,
+                   help="frames per decoder call (default 64 per thread)")
+    p.add_argument("--seed", type=_non_negative, default=1)
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument("--plot", metavar="FILE.png", help="plot FER and BER into a PNG")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+def main(argv=None):
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if not (args.device in ("auto", "cpu", "cuda") or
+            (args.device.startswith("cuda:") and args.device[5:].isdigit())):
+        parser.error(f"argument --device: '{args.device}' is not one of auto, cpu, "
+                     "cuda, cuda:N")
+    try:
+        code = _core.ldpc_code.load(args.code, format=args.format, coef=args.coef,
+                                    poly=args.poly)
+    except (ValueError, RuntimeError) as e:
+        parser.error(f"argument --code: {e}")
+    try:
+        decoder = _core.batch_decoder(code, algorithm=args.algorithm,
+                                      schedule=args.schedule,
+                                      max_iterations=args.iterations,
+                                      threads=args.threads, device=args.device)
+    except ValueError as e:
+        parser.error(str(e))
+    except RuntimeError as e:
+        print(f"gpuldpc-sim: error: {e}", file=sys.stderr)
+        return 1
+    batch = args.batch or 64 * decoder.threads
+
+    def progress(line):
+        if not args.quiet:
+            print("\r" + line.ljust(78), end="", file=sys.stderr, flush=True)
+
+    rng = np.random.default_rng(args.seed)
+    print(f"code {args.code}: GF({code.q}), n={code.n} symbols "
+          f"({code.n * code.bits_per_symbol} bits), k={code.k}, rate {code.rate:.4f}")
+    print(f"decoder {decoder.algorithm}, {decoder.schedule}, {args.iterations} iterations "
+          f"max, device {decoder.device}, {decoder.threads} threads, batch {batch}")
+    points = []
+    for ebn0 in args.ebn0:
+        points.append(simulate_point(code, decoder, ebn0, args.frames,
+                                     args.max_frame_errors, batch, rng, progress))
+        if not args.quiet:
+            print(file=sys.stderr)
+    print(format_table(points))
+
+    result = {
+        "code": {"path": args.code, "n": code.n, "k": code.k, "q": code.q},
+        "device": decoder.device,
+        "threads": decoder.threads,
+        "algorithm": decoder.algorithm,
+        "schedule": decoder.schedule,
+        "iterations": args.iterations,
+        "seed": args.seed,
+        "points": points,
+    }
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    if args.plot:
+        plot(result, args.plot)
+    return 0
