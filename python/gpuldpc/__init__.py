@@ -15,18 +15,10 @@ from .gpuldpc_python import *  # noqa: F401,F403
 
 
 def codes_dir():
-    """Directory of the parity-check matrices shipped with the module."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [
-        os.environ.get("GPULDPC_CODES_DIR", ""),
-        # installed: <prefix>/lib/python3/dist-packages/gnuradio/gpuldpc
-        os.path.join(here, "..", "..", "..", "..", "..", "share", "gr-gpuldpc", "codes"),
-        os.path.join(here, "..", "..", "..", "..", "share", "gr-gpuldpc", "codes"),
-    ]
-    src = os.environ.get("GPULDPC_SOURCE_DIR")
-    if src:
-        candidates.insert(1, os.path.join(src, "codes"))
-    for c in candidates:
-        if c and os.path.isdir(c):
-            return os.path.normpath(c)
-    raise RuntimeError("cannot find the shipped codes; set GPULDPC_CODES_DIR")
+    """Directory of the parity-check matrices shipped with the module
+    (GPULDPC_CODES_DIR overrides)."""
+    from . import _paths
+    d = os.environ.get("GPULDPC_CODES_DIR") or _paths.CODES_DIR
+    if not os.path.isdir(d):
+        raise RuntimeError(f"cannot find the shipped codes in {d}; set GPULDPC_CODES_DIR")
+    return d
