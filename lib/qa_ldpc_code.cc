@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <dirent.h>
+#include <random>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <sstream>
@@ -266,6 +267,44 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_line_and_problem)
     code_io_options b;
     b.format = code_format::alist;
     expect_file_error(small_gf4, 1, "use format nb-alist", b);
+}
+
+BOOST_AUTO_TEST_CASE(mutated_files_never_crash)
+{
+    // Random edits of valid files either load as a valid code or raise one of
+    // the documented errors; anything else (a crash, another exception) fails.
+    std::mt19937 rng(2024);
+    const char alphabet[] = "0123456789 \n#-x";
+    for (const std::string base : { std::string(small_binary), std::string(small_gf4) }) {
+        for (int trial = 0; trial < 2000; ++trial) {
+            std::string text = base;
+            const int edits = 1 + int(rng() % 3);
+            for (int e = 0; e < edits; ++e) {
+                const size_t pos = rng() % text.size();
+                switch (rng() % 3) {
+                case 0:
+                    text[pos] = alphabet[rng() % (sizeof(alphabet) - 1)];
+                    break;
+                case 1:
+                    text.erase(pos, 1 + rng() % 3);
+                    break;
+                default:
+                    text.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]);
+                }
+                if (text.empty())
+                    text = "\n";
+            }
+            try {
+                const auto code = parse(text);
+                BOOST_CHECK_GT(code.num_edges(), 0u);
+                std::vector<uint8_t> info(code.k(), 1), cw(code.n());
+                code.encode(info.data(), cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+            } catch (const code_file_error&) {
+            } catch (const std::invalid_argument&) {
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(missing_file_and_bad_arguments)
