@@ -7,9 +7,9 @@
 
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <dirent.h>
-#include <random>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
+#include <random>
 #include <sstream>
 #include <string>
 

@@ -25,6 +25,9 @@ void bind_gf_field(py::module& m);
 void bind_ldpc_code(py::module& m);
 void bind_device(py::module& m);
 void bind_decoder(py::module& m);
+void bind_ldpc_decoder(py::module& m);
+void bind_ldpc_encoder(py::module& m);
+void bind_ldpc_fec_defs(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -57,5 +60,8 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_ldpc_code(m);
     bind_device(m);
     bind_decoder(m);
+    bind_ldpc_decoder(m);
+    bind_ldpc_encoder(m);
+    bind_ldpc_fec_defs(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,125 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_LDPC_DECODER_H
+#define INCLUDED_GPULDPC_LDPC_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpuldpc/api.h>
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief LDPC decoder over GF(q), many frames per call.
+ * \ingroup gpuldpc
+ *
+ * \details
+ * Input: soft bits (float LLRs), n * bits_per_symbol per frame, GNU Radio's
+ * convention log(P(1)/P(0)) (positive means 1; \p flip_llr_sign for the
+ * opposite), bits of a symbol MSB first. Output, one frame per input frame:
+ * - "packed": information bits packed MSB first, ceil(k * m / 8) bytes
+ * - "bits": one information bit (0/1) per byte, k * m bytes
+ * - "symbols": one GF(q) information symbol per byte, k bytes
+ *
+ * Framing: with a length tag key (default "packet_len") each tagged packet is
+ * one frame; a packet of another length is counted and skipped whole, items
+ * outside any packet are counted and skipped. With an empty key the input is
+ * cut into consecutive frames.
+ *
+ * Batching: every call decodes as many complete frames as are waiting (at
+ * most \p max_batch), so batches fill under load and a lone frame is decoded
+ * at once when input runs dry.
+ *
+ * Output tags on the first item of each frame: the length key (frame length),
+ * "ldpc_converged" (bool), "ldpc_iterations" (long). Tags of an input frame are
+ * carried to its output frame at the proportional offset.
+ *
+ * Failed frames (not converged) are passed on with ldpc_converged = false, or
+ * dropped and counted when \p pass_failed is false.
+ *
+ * Message ports: "pdus" in (f32vector of one or more whole frames) and
+ * "pdus" out (u8vector per frame, metadata of the input plus "ldpc_converged",
+ * "ldpc_iterations", "ldpc_syndrome_weight"); "stats" out, a dictionary
+ * published every \p stats_interval seconds and when the flowgraph stops:
+ * frames, failed, dropped, bad_length, missing_tag_items, invalid_inputs,
+ * avg_iterations, frames_per_second, info_bits_per_second, device.
+ *
+ * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
+ * block: it is counted, logged and reported on "stats".
+ */
+class GPULDPC_API ldpc_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<ldpc_decoder> sptr;
+
+    /*!
+     * \param code_file parity-check matrix file (alist or non-binary alist)
+     * \param format "auto", "alist" or "nb-alist"
+     * \param coef non-binary coefficient convention, "exponent" or "polynomial"
+     * \param poly field polynomial, 0 for the default
+     * \param algorithm "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"
+     * \param schedule "flooding" or "layered"
+     * \param max_iterations 1..100000
+     * \param flip_llr_sign true when positive LLRs mean 0
+     * \param output "packed", "bits" or "symbols"
+     * \param max_batch frames per decoder call at most, >= 1
+     * \param device "auto", "cpu", "cuda" or "cuda:N"
+     * \param length_tag_key length tag key; "" for untagged streams
+     * \param pass_failed pass frames that did not converge (flagged) or drop them
+     * \param threads CPU decoder threads, 0 for all cores
+     * \param stats_interval seconds between "stats" messages, > 0
+     */
+    static sptr make(const std::string& code_file,
+                     const std::string& format = "auto",
+                     const std::string& coef = "exponent",
+                     unsigned poly = 0,
+                     const std::string& algorithm = "auto",
+                     const std::string& schedule = "flooding",
+                     int max_iterations = 50,
+                     bool flip_llr_sign = false,
+                     const std::string& output = "packed",
+                     int max_batch = 256,
+                     const std::string& device = "auto",
+                     const std::string& length_tag_key = "packet_len",
+                     bool pass_failed = true,
+                     int threads = 0,
+                     double stats_interval = 1.0);
+
+    /*! The same with a code object instead of a file. */
+    static sptr make_from_code(ldpc_code::sptr code,
+                               const std::string& algorithm = "auto",
+                               const std::string& schedule = "flooding",
+                               int max_iterations = 50,
+                               bool flip_llr_sign = false,
+                               const std::string& output = "packed",
+                               int max_batch = 256,
+                               const std::string& device = "auto",
+                               const std::string& length_tag_key = "packet_len",
+                               bool pass_failed = true,
+                               int threads = 0,
+                               double stats_interval = 1.0);
+
+    virtual uint64_t frames() const = 0;            //!< frames decoded
+    virtual uint64_t failed_frames() const = 0;     //!< frames that did not converge
+    virtual uint64_t dropped_frames() const = 0;    //!< failed frames not passed on
+    virtual uint64_t bad_length_frames() const = 0; //!< packets/PDUs of a wrong length
+    virtual uint64_t missing_tag_items() const = 0; //!< items outside any packet
+    virtual uint64_t invalid_inputs() const = 0;    //!< NaN/Inf soft values
+    virtual double average_iterations() const = 0;
+    virtual std::string device_name() const = 0;
+    virtual int input_frame_length() const = 0;  //!< soft bits per frame
+    virtual int output_frame_length() const = 0; //!< bytes per output frame
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_LDPC_DECODER_H */

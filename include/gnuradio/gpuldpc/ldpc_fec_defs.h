@@ -1,0 +1,134 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_LDPC_FEC_DEFS_H
+#define INCLUDED_GPULDPC_LDPC_FEC_DEFS_H
+
+#include <gnuradio/fec/generic_decoder.h>
+#include <gnuradio/fec/generic_encoder.h>
+#include <gnuradio/gpuldpc/api.h>
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief gr-fec (FECAPI) decoder definition: use the gpuldpc batch decoder in
+ * fec.extended_decoder, fec.tagged_decoder, fec.async_decoder, fec.decoder and
+ * the BER curve tools.
+ * \ingroup gpuldpc
+ *
+ * \details
+ * Contract (generic_decoder):
+ * - Input: frames_per_call * n * m floats, soft bits with positive meaning 1
+ *   (what fec.extended_decoder feeds after a BPSK mapping 0 -> -1, 1 -> +1),
+ *   multiplied by \p input_scale before decoding. Sum-product and FFT-BP need
+ *   LLRs: set input_scale = 2 / sigma^2 for unit BPSK in noise of variance
+ *   sigma^2 (min-sum does not depend on the scale).
+ * - Output: frames_per_call * k * m unpacked information bits (0/1).
+ * - set_frame_size(bits) MUST be given a multiple of k * m; the frames of one
+ *   call are decoded as one batch.
+ */
+class GPULDPC_API ldpc_decoder_def : public gr::fec::generic_decoder
+{
+public:
+    static gr::fec::generic_decoder::sptr make(const std::string& code_file,
+                                               const std::string& format = "auto",
+                                               const std::string& coef = "exponent",
+                                               unsigned poly = 0,
+                                               const std::string& algorithm = "auto",
+                                               const std::string& schedule = "flooding",
+                                               int max_iterations = 50,
+                                               int frames_per_call = 1,
+                                               float input_scale = 1.0f,
+                                               const std::string& device = "auto",
+                                               int threads = 0);
+    static gr::fec::generic_decoder::sptr
+    make_from_code(ldpc_code::sptr code,
+                   const std::string& algorithm = "auto",
+                   const std::string& schedule = "flooding",
+                   int max_iterations = 50,
+                   int frames_per_call = 1,
+                   float input_scale = 1.0f,
+                   const std::string& device = "auto",
+                   int threads = 0);
+
+    ldpc_decoder_def(ldpc_code::sptr code,
+                     const std::string& algorithm,
+                     const std::string& schedule,
+                     int max_iterations,
+                     int frames_per_call,
+                     float input_scale,
+                     const std::string& device,
+                     int threads);
+
+    void generic_work(void* inbuffer, void* outbuffer) override;
+    double rate() override;
+    int get_input_size() override;
+    int get_output_size() override;
+    bool set_frame_size(unsigned int frame_size) override;
+    float get_iterations() override { return d_last_iterations; }
+    const char* get_input_conversion() override { return "none"; }
+    const char* get_output_conversion() override { return "none"; }
+
+    /*! Frames whose decoding did not converge, since construction. */
+    uint64_t failed_frames() const { return d_failed; }
+    uint64_t frames() const { return d_frames; }
+
+private:
+    batch_decoder::sptr d_decoder;
+    size_t d_frames_per_call;
+    float d_input_scale;
+    std::vector<float> d_scaled;
+    std::vector<frame_status> d_status;
+    float d_last_iterations = 0.0f;
+    uint64_t d_frames = 0, d_failed = 0;
+};
+
+/*!
+ * \brief gr-fec (FECAPI) encoder definition of the gpuldpc systematic encoder.
+ * \ingroup gpuldpc
+ *
+ * \details
+ * Contract (generic_encoder): input frames_per_call * k * m unpacked bits
+ * (lowest bit of each byte), output frames_per_call * n * m unpacked code
+ * bits; set_frame_size(bits) MUST be given a multiple of k * m.
+ */
+class GPULDPC_API ldpc_encoder_def : public gr::fec::generic_encoder
+{
+public:
+    static gr::fec::generic_encoder::sptr make(const std::string& code_file,
+                                               const std::string& format = "auto",
+                                               const std::string& coef = "exponent",
+                                               unsigned poly = 0,
+                                               int frames_per_call = 1);
+    static gr::fec::generic_encoder::sptr make_from_code(ldpc_code::sptr code,
+                                                         int frames_per_call = 1);
+
+    ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call);
+
+    void generic_work(void* in_buffer, void* out_buffer) override;
+    double rate() override;
+    int get_input_size() override;
+    int get_output_size() override;
+    bool set_frame_size(unsigned int frame_size) override;
+    const char* get_input_conversion() override { return "none"; }
+    const char* get_output_conversion() override { return "none"; }
+
+private:
+    ldpc_code::sptr d_code;
+    size_t d_frames_per_call;
+    std::vector<uint8_t> d_info, d_codeword;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_LDPC_FEC_DEFS_H */

@@ -1,0 +1,64 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_common.h"
+
+namespace gr {
+namespace gpuldpc {
+
+ldpc_code::sptr load_code(const std::string& path,
+                          const std::string& format,
+                          const std::string& coef,
+                          unsigned poly)
+{
+    code_io_options opts;
+    opts.format = parse_code_format(format, "format");
+    opts.coef = parse_coef_convention(coef, "coef");
+    opts.poly = poly;
+    return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
+}
+
+void log_skipped(gr::logger_ptr logger,
+                 const frame_scanner& scanner,
+                 frame_scanner::counters& reported,
+                 const char* unit)
+{
+    const auto& s = scanner.stats();
+    if (s.bad_length > reported.bad_length && should_log(s.bad_length))
+        logger->warn("skipped a packet of {} items; frames are {} {} ({} such packets "
+                     "so far)",
+                     s.last_bad_length,
+                     scanner.frame_len(),
+                     unit,
+                     s.bad_length);
+    if (s.missing_tag_runs > reported.missing_tag_runs && should_log(s.missing_tag_runs))
+        logger->warn("skipped items without a '{}' tag ({} items in {} runs so far)",
+                     pmt::symbol_to_string(scanner.key()),
+                     s.missing_tag_items,
+                     s.missing_tag_runs);
+    reported = s;
+}
+
+void move_frame_tags(std::vector<gr::tag_t>& tags,
+                     const frame_scanner& scanner,
+                     uint64_t in_abs,
+                     size_t in_len,
+                     uint64_t out_abs,
+                     size_t out_len)
+{
+    size_t kept = 0;
+    for (auto& t : tags) {
+        if (scanner.tagged() && pmt::eq(t.key, scanner.key()))
+            continue;
+        t.offset = out_abs + (t.offset - in_abs) * out_len / in_len;
+        tags[kept++] = t;
+    }
+    tags.resize(kept);
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,51 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_BLOCK_COMMON_H
+#define INCLUDED_GPULDPC_BLOCK_COMMON_H
+
+// Pieces the frame-based blocks share: loading a code from block arguments,
+// logging what a frame_scanner skipped, carrying tags from an input frame to
+// its output frame.
+
+#include "frame_scanner.h"
+#include "rate_limited_log.h"
+#include <gnuradio/block.h>
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+ldpc_code::sptr load_code(const std::string& path,
+                          const std::string& format,
+                          const std::string& coef,
+                          unsigned poly);
+
+/*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
+void log_skipped(gr::logger_ptr logger,
+                 const frame_scanner& scanner,
+                 frame_scanner::counters& reported,
+                 const char* unit);
+
+/*!
+ * Moves \p tags of input items [in_abs, in_abs + in_len) to the output frame
+ * at out_abs, at the proportional offset, dropping the length tag (the
+ * output frame gets its own). Rewrites \p tags in place.
+ */
+void move_frame_tags(std::vector<gr::tag_t>& tags,
+                     const frame_scanner& scanner,
+                     uint64_t in_abs,
+                     size_t in_len,
+                     uint64_t out_abs,
+                     size_t out_len);
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_BLOCK_COMMON_H */

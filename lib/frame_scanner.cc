@@ -1,0 +1,88 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "frame_scanner.h"
+#include <algorithm>
+
+namespace gr {
+namespace gpuldpc {
+
+frame_scanner::frame_scanner(size_t frame_len, const std::string& length_tag_key)
+    : d_frame_len(frame_len),
+      d_tagged(!length_tag_key.empty()),
+      d_key(length_tag_key.empty() ? pmt::PMT_NIL : pmt::intern(length_tag_key))
+{
+}
+
+size_t frame_scanner::scan(uint64_t abs_start,
+                           size_t n_avail,
+                           const std::vector<gr::tag_t>& length_tags,
+                           size_t max_frames,
+                           std::vector<size_t>& starts)
+{
+    if (!d_tagged) {
+        const size_t n = std::min(max_frames, n_avail / d_frame_len);
+        for (size_t i = 0; i < n; ++i)
+            starts.push_back(i * d_frame_len);
+        d_stats.frames += n;
+        return n * d_frame_len;
+    }
+
+    size_t pos = 0;
+    if (d_skip_remaining > 0) {
+        const size_t adv = size_t(std::min<uint64_t>(d_skip_remaining, n_avail));
+        pos += adv;
+        d_skip_remaining -= adv;
+        if (d_skip_remaining > 0)
+            return pos;
+    }
+    size_t ti = 0;
+    size_t found = 0;
+    while (found < max_frames && pos < n_avail) {
+        // length tags inside a packet already handled do not start packets
+        while (ti < length_tags.size() && length_tags[ti].offset < abs_start + pos)
+            ++ti;
+        if (ti == length_tags.size() || length_tags[ti].offset > abs_start + pos) {
+            const size_t next = ti == length_tags.size()
+                                    ? n_avail
+                                    : size_t(length_tags[ti].offset - abs_start);
+            if (!d_in_missing_run)
+                d_stats.missing_tag_runs++;
+            d_in_missing_run = next == n_avail; // the run may go on in the next call
+            d_stats.missing_tag_items += next - pos;
+            pos = next;
+            continue;
+        }
+        d_in_missing_run = false;
+        const pmt::pmt_t& v = length_tags[ti].value;
+        const int64_t len = pmt::is_integer(v) ? pmt::to_long(v) : -1;
+        if (len == int64_t(d_frame_len)) {
+            if (pos + d_frame_len > n_avail)
+                break; // wait for the rest of the frame
+            starts.push_back(pos);
+            ++found;
+            d_stats.frames++;
+            pos += d_frame_len;
+            continue;
+        }
+        // a packet of another length (or a malformed length): skip it whole
+        d_stats.bad_length++;
+        d_stats.last_bad_length = len > 0 ? uint64_t(len) : 0;
+        ++ti;
+        if (len <= 0)
+            continue; // nothing to skip; the items that follow count as untagged
+        const size_t adv = size_t(std::min<uint64_t>(uint64_t(len), n_avail - pos));
+        pos += adv;
+        d_skip_remaining = uint64_t(len) - adv;
+        if (d_skip_remaining > 0)
+            break;
+    }
+    return pos;
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,72 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_FRAME_SCANNER_H
+#define INCLUDED_GPULDPC_FRAME_SCANNER_H
+
+#include <gnuradio/tags.h>
+#include <pmt/pmt.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief Finds fixed-length frames in a stream, tagged or not.
+ *
+ * Untagged (empty key): the stream is cut into consecutive frames.
+ * Tagged: a length tag at an item starts a packet of that many items. Packets
+ * of the expected length are frames; other packets are skipped whole and
+ * counted (bad_length), so the next packet is found again; items before the
+ * next length tag are skipped and counted (missing_tag). State carries over
+ * between calls, so a skip may span several work() calls.
+ */
+class frame_scanner
+{
+public:
+    struct counters {
+        uint64_t frames = 0;            //!< good frames found
+        uint64_t bad_length = 0;        //!< packets of another length, skipped
+        uint64_t missing_tag_runs = 0;  //!< runs of items without a length tag
+        uint64_t missing_tag_items = 0; //!< items in those runs
+        uint64_t last_bad_length = 0;   //!< length of the last bad packet
+    };
+
+    frame_scanner(size_t frame_len, const std::string& length_tag_key);
+
+    bool tagged() const { return d_tagged; }
+    const pmt::pmt_t& key() const { return d_key; }
+    size_t frame_len() const { return d_frame_len; }
+    const counters& stats() const { return d_stats; }
+
+    /*!
+     * Scans items [abs_start, abs_start + n_avail). \p length_tags are the tags
+     * with the length key in that window, sorted by offset. Appends the
+     * relative start of up to \p max_frames complete frames to \p starts and
+     * returns the number of items that may be consumed.
+     */
+    size_t scan(uint64_t abs_start,
+                size_t n_avail,
+                const std::vector<gr::tag_t>& length_tags,
+                size_t max_frames,
+                std::vector<size_t>& starts);
+
+private:
+    size_t d_frame_len;
+    bool d_tagged;
+    pmt::pmt_t d_key;
+    uint64_t d_skip_remaining = 0;
+    bool d_in_missing_run = false;
+    counters d_stats;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_FRAME_SCANNER_H */

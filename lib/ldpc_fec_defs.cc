@@ -1,0 +1,212 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_common.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
+#include <gnuradio/gpuldpc/ldpc_fec_defs.h>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+size_t check_frames_per_call(int frames)
+{
+    if (frames < 1)
+        throw std::invalid_argument("frames_per_call=" + std::to_string(frames) +
+                                    " is out of range; allowed: 1 or more");
+    return size_t(frames);
+}
+} // namespace
+
+gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_file,
+                                                      const std::string& format,
+                                                      const std::string& coef,
+                                                      unsigned poly,
+                                                      const std::string& algorithm,
+                                                      const std::string& schedule,
+                                                      int max_iterations,
+                                                      int frames_per_call,
+                                                      float input_scale,
+                                                      const std::string& device,
+                                                      int threads)
+{
+    return make_from_code(load_code(code_file, format, coef, poly),
+                          algorithm,
+                          schedule,
+                          max_iterations,
+                          frames_per_call,
+                          input_scale,
+                          device,
+                          threads);
+}
+
+gr::fec::generic_decoder::sptr
+ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
+                                 const std::string& algorithm,
+                                 const std::string& schedule,
+                                 int max_iterations,
+                                 int frames_per_call,
+                                 float input_scale,
+                                 const std::string& device,
+                                 int threads)
+{
+    return std::make_shared<ldpc_decoder_def>(code,
+                                              algorithm,
+                                              schedule,
+                                              max_iterations,
+                                              frames_per_call,
+                                              input_scale,
+                                              device,
+                                              threads);
+}
+
+ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
+                                   const std::string& algorithm,
+                                   const std::string& schedule,
+                                   int max_iterations,
+                                   int frames_per_call,
+                                   float input_scale,
+                                   const std::string& device,
+                                   int threads)
+    : gr::fec::generic_decoder("gpuldpc_ldpc_decoder_def"),
+      d_frames_per_call(check_frames_per_call(frames_per_call)),
+      d_input_scale(input_scale)
+{
+    if (!code)
+        throw std::invalid_argument("code: no code given");
+    if (!(input_scale > 0.0f) || !std::isfinite(input_scale))
+        throw std::invalid_argument("input_scale=" + std::to_string(input_scale) +
+                                    " is out of range; allowed: a finite value > 0");
+    if (max_iterations < 1)
+        throw std::invalid_argument("max_iterations=" + std::to_string(max_iterations) +
+                                    " is out of range; allowed: 1..100000");
+    if (threads < 0)
+        throw std::invalid_argument("threads=" + std::to_string(threads) +
+                                    " is out of range; allowed: 0 (all cores) or more");
+    decoder_config cfg;
+    cfg.algorithm = parse_decoder_algorithm(algorithm);
+    cfg.schedule = parse_decoder_schedule(schedule);
+    cfg.max_iterations = unsigned(max_iterations);
+    cfg.threads = unsigned(threads);
+    d_decoder = batch_decoder::make(code, cfg, device);
+    set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
+}
+
+bool ldpc_decoder_def::set_frame_size(unsigned int frame_size)
+{
+    const size_t k_bits = d_decoder->info_bits_per_frame();
+    if (frame_size == 0 || frame_size % k_bits != 0) {
+        d_logger->error("frame size {} bits is not a multiple of the {} information bits "
+                        "of a codeword",
+                        frame_size,
+                        k_bits);
+        return false;
+    }
+    d_frames_per_call = frame_size / k_bits;
+    d_scaled.resize(d_frames_per_call * d_decoder->llr_per_frame());
+    d_status.resize(d_frames_per_call);
+    return true;
+}
+
+double ldpc_decoder_def::rate() { return d_decoder->code().rate(); }
+
+int ldpc_decoder_def::get_input_size()
+{
+    return int(d_frames_per_call * d_decoder->llr_per_frame());
+}
+
+int ldpc_decoder_def::get_output_size()
+{
+    return int(d_frames_per_call * d_decoder->info_bits_per_frame());
+}
+
+void ldpc_decoder_def::generic_work(void* inbuffer, void* outbuffer)
+{
+    const float* in = static_cast<const float*>(inbuffer);
+    const size_t n_in = d_scaled.size();
+    for (size_t i = 0; i < n_in; ++i)
+        d_scaled[i] = in[i] * d_input_scale;
+    d_decoder->decode(d_scaled.data(),
+                      d_frames_per_call,
+                      static_cast<uint8_t*>(outbuffer),
+                      d_status.data());
+    uint64_t iterations = 0;
+    for (const auto& st : d_status) {
+        iterations += st.iterations;
+        d_failed += !st.converged;
+    }
+    d_frames += d_frames_per_call;
+    d_last_iterations = float(iterations) / float(d_frames_per_call);
+}
+
+gr::fec::generic_encoder::sptr ldpc_encoder_def::make(const std::string& code_file,
+                                                      const std::string& format,
+                                                      const std::string& coef,
+                                                      unsigned poly,
+                                                      int frames_per_call)
+{
+    return make_from_code(load_code(code_file, format, coef, poly), frames_per_call);
+}
+
+gr::fec::generic_encoder::sptr ldpc_encoder_def::make_from_code(ldpc_code::sptr code,
+                                                                int frames_per_call)
+{
+    return std::make_shared<ldpc_encoder_def>(code, frames_per_call);
+}
+
+ldpc_encoder_def::ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call)
+    : gr::fec::generic_encoder("gpuldpc_ldpc_encoder_def"),
+      d_code(code),
+      d_frames_per_call(check_frames_per_call(frames_per_call))
+{
+    if (!code)
+        throw std::invalid_argument("code: no code given");
+    set_frame_size(unsigned(d_frames_per_call * d_code->k() * d_code->bits_per_symbol()));
+}
+
+bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
+{
+    const size_t k_bits = size_t(d_code->k()) * d_code->bits_per_symbol();
+    if (frame_size == 0 || frame_size % k_bits != 0) {
+        d_logger->error("frame size {} bits is not a multiple of the {} information bits "
+                        "of a codeword",
+                        frame_size,
+                        k_bits);
+        return false;
+    }
+    d_frames_per_call = frame_size / k_bits;
+    d_info.resize(d_frames_per_call * d_code->k());
+    d_codeword.resize(d_frames_per_call * d_code->n());
+    return true;
+}
+
+double ldpc_encoder_def::rate() { return d_code->rate(); }
+
+int ldpc_encoder_def::get_input_size()
+{
+    return int(d_frames_per_call * d_code->k() * d_code->bits_per_symbol());
+}
+
+int ldpc_encoder_def::get_output_size()
+{
+    return int(d_frames_per_call * d_code->n() * d_code->bits_per_symbol());
+}
+
+void ldpc_encoder_def::generic_work(void* in_buffer, void* out_buffer)
+{
+    const unsigned m = d_code->bits_per_symbol();
+    bits_to_symbols(
+        static_cast<const uint8_t*>(in_buffer), d_info.size(), m, d_info.data());
+    d_code->encode(d_info.data(), d_codeword.data(), d_frames_per_call);
+    symbols_to_bits(
+        d_codeword.data(), d_codeword.size(), m, static_cast<uint8_t*>(out_buffer));
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
+/* BINDTOOL_HEADER_FILE_HASH(a60551759370ea08ca68a26c3c3e332f) */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/ldpc_decoder.h>
+
+void bind_ldpc_decoder(py::module& m)
+{
+    using gr::gpuldpc::ldpc_code;
+    using gr::gpuldpc::ldpc_decoder;
+    py::class_<ldpc_decoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_decoder>>(
+        m,
+        "ldpc_decoder",
+        "LDPC decoder block: soft bits (float LLRs, positive means 1) in, decoded "
+        "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
+        "call. The first argument is a code file path or an ldpc_code.")
+        .def(py::init(&ldpc_decoder::make),
+             py::arg("code_file"),
+             py::arg("format") = "auto",
+             py::arg("coef") = "exponent",
+             py::arg("poly") = 0,
+             py::arg("algorithm") = "auto",
+             py::arg("schedule") = "flooding",
+             py::arg("max_iterations") = 50,
+             py::arg("flip_llr_sign") = false,
+             py::arg("output") = "packed",
+             py::arg("max_batch") = 256,
+             py::arg("device") = "auto",
+             py::arg("length_tag_key") = "packet_len",
+             py::arg("pass_failed") = true,
+             py::arg("threads") = 0,
+             py::arg("stats_interval") = 1.0)
+        .def(py::init([](std::shared_ptr<ldpc_code> code,
+                         const std::string& algorithm,
+                         const std::string& schedule,
+                         int max_iterations,
+                         bool flip_llr_sign,
+                         const std::string& output,
+                         int max_batch,
+                         const std::string& device,
+                         const std::string& length_tag_key,
+                         bool pass_failed,
+                         int threads,
+                         double stats_interval) {
+                 return ldpc_decoder::make_from_code(code,
+                                                     algorithm,
+                                                     schedule,
+                                                     max_iterations,
+                                                     flip_llr_sign,
+                                                     output,
+                                                     max_batch,
+                                                     device,
+                                                     length_tag_key,
+                                                     pass_failed,
+                                                     threads,
+                                                     stats_interval);
+             }),
+             py::arg("code"),
+             py::arg("algorithm") = "auto",
+             py::arg("schedule") = "flooding",
+             py::arg("max_iterations") = 50,
+             py::arg("flip_llr_sign") = false,
+             py::arg("output") = "packed",
+             py::arg("max_batch") = 256,
+             py::arg("device") = "auto",
+             py::arg("length_tag_key") = "packet_len",
+             py::arg("pass_failed") = true,
+             py::arg("threads") = 0,
+             py::arg("stats_interval") = 1.0)
+        .def("frames", &ldpc_decoder::frames)
+        .def("failed_frames", &ldpc_decoder::failed_frames)
+        .def("dropped_frames", &ldpc_decoder::dropped_frames)
+        .def("bad_length_frames", &ldpc_decoder::bad_length_frames)
+        .def("missing_tag_items", &ldpc_decoder::missing_tag_items)
+        .def("invalid_inputs", &ldpc_decoder::invalid_inputs)
+        .def("average_iterations", &ldpc_decoder::average_iterations)
+        .def("device_name", &ldpc_decoder::device_name)
+        .def("input_frame_length", &ldpc_decoder::input_frame_length)
+        .def("output_frame_length", &ldpc_decoder::output_frame_length);
+}

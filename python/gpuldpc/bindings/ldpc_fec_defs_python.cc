@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
+/* BINDTOOL_HEADER_FILE_HASH(c0d454b9d30facc4a326b61e3f6ecccd) */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/ldpc_fec_defs.h>
+
+void bind_ldpc_fec_defs(py::module& m)
+{
+    using namespace gr::gpuldpc;
+    // the FECAPI base classes come from gnuradio.fec
+    py::module::import("gnuradio.fec");
+
+    py::class_<ldpc_decoder_def,
+               gr::fec::generic_decoder,
+               std::shared_ptr<ldpc_decoder_def>>(
+        m,
+        "ldpc_decoder_def",
+        "FECAPI decoder definition for fec.extended_decoder, fec.decoder, "
+        "fec.tagged_decoder, fec.async_decoder and the BER tools. Soft input with "
+        "positive meaning 1, times input_scale (2/sigma^2 turns unit BPSK samples into "
+        "LLRs); output unpacked information bits. The first argument is a code file "
+        "path or an ldpc_code.")
+        .def(py::init([](const std::string& code_file,
+                         const std::string& format,
+                         const std::string& coef,
+                         unsigned poly,
+                         const std::string& algorithm,
+                         const std::string& schedule,
+                         int max_iterations,
+                         int frames_per_call,
+                         float input_scale,
+                         const std::string& device,
+                         int threads) {
+                 return std::static_pointer_cast<ldpc_decoder_def>(
+                     ldpc_decoder_def::make(code_file,
+                                            format,
+                                            coef,
+                                            poly,
+                                            algorithm,
+                                            schedule,
+                                            max_iterations,
+                                            frames_per_call,
+                                            input_scale,
+                                            device,
+                                            threads));
+             }),
+             py::arg("code_file"),
+             py::arg("format") = "auto",
+             py::arg("coef") = "exponent",
+             py::arg("poly") = 0,
+             py::arg("algorithm") = "auto",
+             py::arg("schedule") = "flooding",
+             py::arg("max_iterations") = 50,
+             py::arg("frames_per_call") = 1,
+             py::arg("input_scale") = 1.0f,
+             py::arg("device") = "auto",
+             py::arg("threads") = 0)
+        .def(py::init([](std::shared_ptr<ldpc_code> code,
+                         const std::string& algorithm,
+                         const std::string& schedule,
+                         int max_iterations,
+                         int frames_per_call,
+                         float input_scale,
+                         const std::string& device,
+                         int threads) {
+                 return std::make_shared<ldpc_decoder_def>(code,
+                                                           algorithm,
+                                                           schedule,
+                                                           max_iterations,
+                                                           frames_per_call,
+                                                           input_scale,
+                                                           device,
+                                                           threads);
+             }),
+             py::arg("code"),
+             py::arg("algorithm") = "auto",
+             py::arg("schedule") = "flooding",
+             py::arg("max_iterations") = 50,
+             py::arg("frames_per_call") = 1,
+             py::arg("input_scale") = 1.0f,
+             py::arg("device") = "auto",
+             py::arg("threads") = 0)
+        .def("frames", &ldpc_decoder_def::frames)
+        .def("failed_frames", &ldpc_decoder_def::failed_frames);
+
+    py::class_<ldpc_encoder_def,
+               gr::fec::generic_encoder,
+               std::shared_ptr<ldpc_encoder_def>>(
+        m,
+        "ldpc_encoder_def",
+        "FECAPI encoder definition: unpacked information bits in, unpacked code bits "
+        "out. The first argument is a code file path or an ldpc_code.")
+        .def(py::init([](const std::string& code_file,
+                         const std::string& format,
+                         const std::string& coef,
+                         unsigned poly,
+                         int frames_per_call) {
+                 return std::static_pointer_cast<ldpc_encoder_def>(ldpc_encoder_def::make(
+                     code_file, format, coef, poly, frames_per_call));
+             }),
+             py::arg("code_file"),
+             py::arg("format") = "auto",
+             py::arg("coef") = "exponent",
+             py::arg("poly") = 0,
+             py::arg("frames_per_call") = 1)
+        .def(py::init([](std::shared_ptr<ldpc_code> code, int frames_per_call) {
+                 return std::make_shared<ldpc_encoder_def>(code, frames_per_call);
+             }),
+             py::arg("code"),
+             py::arg("frames_per_call") = 1);
+}
