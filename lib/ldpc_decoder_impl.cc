@@ -124,8 +124,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                                      int threads,
                                      double stats_interval)
     : gr::block("ldpc_decoder",
-                gr::io_signature::make(1, 1, sizeof(float)),
-                gr::io_signature::make(1, 1, sizeof(uint8_t))),
+                // streams are optional: the block also works on PDUs alone
+                gr::io_signature::make(0, 1, sizeof(float)),
+                gr::io_signature::make(0, 1, sizeof(uint8_t))),
       d_code(code),
       d_decoder(make_engine(
           code, algorithm, schedule, max_iterations, flip_llr_sign, device, threads)),

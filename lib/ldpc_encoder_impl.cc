@@ -47,8 +47,9 @@ ldpc_encoder_impl::ldpc_encoder_impl(ldpc_code::sptr code,
                                      const std::string& output,
                                      const std::string& length_tag_key)
     : gr::block("ldpc_encoder",
-                gr::io_signature::make(1, 1, sizeof(uint8_t)),
-                gr::io_signature::make(1, 1, sizeof(uint8_t))),
+                // streams are optional: the block also works on PDUs alone
+                gr::io_signature::make(0, 1, sizeof(uint8_t)),
+                gr::io_signature::make(0, 1, sizeof(uint8_t))),
       d_code(code),
       d_in_mode(
           input == "packed" ? input_mode::packed

@@ -12,6 +12,7 @@ take and return numpy arrays.
 import os
 
 from .gpuldpc_python import *  # noqa: F401,F403
+from . import sim  # noqa: F401
 
 
 def codes_dir():

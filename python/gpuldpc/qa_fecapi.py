@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import os
+
+import numpy as np
+from gnuradio import blocks, digital, fec, gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+CODES = gpuldpc.codes_dir()
+
+
+class qa_fecapi(gr_unittest.TestCase):
+    """gpuldpc's FECAPI definitions inside GNU Radio's own FEC blocks."""
+
+    def loopback(self, code, frames_per_call, ebn0_db, frames, seed):
+        """extended_encoder -> BPSK (0 -> -1, 1 -> +1) -> AWGN -> extended_decoder."""
+        rng = np.random.default_rng(seed)
+        k_bits = code.k * code.bits_per_symbol
+        sigma2 = 1.0 / (2.0 * code.rate * 10 ** (ebn0_db / 10.0))
+        enc = gpuldpc.ldpc_encoder_def(code, frames_per_call=frames_per_call)
+        dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=frames_per_call,
+                                       input_scale=2.0 / sigma2)
+        bits = rng.integers(0, 2, frames * k_bits, dtype=np.uint8)
+        n_coded = frames * code.n * code.bits_per_symbol
+        tb = gr.top_block()
+        src = blocks.vector_source_b(bits.tolist())
+        xenc = fec.extended_encoder(encoder_obj_list=enc, threading=None, puncpat="11")
+        mapper = digital.map_bb([-1, 1])
+        to_float = blocks.char_to_float(1, 1)
+        noise = blocks.vector_source_f(rng.normal(0, np.sqrt(sigma2), n_coded).tolist())
+        add = blocks.add_ff()
+        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
+                                    puncpat="11", integration_period=10000)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, xenc, mapper, to_float, (add, 0))
+        tb.connect(noise, (add, 1))
+        tb.connect(add, xdec, snk)
+        tb.run()
+        return bits, np.array(snk.data(), dtype=np.uint8), dec
+
+    def test_extended_decoder_binary_and_gfq(self):
+        for name in ("regular_3_6_n1008_gf2.alist", "regular_2_4_n96_gf64.alist"):
+            code = gpuldpc.ldpc_code.load(os.path.join(CODES, name))
+            sent, received, dec = self.loopback(code, 1, 4.5, 12, seed=1)
+            self.assertEqual(len(received), len(sent), name)
+            np.testing.assert_array_equal(received, sent, name)
+            self.assertEqual(dec.failed_frames(), 0)
+
+    def test_several_codewords_per_call(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_2_4_n128_gf16.alist"))
+        sent, received, dec = self.loopback(code, 4, 4.5, 12, seed=2)
+        np.testing.assert_array_equal(received, sent)
+        self.assertEqual(dec.get_input_size(), 4 * code.n * code.bits_per_symbol)
+        self.assertEqual(dec.get_output_size(), 4 * code.k * code.bits_per_symbol)
+        self.assertEqual(dec.frames(), 12)
+
+    def test_frame_size_and_arguments(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        dec = gpuldpc.ldpc_decoder_def(code)
+        self.assertAlmostEqual(dec.rate(), 0.5)
+        self.assertTrue(dec.set_frame_size(3 * code.k))
+        self.assertEqual(dec.get_input_size(), 3 * code.n)
+        self.assertFalse(dec.set_frame_size(code.k + 1))
+        enc = gpuldpc.ldpc_encoder_def(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
+        with self.assertRaisesRegex(ValueError, "frames_per_call=0"):
+            gpuldpc.ldpc_decoder_def(code, frames_per_call=0)
+        with self.assertRaisesRegex(ValueError, "input_scale"):
+            gpuldpc.ldpc_decoder_def(code, input_scale=-1.0)
+        with self.assertRaisesRegex(ValueError, "algorithm='x'"):
+            gpuldpc.ldpc_decoder_def(code, algorithm="x")
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_fecapi)

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import os
+import time
+import unittest
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+CODES = gpuldpc.codes_dir()
+
+
+def load(name):
+    return gpuldpc.ldpc_code.load(os.path.join(CODES, name))
+
+
+def make_tag(offset, key, value):
+    t = gr.tag_t()
+    t.offset = offset
+    t.key = pmt.intern(key)
+    t.value = value
+    return t
+
+
+def noisy_llr(code_bits, ebn0_db, rate, rng):
+    """BPSK + AWGN, LLR log(P1/P0) = -2y/sigma^2 for bits b -> 1 - 2b."""
+    sigma2 = 1.0 / (2.0 * rate * 10 ** (ebn0_db / 10.0))
+    y = (1.0 - 2.0 * code_bits) + rng.normal(0.0, np.sqrt(sigma2), code_bits.shape)
+    return (-2.0 / sigma2 * y).astype(np.float32)
+
+
+class qa_ldpc_blocks(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.tb = gr.top_block()
+
+    def tearDown(self):
+        self.tb = None
+
+    def run_decoder(self, dec, llr, tags=()):
+        src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, list(tags))
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.tb.run()
+        return np.array(snk.data(), dtype=np.uint8), snk.tags()
+
+    def test_encoder_channel_decoder_flowgraph(self):
+        for name in ("regular_3_6_n1008_gf2.alist", "regular_2_4_n96_gf64.alist",
+                     "regular_2_4_n64_gf256.alist"):
+            self.tb = gr.top_block()
+            code = load(name)
+            rng = np.random.default_rng(4)
+            enc = gpuldpc.ldpc_encoder(code)  # packed in, bits out
+            dec = gpuldpc.ldpc_decoder(code, max_batch=8)  # packed out
+            frames = 20
+            data = rng.integers(0, 256, frames * enc.input_frame_length(), dtype=np.uint8)
+            if (code.k * code.bits_per_symbol) % 8:
+                self.skipTest("code needs whole bytes")
+            src = blocks.vector_source_b(data.tolist(), False, 1,
+                                         [make_tag(3 * enc.input_frame_length() + 1,
+                                                   "marker", pmt.from_long(7))])
+            s2t = blocks.stream_to_tagged_stream(gr.sizeof_char, 1, enc.input_frame_length(),
+                                                 "packet_len")
+            to_float = blocks.char_to_float(1, 1)
+            # bit b -> BPSK 1 - 2b, noise at 4 dB, LLR -2y/sigma^2
+            sigma2 = 1.0 / (2.0 * code.rate * 10 ** 0.4)
+            bpsk = blocks.multiply_const_ff(-2.0)
+            offset = blocks.add_const_ff(1.0)
+            noise = blocks.vector_source_f(
+                rng.normal(0, np.sqrt(sigma2), frames * code.n * code.bits_per_symbol).tolist())
+            add = blocks.add_ff()
+            llr = blocks.multiply_const_ff(-2.0 / sigma2)
+            snk = blocks.vector_sink_b()
+            self.tb.connect(src, s2t, enc, to_float, bpsk, offset, (add, 0))
+            self.tb.connect(noise, (add, 1))
+            self.tb.connect(add, llr, dec, snk)
+            self.tb.run()
+            out = np.array(snk.data(), dtype=np.uint8)
+            np.testing.assert_array_equal(out, data)
+            self.assertEqual(dec.frames(), frames)
+            self.assertEqual(dec.failed_frames(), 0)
+            tags = snk.tags()
+            lens = [t for t in tags if pmt.symbol_to_string(t.key) == "packet_len"]
+            self.assertEqual([t.offset for t in lens],
+                             [i * dec.output_frame_length() for i in range(frames)])
+            conv = [t for t in tags if pmt.symbol_to_string(t.key) == "ldpc_converged"]
+            self.assertTrue(all(pmt.to_bool(t.value) for t in conv))
+            self.assertEqual(len(conv), frames)
+            # the marker on input frame 3 arrives in output frame 3
+            marker = [t for t in tags if pmt.symbol_to_string(t.key) == "marker"]
+            self.assertEqual(len(marker), 1)
+            self.assertEqual(marker[0].offset // dec.output_frame_length(), 3)
+
+    def test_every_batch_size_and_stream_end(self):
+        code = load("regular_2_4_n128_gf16.alist")
+        rng = np.random.default_rng(5)
+        max_batch = 4
+        for frames in range(1, 2 * max_batch + 2):
+            for tagged in (True, False):
+                self.tb = gr.top_block()
+                info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+                bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+                llr = noisy_llr(bits, 5.0, code.rate, rng)
+                n = llr.shape[1]
+                tags = [make_tag(i * n, "packet_len", pmt.from_long(n))
+                        for i in range(frames)] if tagged else []
+                dec = gpuldpc.ldpc_decoder(code, output="symbols", max_batch=max_batch,
+                                           length_tag_key="packet_len" if tagged else "")
+                out, _ = self.run_decoder(dec, llr, tags)
+                np.testing.assert_array_equal(out.reshape(-1, code.k), info,
+                                              f"{frames} frames, tagged={tagged}")
+
+    def test_bad_data_is_counted_and_good_frames_come_out(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(6)
+        info = rng.integers(0, 2, size=(4, code.k), dtype=np.uint8)
+        llr = noisy_llr(code.encode(info), 6.0, code.rate, rng)
+        n = code.n
+        llr[2, 10] = np.nan
+        llr[2, 11] = np.inf
+        pieces, tags, pos = [], [], 0
+
+        def packet(values, length=None):
+            nonlocal pos
+            tags.append(make_tag(pos, "packet_len", pmt.from_long(length or len(values))))
+            pieces.append(values)
+            pos += len(values)
+
+        packet(llr[0])
+        packet(np.zeros(n // 2, dtype=np.float32))      # wrong length
+        packet(llr[1])
+        pieces.append(np.ones(13, dtype=np.float32))   # no tag
+        pos += 13
+        packet(llr[2])                                  # NaN and Inf inside
+        packet(np.zeros(n + 5, dtype=np.float32))      # wrong length, longer
+        packet(llr[3])
+        dec = gpuldpc.ldpc_decoder(code, output="bits", max_batch=2)
+        stats = blocks.message_debug()
+        self.tb.msg_connect((dec, "stats"), (stats, "store"))
+        out, out_tags = self.run_decoder(dec, np.concatenate(pieces), tags)
+        np.testing.assert_array_equal(out.reshape(-1, code.k), info)
+        self.assertEqual(dec.frames(), 4)
+        self.assertEqual(dec.bad_length_frames(), 2)
+        self.assertEqual(dec.missing_tag_items(), 13)
+        self.assertEqual(dec.invalid_inputs(), 2)
+        last = stats.get_message(stats.num_messages() - 1)
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(last, pmt.intern("bad_length"),
+                                                    pmt.PMT_NIL)), 2)
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(last, pmt.intern("invalid_inputs"),
+                                                    pmt.PMT_NIL)), 2)
+        self.assertEqual(pmt.symbol_to_string(pmt.dict_ref(last, pmt.intern("device"),
+                                                           pmt.PMT_NIL)), "cpu")
+
+    def test_failed_frames_passed_or_dropped(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(7)
+        info = rng.integers(0, 2, size=(3, code.k), dtype=np.uint8)
+        llr = noisy_llr(code.encode(info), 6.0, code.rate, rng)
+        llr[1] = rng.normal(0, 1, code.n)  # hopeless
+        for pass_failed in (True, False):
+            self.tb = gr.top_block()
+            dec = gpuldpc.ldpc_decoder(code, output="bits", length_tag_key="",
+                                       max_iterations=10, pass_failed=pass_failed)
+            out, tags = self.run_decoder(dec, llr)
+            self.assertEqual(dec.failed_frames(), 1)
+            conv = [pmt.to_bool(t.value) for t in tags
+                    if pmt.symbol_to_string(t.key) == "ldpc_converged"]
+            if pass_failed:
+                self.assertEqual(conv, [True, False, True])
+                np.testing.assert_array_equal(out.reshape(3, -1)[[0, 2]], info[[0, 2]])
+            else:
+                self.assertEqual(conv, [True, True])
+                self.assertEqual(dec.dropped_frames(), 1)
+                np.testing.assert_array_equal(out.reshape(2, -1), info[[0, 2]])
+
+    def test_pdu_ports(self):
+        code = load("regular_2_4_n96_gf64.alist")
+        rng = np.random.default_rng(8)
+        enc = gpuldpc.ldpc_encoder(code, input="symbols", output="bits")
+        dec = gpuldpc.ldpc_decoder(code, output="symbols")
+        enc_out, dec_out = blocks.message_debug(), blocks.message_debug()
+        self.tb.msg_connect((enc, "pdus"), (enc_out, "store"))
+        self.tb.msg_connect((dec, "pdus"), (dec_out, "store"))
+        self.tb.start()
+        info = rng.integers(0, code.q, size=(3, code.k), dtype=np.uint8)
+        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("id"), pmt.from_long(42))
+        enc.to_basic_block()._post(pmt.intern("pdus"),
+                                   pmt.cons(meta, pmt.init_u8vector(code.k, info[0].tolist())))
+        deadline = time.time() + 10
+        while enc_out.num_messages() < 1 and time.time() < deadline:
+            time.sleep(0.01)
+        cw_bits = np.array(pmt.u8vector_elements(pmt.cdr(enc_out.get_message(0))))
+        llr = noisy_llr(np.vstack([cw_bits] + [
+            gpuldpc.sim.symbols_to_bits(code.encode(info[1:]), code.bits_per_symbol)]),
+            5.0, code.rate, rng)
+        dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(
+            llr.size, llr.ravel().tolist())))
+        dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(
+            7, [0.0] * 7)))  # wrong length
+        while dec_out.num_messages() < 3 and time.time() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)
+        self.tb.stop()
+        self.tb.wait()
+        self.assertEqual(dec_out.num_messages(), 3)
+        for i in range(3):
+            msg = dec_out.get_message(i)
+            m = pmt.car(msg)
+            self.assertEqual(pmt.to_long(pmt.dict_ref(m, pmt.intern("id"), pmt.PMT_NIL)), 42)
+            self.assertTrue(pmt.to_bool(pmt.dict_ref(m, pmt.intern("ldpc_converged"),
+                                                     pmt.PMT_NIL)))
+            np.testing.assert_array_equal(pmt.u8vector_elements(pmt.cdr(msg)), info[i])
+        self.assertEqual(dec.bad_length_frames(), 1)
+
+    def test_output_and_input_modes(self):
+        code = load("regular_2_4_n128_gf16.alist")
+        rng = np.random.default_rng(9)
+        info = rng.integers(0, code.q, size=(2, code.k), dtype=np.uint8)
+        bits = gpuldpc.sim.symbols_to_bits(info, code.bits_per_symbol)
+        cw_bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+        inputs = {"symbols": info, "bits": bits, "packed": np.packbits(bits, axis=1)}
+        for in_mode, data in inputs.items():
+            for out_mode in ("bits", "packed"):
+                self.tb = gr.top_block()
+                enc = gpuldpc.ldpc_encoder(code, input=in_mode, output=out_mode,
+                                           length_tag_key="")
+                src = blocks.vector_source_b(data.ravel().tolist())
+                snk = blocks.vector_sink_b()
+                self.tb.connect(src, enc, snk)
+                self.tb.run()
+                out = np.array(snk.data(), dtype=np.uint8).reshape(2, -1)
+                expected = cw_bits if out_mode == "bits" else np.packbits(cw_bits, axis=1)
+                np.testing.assert_array_equal(out, expected, f"{in_mode} -> {out_mode}")
+        llr = noisy_llr(cw_bits, 6.0, code.rate, rng)
+        for out_mode, expected in (("bits", bits), ("symbols", info),
+                                   ("packed", np.packbits(bits, axis=1))):
+            self.tb = gr.top_block()
+            dec = gpuldpc.ldpc_decoder(code, output=out_mode, length_tag_key="")
+            out, _ = self.run_decoder(dec, llr)
+            np.testing.assert_array_equal(out.reshape(2, -1), expected, out_mode)
+
+    def test_bad_constructor_arguments(self):
+        code = load("regular_2_4_n128_gf16.alist")
+        path = os.path.join(CODES, "regular_2_4_n128_gf16.alist")
+        cases = [
+            (lambda: gpuldpc.ldpc_decoder(code, output="hex"), "output='hex'"),
+            (lambda: gpuldpc.ldpc_decoder(code, max_batch=0), "max_batch=0"),
+            (lambda: gpuldpc.ldpc_decoder(code, algorithm="min-sum"), "algorithm='min-sum'"),
+            (lambda: gpuldpc.ldpc_decoder(code, schedule="random"), "schedule='random'"),
+            (lambda: gpuldpc.ldpc_decoder(code, max_iterations=0), "max_iterations=0"),
+            (lambda: gpuldpc.ldpc_decoder(code, device="tpu"), "device='tpu'"),
+            (lambda: gpuldpc.ldpc_decoder(code, stats_interval=0), "stats_interval=0"),
+            (lambda: gpuldpc.ldpc_decoder(path, format="xml"), "format='xml'"),
+            (lambda: gpuldpc.ldpc_encoder(code, input="hex"), "input='hex'"),
+            (lambda: gpuldpc.ldpc_encoder(code, output="symbols"), "output='symbols'"),
+            (lambda: gpuldpc.ldpc_encoder(path, coef="log"), "coef='log'"),
+        ]
+        for make, needle in cases:
+            with self.assertRaises(ValueError) as ctx:
+                make()
+            self.assertIn(needle, str(ctx.exception))
+        with self.assertRaisesRegex(RuntimeError, "cannot open"):
+            gpuldpc.ldpc_decoder("/nonexistent.alist")
+        if not gpuldpc.cuda_devices():
+            with self.assertRaisesRegex(RuntimeError, "device='cuda'"):
+                gpuldpc.ldpc_decoder(code, device="cuda")
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_ldpc_blocks)
