@@ -318,13 +318,8 @@ void ldpc_decoder_impl::handle_pdu(const pmt::pmt_t& msg)
     publish_stats(false);
 }
 
-void ldpc_decoder_impl::publish_stats(bool force)
+pmt::pmt_t ldpc_decoder_impl::make_stats() const
 {
-    const auto now = std::chrono::steady_clock::now();
-    if (!force &&
-        std::chrono::duration<double>(now - d_last_stats).count() < d_stats_interval)
-        return;
-    d_last_stats = now;
     const auto& s = d_scanner.stats();
     pmt::pmt_t d = pmt::make_dict();
     auto add = [&d](const char* k, const pmt::pmt_t& v) {
@@ -342,7 +337,23 @@ void ldpc_decoder_impl::publish_stats(bool force)
     add("frames_per_second", pmt::from_double(fps));
     add("info_bits_per_second", pmt::from_double(fps * d_decoder->info_bits_per_frame()));
     add("device", pmt::mp(d_decoder->device_name()));
-    message_port_pub(PORT_STATS, d);
+    return d;
+}
+
+pmt::pmt_t ldpc_decoder_impl::stats() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return make_stats();
+}
+
+void ldpc_decoder_impl::publish_stats(bool force)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (!force &&
+        std::chrono::duration<double>(now - d_last_stats).count() < d_stats_interval)
+        return;
+    d_last_stats = now;
+    message_port_pub(PORT_STATS, make_stats());
 }
 
 bool ldpc_decoder_impl::stop()

@@ -47,6 +47,7 @@ public:
     uint64_t missing_tag_items() const override;
     uint64_t invalid_inputs() const override;
     double average_iterations() const override;
+    pmt::pmt_t stats() const override;
     std::string device_name() const override { return d_decoder->device_name(); }
     int input_frame_length() const override { return int(d_in_len); }
     int output_frame_length() const override { return int(d_out_len); }
@@ -61,6 +62,7 @@ private:
     void format_output(size_t i, uint8_t* out) const;
     void handle_pdu(const pmt::pmt_t& msg);
     void publish_stats(bool force);
+    pmt::pmt_t make_stats() const; // caller holds d_mutex
 
     ldpc_code::sptr d_code;
     batch_decoder::sptr d_decoder;

@@ -143,15 +143,13 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         packet(np.zeros(n + 5, dtype=np.float32))      # wrong length, longer
         packet(llr[3])
         dec = gpuldpc.ldpc_decoder(code, output="bits", max_batch=2)
-        stats = blocks.message_debug()
-        self.tb.msg_connect((dec, "stats"), (stats, "store"))
         out, out_tags = self.run_decoder(dec, np.concatenate(pieces), tags)
         np.testing.assert_array_equal(out.reshape(-1, code.k), info)
         self.assertEqual(dec.frames(), 4)
         self.assertEqual(dec.bad_length_frames(), 2)
         self.assertEqual(dec.missing_tag_items(), 13)
         self.assertEqual(dec.invalid_inputs(), 2)
-        last = stats.get_message(stats.num_messages() - 1)
+        last = dec.stats()  # what the stats port publishes
         self.assertEqual(pmt.to_uint64(pmt.dict_ref(last, pmt.intern("bad_length"),
                                                     pmt.PMT_NIL)), 2)
         self.assertEqual(pmt.to_uint64(pmt.dict_ref(last, pmt.intern("invalid_inputs"),
@@ -185,10 +183,12 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         code = load("regular_2_4_n96_gf64.alist")
         rng = np.random.default_rng(8)
         enc = gpuldpc.ldpc_encoder(code, input="symbols", output="bits")
-        dec = gpuldpc.ldpc_decoder(code, output="symbols")
-        enc_out, dec_out = blocks.message_debug(), blocks.message_debug()
+        dec = gpuldpc.ldpc_decoder(code, output="symbols", stats_interval=0.001)
+        enc_out, dec_out, stats = (blocks.message_debug(), blocks.message_debug(),
+                                   blocks.message_debug())
         self.tb.msg_connect((enc, "pdus"), (enc_out, "store"))
         self.tb.msg_connect((dec, "pdus"), (dec_out, "store"))
+        self.tb.msg_connect((dec, "stats"), (stats, "store"))
         self.tb.start()
         info = rng.integers(0, code.q, size=(3, code.k), dtype=np.uint8)
         meta = pmt.dict_add(pmt.make_dict(), pmt.intern("id"), pmt.from_long(42))
@@ -205,7 +205,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
             llr.size, llr.ravel().tolist())))
         dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(
             7, [0.0] * 7)))  # wrong length
-        while dec_out.num_messages() < 3 and time.time() < deadline:
+        while ((dec_out.num_messages() < 3 or stats.num_messages() < 1) and
+               time.time() < deadline):
             time.sleep(0.01)
         time.sleep(0.1)
         self.tb.stop()
@@ -219,6 +220,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                                                      pmt.PMT_NIL)))
             np.testing.assert_array_equal(pmt.u8vector_elements(pmt.cdr(msg)), info[i])
         self.assertEqual(dec.bad_length_frames(), 1)
+        self.assertGreaterEqual(stats.num_messages(), 1)
+        self.assertTrue(pmt.dict_has_key(stats.get_message(0), pmt.intern("frames")))
 
     def test_output_and_input_modes(self):
         code = load("regular_2_4_n128_gf16.alist")

@@ -114,6 +114,8 @@ public:
     virtual uint64_t missing_tag_items() const = 0; //!< items outside any packet
     virtual uint64_t invalid_inputs() const = 0;    //!< NaN/Inf soft values
     virtual double average_iterations() const = 0;
+    /*! The dictionary that the "stats" port publishes, as of now. */
+    virtual pmt::pmt_t stats() const = 0;
     virtual std::string device_name() const = 0;
     virtual int input_frame_length() const = 0;  //!< soft bits per frame
     virtual int output_frame_length() const = 0; //!< bytes per output frame

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(a60551759370ea08ca68a26c3c3e332f) */
+/* BINDTOOL_HEADER_FILE_HASH(ce6cc33ddcc3d8e229c613e6145384a3) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -92,6 +92,7 @@ void bind_ldpc_decoder(py::module& m)
         .def("missing_tag_items", &ldpc_decoder::missing_tag_items)
         .def("invalid_inputs", &ldpc_decoder::invalid_inputs)
         .def("average_iterations", &ldpc_decoder::average_iterations)
+        .def("stats", &ldpc_decoder::stats)
         .def("device_name", &ldpc_decoder::device_name)
         .def("input_frame_length", &ldpc_decoder::input_frame_length)
         .def("output_frame_length", &ldpc_decoder::output_frame_length);
