@@ -27,6 +27,14 @@ ldpc_code::sptr load_code(const std::string& path,
                           const std::string& coef,
                           unsigned poly);
 
+/*!
+ * Checks a transform block's `device` argument. Transform blocks run on the
+ * CPU in this build: "auto" says so once in the log, "cuda"/"cuda:N" is an
+ * error at construction (std::runtime_error), anything else is rejected as
+ * an unknown device (std::invalid_argument).
+ */
+void require_cpu_device(const std::string& device, gr::logger_ptr logger);
+
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
 void log_skipped(gr::logger_ptr logger,
                  const frame_scanner& scanner,

@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <sstream>
+#include <stdexcept>
 
 #ifdef GPULDPC_HAVE_CUDA
 #include "device_query.h"
@@ -37,6 +38,21 @@ std::vector<cuda_device_info> cuda_devices()
     }
 #endif
     return out;
+}
+
+device_spec parse_device(const std::string& device)
+{
+    if (device == "auto")
+        return { device_spec::kind::automatic, 0 };
+    if (device == "cpu")
+        return { device_spec::kind::cpu, 0 };
+    if (device == "cuda")
+        return { device_spec::kind::cuda, 0 };
+    if (device.rfind("cuda:", 0) == 0 && device.size() > 5 && device.size() < 9 &&
+        device.find_first_not_of("0123456789", 5) == std::string::npos)
+        return { device_spec::kind::cuda, std::stoi(device.substr(5)) };
+    throw std::invalid_argument("device='" + device +
+                                "' is unknown; allowed: auto, cpu, cuda, cuda:N");
 }
 
 std::string build_info()

@@ -48,12 +48,16 @@ class qa_grc(gr_unittest.TestCase):
                 res = subprocess.run(["grcc", "-o", out, path], env=grc_env(),
                                      capture_output=True, text=True, timeout=120)
                 self.assertEqual(res.returncode, 0, f"{path}:\n{res.stdout}\n{res.stderr}")
-            # the loopback example also runs
+            # the generated examples also run
             res = subprocess.run([sys.executable, os.path.join(out, "ldpc_awgn_loopback.py"),
                                   "--frames", "50"], capture_output=True, text=True,
                                  timeout=120)
             self.assertEqual(res.returncode, 0, res.stderr)
             self.assertIn("50 frames decoded", res.stdout + res.stderr)
+            res = subprocess.run([sys.executable, os.path.join(out, "transforms_demo.py"),
+                                  "--vectors", "20"], capture_output=True, text=True,
+                                 timeout=120)
+            self.assertEqual(res.returncode, 0, res.stderr)
 
 
 if __name__ == '__main__':

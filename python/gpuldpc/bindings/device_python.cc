@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/device.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(db09f04b4ccb61a0c40b442d5395674f) */
+/* BINDTOOL_HEADER_FILE_HASH(26b4ec5fae072442c0c04a85e05feb42) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -28,6 +28,10 @@ void bind_decoder(py::module& m);
 void bind_ldpc_decoder(py::module& m);
 void bind_ldpc_encoder(py::module& m);
 void bind_ldpc_fec_defs(py::module& m);
+void bind_fwht(py::module& m);
+void bind_spectral_transform(py::module& m);
+void bind_fft(py::module& m);
+void bind_transforms(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -63,5 +67,9 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_ldpc_decoder(m);
     bind_ldpc_encoder(m);
     bind_ldpc_fec_defs(m);
+    bind_fwht(m);
+    bind_spectral_transform(m);
+    bind_fft(m);
+    bind_transforms(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -32,6 +32,19 @@ GPULDPC_ENGINE_API bool cuda_compiled();
  */
 GPULDPC_ENGINE_API std::vector<cuda_device_info> cuda_devices();
 
+/*! A parsed `device` argument. */
+struct device_spec {
+    enum class kind { automatic, cpu, cuda };
+    kind type;
+    int index; //!< CUDA device index; 0 for "cuda", N for "cuda:N"
+};
+
+/*!
+ * Parses "auto", "cpu", "cuda" or "cuda:N"; throws std::invalid_argument
+ * naming the argument and the allowed values otherwise.
+ */
+GPULDPC_ENGINE_API device_spec parse_device(const std::string& device);
+
 /*! One line describing the build: version, CUDA runtime, architectures. */
 GPULDPC_ENGINE_API std::string build_info();
 

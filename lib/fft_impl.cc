@@ -1,0 +1,89 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_common.h"
+#include "fft_impl.h"
+#include <gnuradio/io_signature.h>
+#include <stdexcept>
+
+namespace gr {
+namespace gpuldpc {
+
+fft::sptr fft::make(int fft_size,
+                    bool forward,
+                    const std::vector<float>& window,
+                    bool shift,
+                    int nthreads,
+                    const std::string& device)
+{
+    if (fft_size < 1 || fft_size > (1 << 24))
+        throw std::invalid_argument("fft_size=" + std::to_string(fft_size) +
+                                    " is out of range; allowed: 1 .. 2^24");
+    if (!window.empty() && window.size() != size_t(fft_size))
+        throw std::invalid_argument(
+            "window has " + std::to_string(window.size()) +
+            " taps; allowed: none or fft_size=" + std::to_string(fft_size));
+    if (nthreads < 1)
+        throw std::invalid_argument("nthreads=" + std::to_string(nthreads) +
+                                    " is out of range; allowed: 1 or more");
+    return gnuradio::make_block_sptr<fft_impl>(
+        fft_size, forward, window, shift, nthreads, device);
+}
+
+fft_impl::fft_impl(int fft_size,
+                   bool forward,
+                   const std::vector<float>& window,
+                   bool shift,
+                   int nthreads,
+                   const std::string& device)
+    : gr::sync_block("fft",
+                     gr::io_signature::make(1, 1, sizeof(gr_complex) * fft_size),
+                     gr::io_signature::make(1, 1, sizeof(gr_complex) * fft_size)),
+      d_n(size_t(fft_size)),
+      d_forward(forward),
+      d_window(window),
+      d_shift(shift)
+{
+    require_cpu_device(device, d_logger);
+    if (forward)
+        d_fwd = std::make_unique<gr::fft::fft_complex_fwd>(fft_size, nthreads);
+    else
+        d_rev = std::make_unique<gr::fft::fft_complex_rev>(fft_size, nthreads);
+}
+
+int fft_impl::work(int noutput_items,
+                   gr_vector_const_void_star& input_items,
+                   gr_vector_void_star& output_items)
+{
+    const gr_complex* in = static_cast<const gr_complex*>(input_items[0]);
+    gr_complex* out = static_cast<gr_complex*>(output_items[0]);
+    gr_complex* buf_in = d_forward ? d_fwd->get_inbuf() : d_rev->get_inbuf();
+    const gr_complex* buf_out = d_forward ? d_fwd->get_outbuf() : d_rev->get_outbuf();
+    const size_t n = d_n;
+    // An inverse transform with shift expects DC in the middle: rotate it to
+    // index 0 first (ifftshift); a forward one rotates DC to the middle after.
+    const size_t in_rot = (!d_forward && d_shift) ? n / 2 : 0;
+    const size_t out_rot = (d_forward && d_shift) ? (n + 1) / 2 : 0;
+    for (int v = 0; v < noutput_items; ++v) {
+        const gr_complex* x = in + size_t(v) * n;
+        for (size_t k = 0; k < n; ++k) {
+            const size_t src = (k + in_rot) % n;
+            buf_in[k] = d_window.empty() ? x[src] : x[src] * d_window[src];
+        }
+        if (d_forward)
+            d_fwd->execute();
+        else
+            d_rev->execute();
+        gr_complex* y = out + size_t(v) * n;
+        for (size_t k = 0; k < n; ++k)
+            y[k] = buf_out[(k + out_rot) % n];
+    }
+    return noutput_items;
+}
+
+} // namespace gpuldpc
+} // namespace gr

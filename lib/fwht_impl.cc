@@ -1,0 +1,47 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_common.h"
+#include "fwht_impl.h"
+#include <gnuradio/io_signature.h>
+
+namespace gr {
+namespace gpuldpc {
+
+fwht::sptr fwht::make(int n,
+                      const std::string& normalization,
+                      const std::string& ordering,
+                      const std::string& device)
+{
+    // the engine validates n (and names it) before any block exists
+    const fwht_cpu transform(n < 0 ? 0 : size_t(n),
+                             parse_fwht_normalization(normalization),
+                             parse_fwht_ordering(ordering));
+    return gnuradio::make_block_sptr<fwht_impl>(transform, device);
+}
+
+fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
+    : gr::sync_block("fwht",
+                     gr::io_signature::make(1, 1, sizeof(float) * transform.length()),
+                     gr::io_signature::make(1, 1, sizeof(float) * transform.length())),
+      d_transform(transform)
+{
+    require_cpu_device(device, d_logger);
+}
+
+int fwht_impl::work(int noutput_items,
+                    gr_vector_const_void_star& input_items,
+                    gr_vector_void_star& output_items)
+{
+    d_transform.execute(static_cast<const float*>(input_items[0]),
+                        static_cast<float*>(output_items[0]),
+                        size_t(noutput_items));
+    return noutput_items;
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,40 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(fft.h)                                            */
+/* BINDTOOL_HEADER_FILE_HASH(c29f8809b399fe91cf218b5b1c0c149b) */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/fft.h>
+
+void bind_fft(py::module& m)
+{
+    using gr::gpuldpc::fft;
+    py::class_<fft, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<fft>>(
+        m,
+        "fft",
+        "Batched FFT of complex vectors with fft.fft_vcc's conventions (window, shift, "
+        "unnormalised inverse).")
+        .def(py::init(&fft::make),
+             py::arg("fft_size"),
+             py::arg("forward") = true,
+             py::arg("window") = std::vector<float>(),
+             py::arg("shift") = false,
+             py::arg("nthreads") = 1,
+             py::arg("device") = "auto");
+}
