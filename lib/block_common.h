@@ -15,7 +15,9 @@
 #include "frame_scanner.h"
 #include "rate_limited_log.h"
 #include <gnuradio/block.h>
+#include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,37 @@ ldpc_code::sptr load_code(const std::string& path,
  * an unknown device (std::invalid_argument).
  */
 void require_cpu_device(const std::string& device, gr::logger_ptr logger);
+
+/*!
+ * Chooses where a block with a GPU path runs: makes the GPU engine with
+ * \p make_gpu(device_index) when the `device` argument selects a CUDA device,
+ * and returns it, or returns null for the CPU. "auto" falls back to the CPU
+ * (with a log line) when no device is usable or the GPU engine cannot be made;
+ * an explicit "cuda"/"cuda:N" that cannot be honoured throws.
+ */
+template <typename Engine, typename Make>
+std::unique_ptr<Engine>
+choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
+{
+    const int index = select_cuda_device(device);
+    if (index < 0) {
+        logger->info("device={}: running on the CPU{}",
+                     device,
+                     device == "auto" ? " (no usable CUDA device)" : "");
+        return nullptr;
+    }
+    try {
+        auto engine = make_gpu(index);
+        logger->info("device={}: running on {}", device, engine->device_name());
+        return engine;
+    } catch (const std::exception& e) {
+        if (device != "auto")
+            throw;
+        logger->warn("device=auto: the GPU could not be used ({}); running on the CPU",
+                     e.what());
+        return nullptr;
+    }
+}
 
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
 void log_skipped(gr::logger_ptr logger,

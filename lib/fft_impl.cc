@@ -48,7 +48,9 @@ fft_impl::fft_impl(int fft_size,
       d_window(window),
       d_shift(shift)
 {
-    require_cpu_device(device, d_logger);
+    d_gpu = choose_engine<fft_cuda>(device, d_logger, [&](int index) {
+        return std::make_unique<fft_cuda>(d_n, forward, window, shift, index);
+    });
     if (forward)
         d_fwd = std::make_unique<gr::fft::fft_complex_fwd>(fft_size, nthreads);
     else
@@ -61,6 +63,21 @@ int fft_impl::work(int noutput_items,
 {
     const gr_complex* in = static_cast<const gr_complex*>(input_items[0]);
     gr_complex* out = static_cast<gr_complex*>(output_items[0]);
+    if (d_gpu) {
+        try {
+            d_gpu->execute(in, out, size_t(noutput_items));
+            return noutput_items;
+        } catch (const std::exception& e) {
+            d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
+            d_gpu.reset();
+        }
+    }
+    execute_cpu(in, out, noutput_items);
+    return noutput_items;
+}
+
+void fft_impl::execute_cpu(const gr_complex* in, gr_complex* out, int n_vectors)
+{
     gr_complex* buf_in = d_forward ? d_fwd->get_inbuf() : d_rev->get_inbuf();
     const gr_complex* buf_out = d_forward ? d_fwd->get_outbuf() : d_rev->get_outbuf();
     const size_t n = d_n;
@@ -68,7 +85,7 @@ int fft_impl::work(int noutput_items,
     // index 0 first (ifftshift); a forward one rotates DC to the middle after.
     const size_t in_rot = (!d_forward && d_shift) ? n / 2 : 0;
     const size_t out_rot = (d_forward && d_shift) ? (n + 1) / 2 : 0;
-    for (int v = 0; v < noutput_items; ++v) {
+    for (int v = 0; v < n_vectors; ++v) {
         const gr_complex* x = in + size_t(v) * n;
         for (size_t k = 0; k < n; ++k) {
             const size_t src = (k + in_rot) % n;
@@ -82,7 +99,6 @@ int fft_impl::work(int noutput_items,
         for (size_t k = 0; k < n; ++k)
             y[k] = buf_out[(k + out_rot) % n];
     }
-    return noutput_items;
 }
 
 } // namespace gpuldpc

@@ -9,6 +9,7 @@
 #define INCLUDED_GPULDPC_FFT_IMPL_H
 
 #include <gnuradio/fft/fft.h>
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/fft.h>
 #include <memory>
 
@@ -36,6 +37,9 @@ private:
     bool d_shift;
     std::unique_ptr<gr::fft::fft_complex_fwd> d_fwd;
     std::unique_ptr<gr::fft::fft_complex_rev> d_rev;
+    std::unique_ptr<fft_cuda> d_gpu; // null: the CPU path
+
+    void execute_cpu(const gr_complex* in, gr_complex* out, int n_vectors);
 };
 
 } // namespace gpuldpc

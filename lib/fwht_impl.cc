@@ -28,18 +28,31 @@ fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
     : gr::sync_block("fwht",
                      gr::io_signature::make(1, 1, sizeof(float) * transform.length()),
                      gr::io_signature::make(1, 1, sizeof(float) * transform.length())),
-      d_transform(transform)
+      d_cpu(transform)
 {
-    require_cpu_device(device, d_logger);
+    d_gpu = choose_engine<fwht_cuda>(device, d_logger, [&transform](int index) {
+        return std::make_unique<fwht_cuda>(
+            transform.length(), transform.normalization(), transform.ordering(), index);
+    });
 }
 
 int fwht_impl::work(int noutput_items,
                     gr_vector_const_void_star& input_items,
                     gr_vector_void_star& output_items)
 {
-    d_transform.execute(static_cast<const float*>(input_items[0]),
-                        static_cast<float*>(output_items[0]),
-                        size_t(noutput_items));
+    const float* in = static_cast<const float*>(input_items[0]);
+    float* out = static_cast<float*>(output_items[0]);
+    if (d_gpu) {
+        try {
+            d_gpu->execute(in, out, size_t(noutput_items));
+            return noutput_items;
+        } catch (const std::exception& e) {
+            // nothing was consumed yet: redo this call on the CPU, lose nothing
+            d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
+            d_gpu.reset();
+        }
+    }
+    d_cpu.execute(in, out, size_t(noutput_items));
     return noutput_items;
 }
 

@@ -8,8 +8,10 @@
 #ifndef INCLUDED_GPULDPC_FWHT_IMPL_H
 #define INCLUDED_GPULDPC_FWHT_IMPL_H
 
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <gnuradio/gpuldpc/fwht.h>
+#include <memory>
 
 namespace gr {
 namespace gpuldpc {
@@ -23,7 +25,8 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    fwht_cpu d_transform;
+    fwht_cpu d_cpu;
+    std::unique_ptr<fwht_cuda> d_gpu; // null: the CPU path
 };
 
 } // namespace gpuldpc

@@ -55,6 +55,29 @@ device_spec parse_device(const std::string& device)
                                 "' is unknown; allowed: auto, cpu, cuda, cuda:N");
 }
 
+int select_cuda_device(const std::string& device)
+{
+    const device_spec spec = parse_device(device);
+    if (spec.type == device_spec::kind::cpu)
+        return -1;
+    const size_t count = cuda_devices().size();
+    if (spec.type == device_spec::kind::automatic)
+        return count > 0 ? 0 : -1;
+    if (!cuda_compiled())
+        throw std::runtime_error("device='" + device +
+                                 "': this build has no CUDA support; allowed: auto, cpu");
+    if (size_t(spec.index) >= count)
+        throw std::runtime_error(
+            "device='" + device + "': " +
+            (count == 0
+                 ? std::string("no usable CUDA device")
+                 : "only " + std::to_string(count) +
+                       " CUDA device(s), cuda:0 .. cuda:" + std::to_string(count - 1)) +
+            "; allowed: auto, cpu" +
+            (count ? ", cuda, cuda:N with N < " + std::to_string(count) : std::string()));
+    return spec.index;
+}
+
 std::string build_info()
 {
     std::ostringstream s;

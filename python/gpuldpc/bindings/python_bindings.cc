@@ -32,6 +32,7 @@ void bind_fwht(py::module& m);
 void bind_spectral_transform(py::module& m);
 void bind_fft(py::module& m);
 void bind_transforms(py::module& m);
+void bind_gpu_transforms(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -71,5 +72,6 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_spectral_transform(m);
     bind_fft(m);
     bind_transforms(m);
+    bind_gpu_transforms(m);
     // ) END BINDING_FUNCTION_CALLS
 }

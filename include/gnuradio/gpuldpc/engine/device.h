@@ -45,6 +45,14 @@ struct device_spec {
  */
 GPULDPC_ENGINE_API device_spec parse_device(const std::string& device);
 
+/*!
+ * The CUDA device a `device` argument selects, or -1 for the CPU:
+ * "cpu" -> -1; "auto" -> 0 when a CUDA device is usable, else -1;
+ * "cuda" / "cuda:N" -> 0 / N, or std::runtime_error when that device does not
+ * exist (or the build has no CUDA), naming the argument.
+ */
+GPULDPC_ENGINE_API int select_cuda_device(const std::string& device);
+
 /*! One line describing the build: version, CUDA runtime, architectures. */
 GPULDPC_ENGINE_API std::string build_info();
 

@@ -1,0 +1,454 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gpuldpc-bench: throughput of the GPU transforms, each against a baseline
+// measured in the same run (device memcpy of the same bytes, raw cuFFT on the
+// same batch, pinned copy bandwidth, fft.fft_vcc in the same flowgraph).
+// Prints a table and, with --json FILE, writes every record with the device.
+
+#include "cuda_check.h"
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/fft/fft_v.h>
+#include <gnuradio/fft/window.h>
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <gnuradio/gpuldpc/fft.h>
+#include <gnuradio/top_block.h>
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace gr::gpuldpc;
+
+namespace {
+
+struct record {
+    std::string section, name, unit, baseline_name;
+    double n = 0, batch = 0, value = 0, gbps = 0, baseline = 0, ratio = 0;
+};
+
+std::string g_device;
+std::vector<record> g_records;
+
+// Median time (ms) of `reps` runs of fn on the default stream, after a warm-up.
+double time_ms(const std::function<void()>& fn, int reps)
+{
+    fn();
+    GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
+    cudaEvent_t a, b;
+    GPULDPC_CUDA_CHECK(cudaEventCreate(&a));
+    GPULDPC_CUDA_CHECK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = 0; r < reps; ++r) {
+        GPULDPC_CUDA_CHECK(cudaEventRecord(a, 0));
+        fn();
+        GPULDPC_CUDA_CHECK(cudaEventRecord(b, 0));
+        GPULDPC_CUDA_CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        GPULDPC_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+double wall_ms(const std::function<void()>& fn, int reps)
+{
+    fn();
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        t.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+void bench_fwht(size_t bytes, int reps)
+{
+    std::printf(
+        "\nFWHT fp32, data on the device, %zu MiB per batch; baseline: cudaMemcpy "
+        "device-to-device of the same bytes\n",
+        bytes >> 20);
+    std::printf("%6s %9s %14s %10s %10s %7s\n",
+                "n",
+                "vectors",
+                "transforms/ms",
+                "GB/s",
+                "copy GB/s",
+                "ratio");
+    float *d_in = nullptr, *d_out = nullptr;
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes));
+    GPULDPC_CUDA_CHECK(cudaMemset(d_in, 0, bytes));
+    const double copy_ms = time_ms(
+        [&] {
+            GPULDPC_CUDA_CHECK(cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice));
+        },
+        reps);
+    const double copy_gbps = 2.0 * double(bytes) / copy_ms / 1e6;
+    for (unsigned k = 1; k <= 15; ++k) {
+        for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
+            if (order == fwht_ordering::sequency && k != 8 && k != 10 && k != 15)
+                continue;
+            const size_t n = size_t(1) << k, vectors = bytes / (n * sizeof(float));
+            fwht_cuda t(n, fwht_normalization::none, order, 0);
+            const double ms =
+                time_ms([&] { t.execute_device(d_in, d_out, vectors, nullptr); }, reps);
+            const double gbps = 2.0 * double(vectors * n * 4) / ms / 1e6;
+            record r;
+            r.section = "fwht";
+            r.name = std::string("fwht ") +
+                     (order == fwht_ordering::natural ? "natural" : "sequency");
+            r.n = double(n);
+            r.batch = double(vectors);
+            r.value = double(vectors) / ms;
+            r.unit = "transforms/ms";
+            r.gbps = gbps;
+            r.baseline_name = "cudaMemcpy D2D GB/s";
+            r.baseline = copy_gbps;
+            r.ratio = gbps / copy_gbps;
+            g_records.push_back(r);
+            std::printf("%6zu %9zu %14.0f %10.1f %10.1f %6.1f%%%s\n",
+                        n,
+                        vectors,
+                        r.value,
+                        gbps,
+                        copy_gbps,
+                        100 * r.ratio,
+                        order == fwht_ordering::sequency ? " (sequency)" : "");
+        }
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+}
+
+void bench_fft(size_t bytes, int reps)
+{
+    std::printf(
+        "\nFFT complex fp32, data on the device, %zu MiB per batch; baseline: raw "
+        "cuFFT C2C on the same batch\n",
+        bytes >> 20);
+    std::printf("%6s %8s %-22s %10s %10s %7s %6s\n",
+                "n",
+                "vectors",
+                "engine",
+                "GB/s",
+                "cuFFT GB/s",
+                "ratio",
+                "passes");
+    for (size_t n : { size_t(256), size_t(1024), size_t(4096), size_t(16384) }) {
+        const size_t vectors = bytes / (n * 8);
+        std::complex<float>*d_in = nullptr, *d_out = nullptr;
+        GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
+        GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes));
+        GPULDPC_CUDA_CHECK(cudaMemset(d_in, 0, bytes));
+        cufftHandle plan;
+        int nn = int(n);
+        if (cufftPlanMany(
+                &plan, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, CUFFT_C2C, int(vectors)) !=
+            CUFFT_SUCCESS)
+            throw std::runtime_error("cufftPlanMany failed");
+        const double raw_ms = time_ms(
+            [&] {
+                cufftExecC2C(plan,
+                             reinterpret_cast<cufftComplex*>(d_in),
+                             reinterpret_cast<cufftComplex*>(d_out),
+                             CUFFT_FORWARD);
+            },
+            reps);
+        cufftDestroy(plan);
+        const double raw_gbps = 2.0 * double(bytes) / raw_ms / 1e6;
+        std::vector<float> window(n);
+        for (size_t i = 0; i < n; ++i)
+            window[i] = float(0.5 - 0.5 * std::cos(2 * M_PI * double(i) / double(n)));
+        struct variant {
+            const char* name;
+            bool windowed, shift;
+        };
+        for (const variant& v : { variant{ "plain", false, false },
+                                  variant{ "window+shift", true, true } }) {
+            fft_cuda engine(
+                n, true, v.windowed ? window : std::vector<float>(), v.shift, 0, vectors);
+            const double ms = time_ms(
+                [&] { engine.execute_device(d_in, d_out, vectors, nullptr); }, reps);
+            const double gbps = 2.0 * double(bytes) / ms / 1e6;
+            record r;
+            r.section = "fft";
+            r.name = std::string("fft engine ") + v.name;
+            r.n = double(n);
+            r.batch = double(vectors);
+            r.value = double(vectors) / ms;
+            r.unit = "transforms/ms";
+            r.gbps = gbps;
+            r.baseline_name = "raw cuFFT GB/s";
+            r.baseline = raw_gbps;
+            r.ratio = raw_ms / ms;
+            g_records.push_back(r);
+            std::printf("%6zu %8zu %-22s %10.1f %10.1f %6.1f%% %6d\n",
+                        n,
+                        vectors,
+                        v.name,
+                        gbps,
+                        raw_gbps,
+                        100 * r.ratio,
+                        engine.extra_passes());
+        }
+        cudaFree(d_in);
+        cudaFree(d_out);
+    }
+}
+
+void bench_stream(size_t bytes, int reps)
+{
+    std::printf(
+        "\nHost to host through the two-stream pipeline (FWHT n=1024, %zu MiB); "
+        "baseline: pinned cudaMemcpy H2D + D2H of the same bytes, one after the other\n",
+        bytes >> 20);
+    const size_t n = 1024, vectors = bytes / (n * 4);
+    float* pinned_in = nullptr;
+    float* pinned_out = nullptr;
+    float* d_buf = nullptr;
+    GPULDPC_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&pinned_in), bytes));
+    GPULDPC_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&pinned_out), bytes));
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_buf), bytes));
+    std::memset(pinned_in, 0, bytes);
+    const double h2d = time_ms(
+        [&] {
+            GPULDPC_CUDA_CHECK(
+                cudaMemcpy(d_buf, pinned_in, bytes, cudaMemcpyHostToDevice));
+        },
+        reps);
+    const double d2h = time_ms(
+        [&] {
+            GPULDPC_CUDA_CHECK(
+                cudaMemcpy(pinned_out, d_buf, bytes, cudaMemcpyDeviceToHost));
+        },
+        reps);
+    const double base_gbps = double(bytes) / (h2d + d2h) / 1e6;
+    std::vector<float> pageable_in(bytes / 4, 0.0f), pageable_out(bytes / 4);
+    fwht_cuda t(n, fwht_normalization::none, fwht_ordering::natural, 0);
+    struct variant {
+        const char* name;
+        const float* in;
+        float* out;
+    };
+    std::printf("%-28s %12s %16s %7s\n",
+                "source/destination",
+                "GB/s (host)",
+                "pinned H2D+D2H",
+                "ratio");
+    for (const variant& v :
+         { variant{
+               "pageable (GNU Radio buffers)", pageable_in.data(), pageable_out.data() },
+           variant{ "pinned", pinned_in, pinned_out } }) {
+        const double ms = wall_ms([&] { t.execute(v.in, v.out, vectors); }, reps);
+        const double gbps = double(bytes) / ms / 1e6;
+        record r;
+        r.section = "stream";
+        r.name = std::string("pipeline ") + v.name;
+        r.n = double(n);
+        r.batch = double(vectors);
+        r.value = gbps;
+        r.unit = "GB/s host-to-host";
+        r.gbps = gbps;
+        r.baseline_name = "pinned H2D+D2H GB/s";
+        r.baseline = base_gbps;
+        r.ratio = gbps / base_gbps;
+        g_records.push_back(r);
+        std::printf(
+            "%-28s %12.2f %16.2f %6.1f%%\n", v.name, gbps, base_gbps, 100 * r.ratio);
+    }
+    cudaFreeHost(pinned_in);
+    cudaFreeHost(pinned_out);
+    cudaFree(d_buf);
+}
+
+double run_flowgraph(gr::basic_block_sptr fft_block, size_t n, size_t vectors)
+{
+    std::vector<gr_complex> data(n * 64);
+    for (size_t i = 0; i < data.size(); ++i)
+        data[i] = gr_complex(float(i % 17) - 8.0f, float(i % 5) - 2.0f);
+    auto tb = gr::make_top_block("bench");
+    auto src = gr::blocks::vector_source_c::make(data, true, int(n));
+    auto head = gr::blocks::head::make(sizeof(gr_complex) * n, vectors);
+    auto sink = gr::blocks::null_sink::make(sizeof(gr_complex) * n);
+    if (fft_block) {
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, fft_block, 0);
+        tb->connect(fft_block, 0, sink, 0);
+    } else {
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, sink, 0);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    tb->run();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(vectors * n) / s;
+}
+
+void bench_flowgraph(size_t vectors)
+{
+    const size_t n = 1024;
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf(
+        "\nFlowgraph: vector source -> head -> FFT n=%zu (window, shift) -> null sink, "
+        "%zu vectors; baseline: fft.fft_vcc with %d threads\n",
+        n,
+        vectors,
+        cores);
+    const auto window = gr::fft::window::blackmanharris(int(n));
+    const double source_rate = run_flowgraph(nullptr, n, vectors * 4);
+    const double cpu_rate = run_flowgraph(
+        gr::fft::fft_v<gr_complex, true>::make(int(n), window, true, cores), n, vectors);
+    const double gpu_rate = run_flowgraph(
+        gr::gpuldpc::fft::make(int(n), true, window, true, 1, "cuda"), n, vectors);
+    std::printf("%-34s %14.1f Msamples/s\n",
+                "source alone (not the bottleneck)",
+                source_rate / 1e6);
+    std::printf("%-34s %14.1f Msamples/s\n", "fft.fft_vcc", cpu_rate / 1e6);
+    std::printf("%-34s %14.1f Msamples/s  (%.2fx)\n",
+                "gpuldpc.fft (cuda)",
+                gpu_rate / 1e6,
+                gpu_rate / cpu_rate);
+    record r;
+    r.section = "flowgraph";
+    r.name = "gpuldpc.fft block";
+    r.n = double(n);
+    r.batch = double(vectors);
+    r.value = gpu_rate;
+    r.unit = "samples/s";
+    r.baseline_name = "fft.fft_vcc samples/s (" + std::to_string(cores) + " threads)";
+    r.baseline = cpu_rate;
+    r.ratio = gpu_rate / cpu_rate;
+    g_records.push_back(r);
+    record s = r;
+    s.name = "source alone";
+    s.value = source_rate;
+    s.ratio = source_rate / cpu_rate;
+    g_records.push_back(s);
+}
+
+std::string json_escape(const std::string& s)
+{
+    std::string o;
+    for (char c : s)
+        o += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return o;
+}
+
+void write_json(const std::string& path, const std::string& commit)
+{
+    std::ofstream f(path);
+    f << "{\n  \"device\": \"" << json_escape(g_device) << "\",\n  \"commit\": \""
+      << json_escape(commit) << "\",\n  \"build\": \"" << json_escape(build_info())
+      << "\",\n  \"records\": [\n";
+    for (size_t i = 0; i < g_records.size(); ++i) {
+        const record& r = g_records[i];
+        f << "    {\"device\": \"" << json_escape(g_device) << "\", \"section\": \""
+          << r.section << "\", \"name\": \"" << json_escape(r.name)
+          << "\", \"n\": " << r.n << ", \"batch\": " << r.batch
+          << ", \"value\": " << r.value << ", \"unit\": \"" << r.unit
+          << "\", \"gb_per_s\": " << r.gbps << ", \"baseline\": \""
+          << json_escape(r.baseline_name) << "\", \"baseline_value\": " << r.baseline
+          << ", \"ratio\": " << r.ratio << "}" << (i + 1 < g_records.size() ? "," : "")
+          << "\n";
+    }
+    f << "  ]\n}\n";
+}
+
+void usage(const char* prog)
+{
+    std::fprintf(
+        stderr,
+        "usage: %s [--json FILE] [--sections fwht,fft,stream,flowgraph] [--mib M] "
+        "[--reps R] [--commit ID]\n",
+        prog);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string json, sections = "fwht,fft,stream,flowgraph", commit = "unknown";
+    size_t mib = 256;
+    int reps = 10;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                usage(argv[0]);
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--json")
+            json = value();
+        else if (a == "--sections")
+            sections = value();
+        else if (a == "--mib")
+            mib = std::stoul(value());
+        else if (a == "--reps")
+            reps = std::stoi(value());
+        else if (a == "--commit")
+            commit = value();
+        else {
+            usage(argv[0]);
+            return 2;
+        }
+    }
+    const auto devices = cuda_devices();
+    if (devices.empty()) {
+        std::fprintf(stderr, "gpuldpc-bench: no CUDA device; nothing to measure\n");
+        return 1;
+    }
+    g_device = devices[0].name;
+    std::printf("%s\ndevice: %s (sm_%d%d)\n",
+                build_info().c_str(),
+                g_device.c_str(),
+                devices[0].compute_major,
+                devices[0].compute_minor);
+    const size_t bytes = mib << 20;
+    auto has = [&](const char* s) { return sections.find(s) != std::string::npos; };
+    try {
+        if (has("fwht"))
+            bench_fwht(bytes, reps);
+        if (has("fft"))
+            bench_fft(bytes, reps);
+        if (has("stream"))
+            bench_stream(bytes, std::max(3, reps / 3));
+        if (has("flowgraph"))
+            bench_flowgraph(200000);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpuldpc-bench: %s\n", e.what());
+        if (!json.empty())
+            write_json(json, commit);
+        return 1;
+    }
+    if (!json.empty())
+        write_json(json, commit);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_GPU_TRANSFORMS_H
+#define INCLUDED_GPULDPC_ENGINE_GPU_TRANSFORMS_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/transforms.h>
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief Fast Walsh-Hadamard transform on a CUDA device; the same parameters
+ * and results (within float rounding) as fwht_cpu.
+ *
+ * Contract:
+ * - The constructor MUST throw std::runtime_error in a build without CUDA and
+ *   cuda_error when the device cannot be used. It allocates every buffer and
+ *   stream the object will use.
+ * - execute() takes host memory and moves it through the device in chunks on
+ *   two streams; execute_device() takes device memory and enqueues on the
+ *   given stream (0: the object's own), returning before the work is done.
+ * - Errors at run time (device lost, out of memory) MUST surface as
+ *   cuda_error, with the output unspecified, so callers can fall back.
+ * - One call at a time per object.
+ */
+class GPULDPC_ENGINE_API fwht_cuda
+{
+public:
+    fwht_cuda(size_t n,
+              fwht_normalization normalization,
+              fwht_ordering ordering,
+              int device = 0,
+              size_t vectors_per_chunk = 0);
+    ~fwht_cuda();
+
+    size_t length() const;
+    std::string device_name() const;
+
+    void execute(const float* in, float* out, size_t n_vectors);
+    void execute_device(const float* d_in, float* d_out, size_t n_vectors, void* stream);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_impl;
+};
+
+/*!
+ * \brief Batched complex FFT on a CUDA device (cuFFT) with fft.fft_vcc's
+ * window and shift conventions. Plans for power-of-two batch sizes up to the
+ * chunk size are made in the constructor (sharing one work area), so no plan
+ * is ever made while streaming. Contract as fwht_cuda.
+ */
+class GPULDPC_ENGINE_API fft_cuda
+{
+public:
+    fft_cuda(size_t n,
+             bool forward,
+             const std::vector<float>& window,
+             bool shift,
+             int device = 0,
+             size_t vectors_per_chunk = 0);
+    ~fft_cuda();
+
+    size_t length() const;
+    std::string device_name() const;
+    /*! Extra passes over the data beside cuFFT's (0: none, 1: window/rotation). */
+    int extra_passes() const;
+
+    void
+    execute(const std::complex<float>* in, std::complex<float>* out, size_t n_vectors);
+    void execute_device(const std::complex<float>* d_in,
+                        std::complex<float>* d_out,
+                        size_t n_vectors,
+                        void* stream);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_impl;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_GPU_TRANSFORMS_H */

@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H
+#define INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H
+
+// The one place where CUDA errors become exceptions: plain C++ (usable from
+// g++ and nvcc), message "file:line: call: cudaErrorName: description".
+
+#include <cuda_runtime_api.h>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+
+/*! A failed CUDA runtime, cuFFT or kernel launch call. */
+class cuda_error : public std::runtime_error
+{
+public:
+    cuda_error(const std::string& what, int code) : std::runtime_error(what), d_code(code)
+    {
+    }
+    int code() const { return d_code; }
+
+private:
+    int d_code;
+};
+
+[[noreturn]] inline void
+throw_cuda_error(cudaError_t err, const char* call, const char* file, int line)
+{
+    // clear a non-sticky error so that later calls do not report it again
+    cudaGetLastError();
+    throw cuda_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                         cudaGetErrorName(err) + ": " + cudaGetErrorString(err),
+                     int(err));
+}
+
+} // namespace gpuldpc
+} // namespace gr
+
+#define GPULDPC_CUDA_CHECK(call)                                                      \
+    do {                                                                              \
+        const cudaError_t gpuldpc_err_ = (call);                                      \
+        if (gpuldpc_err_ != cudaSuccess)                                              \
+            ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+// After a kernel launch: configuration errors show up in cudaGetLastError().
+#define GPULDPC_CUDA_CHECK_LAUNCH(name)                                              \
+    do {                                                                             \
+        const cudaError_t gpuldpc_err_ = cudaGetLastError();                         \
+        if (gpuldpc_err_ != cudaSuccess)                                             \
+            ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_, name, __FILE__, __LINE__); \
+    } while (0)
+
+#endif /* INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H */

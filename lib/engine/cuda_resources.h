@@ -1,0 +1,146 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_CUDA_RESOURCES_H
+#define INCLUDED_GPULDPC_ENGINE_CUDA_RESOURCES_H
+
+// RAII owners of CUDA resources (CUDA builds only). Created once per engine
+// object; none of them is created in a block's work().
+
+#include "cuda_check.h"
+#include <cuda_runtime_api.h>
+#include <cstddef>
+#include <utility>
+
+namespace gr {
+namespace gpuldpc {
+namespace cuda {
+
+/*! Makes \p device current for the lifetime of the object. */
+class scoped_device
+{
+public:
+    explicit scoped_device(int device)
+    {
+        GPULDPC_CUDA_CHECK(cudaGetDevice(&d_previous));
+        if (device != d_previous)
+            GPULDPC_CUDA_CHECK(cudaSetDevice(device));
+    }
+    ~scoped_device() { cudaSetDevice(d_previous); }
+    scoped_device(const scoped_device&) = delete;
+    scoped_device& operator=(const scoped_device&) = delete;
+
+private:
+    int d_previous = 0;
+};
+
+template <typename T, bool Pinned>
+class buffer
+{
+public:
+    buffer() = default;
+    explicit buffer(size_t count) : d_count(count)
+    {
+        if (count == 0)
+            return;
+        void* p = nullptr;
+        if (Pinned)
+            GPULDPC_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+        else
+            GPULDPC_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        d_ptr = static_cast<T*>(p);
+    }
+    ~buffer() { release(); }
+    buffer(buffer&& o) noexcept
+        : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
+    {
+    }
+    buffer& operator=(buffer&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            d_ptr = std::exchange(o.d_ptr, nullptr);
+            d_count = std::exchange(o.d_count, 0);
+        }
+        return *this;
+    }
+    buffer(const buffer&) = delete;
+    buffer& operator=(const buffer&) = delete;
+
+    T* data() const { return d_ptr; }
+    size_t size() const { return d_count; }
+
+private:
+    void release()
+    {
+        if (!d_ptr)
+            return;
+        if (Pinned)
+            cudaFreeHost(d_ptr);
+        else
+            cudaFree(d_ptr);
+        d_ptr = nullptr;
+    }
+    T* d_ptr = nullptr;
+    size_t d_count = 0;
+};
+
+template <typename T>
+using device_buffer = buffer<T, false>;
+template <typename T>
+using pinned_buffer = buffer<T, true>;
+
+class stream
+{
+public:
+    stream()
+    {
+        GPULDPC_CUDA_CHECK(cudaStreamCreateWithFlags(&d_s, cudaStreamNonBlocking));
+    }
+    ~stream()
+    {
+        if (d_s)
+            cudaStreamDestroy(d_s);
+    }
+    stream(stream&& o) noexcept : d_s(std::exchange(o.d_s, nullptr)) {}
+    stream(const stream&) = delete;
+    stream& operator=(const stream&) = delete;
+    cudaStream_t get() const { return d_s; }
+    void synchronize() const { GPULDPC_CUDA_CHECK(cudaStreamSynchronize(d_s)); }
+
+private:
+    cudaStream_t d_s = nullptr;
+};
+
+class event
+{
+public:
+    event()
+    {
+        GPULDPC_CUDA_CHECK(cudaEventCreateWithFlags(&d_e, cudaEventDisableTiming));
+    }
+    ~event()
+    {
+        if (d_e)
+            cudaEventDestroy(d_e);
+    }
+    event(event&& o) noexcept : d_e(std::exchange(o.d_e, nullptr)) {}
+    event(const event&) = delete;
+    event& operator=(const event&) = delete;
+    cudaEvent_t get() const { return d_e; }
+    void record(cudaStream_t s) const { GPULDPC_CUDA_CHECK(cudaEventRecord(d_e, s)); }
+    void synchronize() const { GPULDPC_CUDA_CHECK(cudaEventSynchronize(d_e)); }
+
+private:
+    cudaEvent_t d_e = nullptr;
+};
+
+} // namespace cuda
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_CUDA_RESOURCES_H */

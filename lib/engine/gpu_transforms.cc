@@ -1,0 +1,326 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <stdexcept>
+
+#ifdef GPULDPC_HAVE_CUDA
+#include "fft_window.h"
+#include "fwht.h"
+#include "stream_pipeline.h"
+#include <cufft.h>
+#include <algorithm>
+#endif
+
+namespace gr {
+namespace gpuldpc {
+
+#ifndef GPULDPC_HAVE_CUDA
+
+struct fwht_cuda::impl {
+};
+struct fft_cuda::impl {
+};
+
+namespace {
+[[noreturn]] void no_cuda()
+{
+    throw std::runtime_error("this build of gr-gpuldpc has no CUDA support");
+}
+} // namespace
+
+fwht_cuda::fwht_cuda(size_t, fwht_normalization, fwht_ordering, int, size_t)
+{
+    no_cuda();
+}
+fwht_cuda::~fwht_cuda() = default;
+size_t fwht_cuda::length() const { no_cuda(); }
+std::string fwht_cuda::device_name() const { no_cuda(); }
+void fwht_cuda::execute(const float*, float*, size_t) { no_cuda(); }
+void fwht_cuda::execute_device(const float*, float*, size_t, void*) { no_cuda(); }
+
+fft_cuda::fft_cuda(size_t, bool, const std::vector<float>&, bool, int, size_t)
+{
+    no_cuda();
+}
+fft_cuda::~fft_cuda() = default;
+size_t fft_cuda::length() const { no_cuda(); }
+std::string fft_cuda::device_name() const { no_cuda(); }
+int fft_cuda::extra_passes() const { no_cuda(); }
+void fft_cuda::execute(const std::complex<float>*, std::complex<float>*, size_t)
+{
+    no_cuda();
+}
+void fft_cuda::execute_device(const std::complex<float>*,
+                              std::complex<float>*,
+                              size_t,
+                              void*)
+{
+    no_cuda();
+}
+
+#else
+
+namespace {
+
+std::string name_of(int device)
+{
+    cudaDeviceProp prop;
+    GPULDPC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    return std::string(prop.name) + " (cuda:" + std::to_string(device) + ")";
+}
+
+// Chunks of about 8 MiB keep both copy directions and the kernels busy
+// without holding much pinned memory.
+size_t default_chunk(size_t item_bytes)
+{
+    return std::max<size_t>(1, (size_t(8) << 20) / item_bytes);
+}
+
+#define GPULDPC_CUFFT_CHECK(call)                                                       \
+    do {                                                                                \
+        const cufftResult r_ = (call);                                                  \
+        if (r_ != CUFFT_SUCCESS)                                                        \
+            throw cuda_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) +   \
+                                 ": " #call ": cufftResult " + std::to_string(int(r_)), \
+                             int(r_));                                                  \
+    } while (0)
+
+} // namespace
+
+struct fwht_cuda::impl {
+    impl(size_t n_, const fwht_cpu& cpu, int dev, size_t chunk)
+        : n(n_),
+          device(dev),
+          guard(dev),
+          name(name_of(dev)),
+          params{ nullptr,
+                  nullptr,
+                  0,
+                  checked_log2(n_, fwht_cpu::min_length, fwht_cpu::max_length, "n"),
+                  cpu.scale(),
+                  cpu.ordering() == fwht_ordering::sequency },
+          pipeline(n_ * sizeof(float),
+                   n_ * sizeof(float),
+                   chunk ? chunk : default_chunk(n_ * 4))
+    {
+    }
+    void launch(const float* in, float* out, size_t vectors, cudaStream_t s)
+    {
+        kernels::fwht_params p = params;
+        p.in = in;
+        p.out = out;
+        p.n_vectors = vectors;
+        kernels::launch_fwht(p, s);
+    }
+    size_t n;
+    int device;
+    cuda::scoped_device guard; // current while constructing the members below
+    std::string name;
+    kernels::fwht_params params;
+    cuda::stream own_stream;
+    cuda::stream_pipeline pipeline;
+};
+
+fwht_cuda::fwht_cuda(size_t n,
+                     fwht_normalization normalization,
+                     fwht_ordering ordering,
+                     int device,
+                     size_t vectors_per_chunk)
+{
+    const fwht_cpu cpu(n, normalization, ordering); // validates n
+    d_impl = std::make_unique<impl>(n, cpu, device, vectors_per_chunk);
+}
+
+fwht_cuda::~fwht_cuda() = default;
+size_t fwht_cuda::length() const { return d_impl->n; }
+std::string fwht_cuda::device_name() const { return d_impl->name; }
+
+void fwht_cuda::execute(const float* in, float* out, size_t n_vectors)
+{
+    cuda::scoped_device dev(d_impl->device);
+    d_impl->pipeline.run(
+        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s) {
+            d_impl->launch(static_cast<const float*>(i), static_cast<float*>(o), v, s);
+        });
+}
+
+void fwht_cuda::execute_device(const float* d_in,
+                               float* d_out,
+                               size_t n_vectors,
+                               void* stream)
+{
+    cuda::scoped_device dev(d_impl->device);
+    d_impl->launch(d_in,
+                   d_out,
+                   n_vectors,
+                   stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get());
+}
+
+struct fft_cuda::impl {
+    impl(size_t n_,
+         bool fwd,
+         const std::vector<float>& win,
+         bool shift,
+         int dev,
+         size_t chunk_)
+        : n(n_),
+          device(dev),
+          guard(dev),
+          name(name_of(dev)),
+          forward(fwd),
+          chunk(chunk_ ? chunk_ : default_chunk(n_ * 8)),
+          rotate_in(!fwd && shift ? n_ / 2 : 0),
+          // an fftshift of the output is a (-1)^k modulation of the input for even n
+          alternate(fwd && shift && n_ % 2 == 0),
+          rotate_out(fwd && shift && n_ % 2 == 1 ? (n_ + 1) / 2 : 0),
+          window(win.size()),
+          scratch(n_ * chunk),
+          pipeline(n_ * 8, n_ * 8, chunk)
+    {
+        if (!win.empty())
+            GPULDPC_CUDA_CHECK(cudaMemcpy(window.data(),
+                                          win.data(),
+                                          win.size() * sizeof(float),
+                                          cudaMemcpyHostToDevice));
+        // one plan per power-of-two batch up to the chunk, one shared work area
+        size_t work = 0;
+        for (size_t b = 1; b <= chunk; b *= 2) {
+            cufftHandle plan;
+            GPULDPC_CUFFT_CHECK(cufftCreate(&plan));
+            plans.push_back(plan);
+            GPULDPC_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
+            int nn = int(n);
+            size_t ws = 0;
+            GPULDPC_CUFFT_CHECK(cufftMakePlanMany(
+                plan, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, CUFFT_C2C, int(b), &ws));
+            work = std::max(work, ws);
+        }
+        work_area = cuda::device_buffer<unsigned char>(work);
+        for (auto plan : plans)
+            GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_area.data()));
+    }
+    ~impl()
+    {
+        for (auto plan : plans)
+            cufftDestroy(plan);
+    }
+    bool prepares() const { return window.size() || rotate_in || alternate; }
+
+    // vectors <= chunk, power-of-two pieces; in and out may alias
+    void transform(const float2* in, float2* out, size_t vectors, cudaStream_t s)
+    {
+        size_t done = 0;
+        while (done < vectors) {
+            size_t level = 0;
+            while ((size_t(2) << level) <= std::min(vectors - done, chunk))
+                ++level;
+            const size_t b = size_t(1) << level;
+            const float2* src = in + done * n;
+            float2* dst = out + done * n;
+            float2* fft_in = const_cast<float2*>(src);
+            if (prepares()) {
+                // rotation reads across a vector, so it cannot work in place
+                float2* target =
+                    (rotate_in && src == dst) || rotate_out ? scratch.data() : dst;
+                kernels::launch_fft_prepare({ src,
+                                              target,
+                                              window.size() ? window.data() : nullptr,
+                                              n,
+                                              b,
+                                              rotate_in,
+                                              alternate },
+                                            s);
+                fft_in = target;
+            }
+            cufftHandle plan = plans[level];
+            GPULDPC_CUFFT_CHECK(cufftSetStream(plan, s));
+            float2* fft_out = rotate_out ? scratch.data() : dst;
+            GPULDPC_CUFFT_CHECK(cufftExecC2C(plan,
+                                             reinterpret_cast<cufftComplex*>(fft_in),
+                                             reinterpret_cast<cufftComplex*>(fft_out),
+                                             forward ? CUFFT_FORWARD : CUFFT_INVERSE));
+            if (rotate_out)
+                kernels::launch_fft_rotate(scratch.data(), dst, n, b, rotate_out, s);
+            done += b;
+        }
+    }
+
+    size_t n;
+    int device;
+    cuda::scoped_device guard;
+    std::string name;
+    bool forward;
+    size_t chunk;
+    size_t rotate_in;
+    bool alternate;
+    size_t rotate_out;
+    cuda::device_buffer<float> window;
+    cuda::device_buffer<float2> scratch;
+    cuda::device_buffer<unsigned char> work_area;
+    std::vector<cufftHandle> plans;
+    cuda::stream own_stream;
+    cuda::stream_pipeline pipeline;
+};
+
+fft_cuda::fft_cuda(size_t n,
+                   bool forward,
+                   const std::vector<float>& window,
+                   bool shift,
+                   int device,
+                   size_t vectors_per_chunk)
+{
+    if (n < 1 || n > (size_t(1) << 24))
+        throw std::invalid_argument("fft_size=" + std::to_string(n) +
+                                    " is out of range; allowed: 1 .. 2^24");
+    if (!window.empty() && window.size() != n)
+        throw std::invalid_argument(
+            "window has " + std::to_string(window.size()) +
+            " taps; allowed: none or fft_size=" + std::to_string(n));
+    d_impl = std::make_unique<impl>(n, forward, window, shift, device, vectors_per_chunk);
+}
+
+fft_cuda::~fft_cuda() = default;
+size_t fft_cuda::length() const { return d_impl->n; }
+std::string fft_cuda::device_name() const { return d_impl->name; }
+int fft_cuda::extra_passes() const
+{
+    return (d_impl->prepares() ? 1 : 0) + (d_impl->rotate_out ? 1 : 0);
+}
+
+void fft_cuda::execute(const std::complex<float>* in,
+                       std::complex<float>* out,
+                       size_t n_vectors)
+{
+    cuda::scoped_device dev(d_impl->device);
+    d_impl->pipeline.run(
+        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s) {
+            d_impl->transform(
+                static_cast<const float2*>(i), static_cast<float2*>(o), v, s);
+        });
+}
+
+void fft_cuda::execute_device(const std::complex<float>* d_in,
+                              std::complex<float>* d_out,
+                              size_t n_vectors,
+                              void* stream)
+{
+    cuda::scoped_device dev(d_impl->device);
+    const cudaStream_t s =
+        stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get();
+    const auto* in = reinterpret_cast<const float2*>(d_in);
+    auto* out = reinterpret_cast<float2*>(d_out);
+    for (size_t done = 0; done < n_vectors; done += d_impl->chunk) {
+        const size_t v = std::min(d_impl->chunk, n_vectors - done);
+        d_impl->transform(in + done * d_impl->n, out + done * d_impl->n, v, s);
+    }
+}
+
+#endif
+
+} // namespace gpuldpc
+} // namespace gr

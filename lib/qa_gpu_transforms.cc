@@ -1,0 +1,184 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// GPU transforms against their CPU twins and against definitions. Label gpu:
+// without a CUDA device every case is skipped (and says so).
+// GPULDPC_GPU_TEST_SMALL=1 shrinks the batches, for compute-sanitizer runs.
+
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <gnuradio/gpuldpc/engine/transforms.h>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+
+using namespace gr::gpuldpc;
+namespace utf = boost::unit_test;
+
+namespace {
+
+struct gpu_present {
+    utf::assertion_result operator()(utf::test_unit_id)
+    {
+        const bool ok = !cuda_devices().empty();
+        if (!ok)
+            std::cout << "gpu tests skipped: no CUDA device" << std::endl;
+        return utf::assertion_result(ok);
+    }
+};
+
+bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+
+double max_abs(const std::vector<float>& v)
+{
+    double m = 0;
+    for (float x : v)
+        m = std::max(m, double(std::fabs(x)));
+    return m;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(fwht_gpu_equals_cpu, *utf::precondition(gpu_present()))
+{
+    std::mt19937 rng(1);
+    std::normal_distribution<float> gauss;
+    size_t exact = 0, cases = 0;
+    for (unsigned k = 1; k <= 15; ++k) {
+        const size_t n = size_t(1) << k;
+        const size_t large =
+            std::max<size_t>(1, (small() ? (size_t(1) << 14) : (size_t(1) << 21)) / n);
+        for (size_t batch : { size_t(1), size_t(7), size_t(129), large }) {
+            std::vector<float> in(batch * n);
+            for (auto& x : in)
+                x = gauss(rng);
+            for (auto norm : { fwht_normalization::none,
+                               fwht_normalization::inverse_n,
+                               fwht_normalization::orthonormal })
+                for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
+                    const fwht_cpu cpu(n, norm, order);
+                    // small chunks exercise the two-stream pipeline and its tail
+                    fwht_cuda gpu(n, norm, order, 0, batch > 64 ? 53 : 0);
+                    std::vector<float> ref(in.size()), got(in.size(), NAN);
+                    cpu.execute(in.data(), ref.data(), batch);
+                    gpu.execute(in.data(), got.data(), batch);
+                    double err = 0;
+                    for (size_t i = 0; i < ref.size(); ++i)
+                        err = std::max(err, double(std::fabs(ref[i] - got[i])));
+                    // same butterflies in the same order: equal up to rounding
+                    // of a few ulp of the largest coefficient
+                    BOOST_REQUIRE_MESSAGE(err <= 1e-6 * max_abs(ref),
+                                          "n=" << n << " batch=" << batch
+                                               << " err=" << err);
+                    exact += ref == got;
+                    ++cases;
+                }
+        }
+    }
+    std::cout << "fwht: " << exact << " of " << cases
+              << " GPU results bit-identical to the CPU" << std::endl;
+}
+
+namespace {
+
+// Definition: X[k] = sum_j x[j] e^{-+2 pi i jk/n}, with fft_vcc's window and shift.
+std::vector<std::complex<double>> reference_fft(const std::complex<float>* x,
+                                                size_t n,
+                                                bool forward,
+                                                const std::vector<float>& window,
+                                                bool shift)
+{
+    std::vector<std::complex<double>> in(n), out(n);
+    const size_t in_rot = (!forward && shift) ? n / 2 : 0;
+    for (size_t k = 0; k < n; ++k) {
+        const size_t src = (k + in_rot) % n;
+        in[k] =
+            std::complex<double>(x[src]) * (window.empty() ? 1.0 : double(window[src]));
+    }
+    const double sign = forward ? -1.0 : 1.0;
+    std::vector<std::complex<double>> spec(n);
+    for (size_t k = 0; k < n; ++k) {
+        std::complex<double> acc = 0;
+        for (size_t j = 0; j < n; ++j)
+            acc += in[j] *
+                   std::polar(1.0, sign * 2.0 * M_PI * double((j * k) % n) / double(n));
+        spec[k] = acc;
+    }
+    const size_t out_rot = (forward && shift) ? (n + 1) / 2 : 0;
+    for (size_t k = 0; k < n; ++k)
+        out[k] = spec[(k + out_rot) % n];
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present()))
+{
+    std::mt19937 rng(2);
+    std::normal_distribution<float> gauss;
+    for (size_t n : { 1, 2, 7, 64, 1000, 1024 }) {
+        std::vector<float> hann(n);
+        for (size_t i = 0; i < n; ++i)
+            hann[i] = float(0.5 - 0.5 * std::cos(2 * M_PI * double(i) / double(n)));
+        for (size_t batch : { 1, 7, 40 }) {
+            std::vector<std::complex<float>> in(batch * n);
+            for (auto& x : in)
+                x = { gauss(rng), gauss(rng) };
+            for (bool forward : { true, false })
+                for (bool shift : { false, true })
+                    for (bool windowed : { false, true }) {
+                        const std::vector<float> w =
+                            windowed ? hann : std::vector<float>();
+                        fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 8 : 0);
+                        std::vector<std::complex<float>> got(in.size());
+                        gpu.execute(in.data(), got.data(), batch);
+                        for (size_t v = 0; v < batch; v += (batch > 8 ? 13 : 1)) {
+                            const auto ref =
+                                reference_fft(&in[v * n], n, forward, w, shift);
+                            double err = 0, scale = 1e-30;
+                            for (size_t k = 0; k < n; ++k) {
+                                err = std::max(err,
+                                               std::abs(ref[k] - std::complex<double>(
+                                                                     got[v * n + k])));
+                                scale = std::max(scale, std::abs(ref[k]));
+                            }
+                            // float FFT: error ~ eps * log2(n) * |X|max
+                            BOOST_REQUIRE_MESSAGE(
+                                err <= 1e-5 * (1 + std::log2(double(n))) * scale,
+                                "n=" << n << " fwd=" << forward << " shift=" << shift
+                                     << " win=" << windowed << " err=" << err);
+                        }
+                    }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(device_selection, *utf::precondition(gpu_present()))
+{
+    const size_t count = cuda_devices().size();
+    BOOST_CHECK_EQUAL(select_cuda_device("cuda"), 0);
+    BOOST_CHECK_EQUAL(select_cuda_device("auto"), 0);
+    BOOST_CHECK_EQUAL(select_cuda_device("cpu"), -1);
+    BOOST_CHECK_THROW(select_cuda_device("cuda:" + std::to_string(count)),
+                      std::runtime_error);
+    std::cout
+        << "device: "
+        << fwht_cuda(8, fwht_normalization::none, fwht_ordering::natural).device_name()
+        << std::endl;
+}
+
+BOOST_AUTO_TEST_CASE(without_gpu_selection_is_cpu_or_an_error)
+{
+    if (!cuda_devices().empty())
+        return; // covered above
+    BOOST_CHECK_EQUAL(select_cuda_device("auto"), -1);
+    BOOST_CHECK_THROW(select_cuda_device("cuda"), std::runtime_error);
+    BOOST_CHECK_THROW(select_cuda_device("gpu"), std::invalid_argument);
+}

@@ -1,0 +1,108 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
+/* BINDTOOL_HEADER_FILE_HASH(e5662fc54540e28e4e8d675a0b7a4cf9) */
+/***********************************************************************************/
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+
+namespace {
+using namespace gr::gpuldpc;
+
+template <typename T, typename F>
+py::array_t<T>
+apply(py::array_t<T, py::array::c_style | py::array::forcecast> x, size_t n, F&& run)
+{
+    if (x.ndim() < 1 || x.ndim() > 2 || size_t(x.shape(x.ndim() - 1)) != n)
+        throw py::value_error("input must have shape (vectors, " + std::to_string(n) +
+                              ") or (" + std::to_string(n) + ",)");
+    py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+    const size_t vectors = x.ndim() == 2 ? size_t(x.shape(0)) : 1;
+    const T* in = x.data();
+    T* o = out.mutable_data();
+    {
+        py::gil_scoped_release release;
+        run(in, o, vectors);
+    }
+    return out;
+}
+} // namespace
+
+void bind_gpu_transforms(py::module& m)
+{
+    py::class_<fwht_cuda>(
+        m,
+        "fwht_cuda",
+        "Fast Walsh-Hadamard transform on a CUDA device (host arrays in "
+        "and out); raises RuntimeError without CUDA.")
+        .def(py::init([](size_t n,
+                         const std::string& normalization,
+                         const std::string& ordering,
+                         int device,
+                         size_t vectors_per_chunk) {
+                 return std::make_unique<fwht_cuda>(
+                     n,
+                     parse_fwht_normalization(normalization),
+                     parse_fwht_ordering(ordering),
+                     device,
+                     vectors_per_chunk);
+             }),
+             py::arg("n"),
+             py::arg("normalization") = "none",
+             py::arg("ordering") = "natural",
+             py::arg("device") = 0,
+             py::arg("vectors_per_chunk") = 0)
+        .def_property_readonly("device_name", &fwht_cuda::device_name)
+        .def("execute", [](fwht_cuda& t, py::array_t<float> x) {
+            return apply<float>(
+                x, t.length(), [&t](const float* in, float* out, size_t v) {
+                    t.execute(in, out, v);
+                });
+        });
+    py::class_<fft_cuda>(m,
+                         "fft_cuda",
+                         "Batched cuFFT with fft_vcc's window and shift (host arrays in "
+                         "and out); raises RuntimeError without CUDA.")
+        .def(py::init([](size_t n,
+                         bool forward,
+                         const std::vector<float>& window,
+                         bool shift,
+                         int device,
+                         size_t vectors_per_chunk) {
+                 return std::make_unique<fft_cuda>(
+                     n, forward, window, shift, device, vectors_per_chunk);
+             }),
+             py::arg("n"),
+             py::arg("forward") = true,
+             py::arg("window") = std::vector<float>(),
+             py::arg("shift") = false,
+             py::arg("device") = 0,
+             py::arg("vectors_per_chunk") = 0)
+        .def_property_readonly("device_name", &fft_cuda::device_name)
+        .def_property_readonly("extra_passes", &fft_cuda::extra_passes)
+        .def("execute", [](fft_cuda& t, py::array_t<std::complex<float>> x) {
+            return apply<std::complex<float>>(x,
+                                              t.length(),
+                                              [&t](const std::complex<float>* in,
+                                                   std::complex<float>* out,
+                                                   size_t v) { t.execute(in, out, v); });
+        });
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""GPU paths of the transform blocks against their CPU paths (label gpu).
+Exits with 77 (CTest: skipped) when there is no CUDA device."""
+
+import sys
+
+import numpy as np
+from gnuradio import blocks, fft, gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+
+def run(block, data, item, vlen):
+    tb = gr.top_block()
+    if item == "f":
+        src, snk = blocks.vector_source_f(data.ravel().tolist(), False, vlen), \
+            blocks.vector_sink_f(vlen)
+    else:
+        src, snk = blocks.vector_source_c(data.ravel().tolist(), False, vlen), \
+            blocks.vector_sink_c(vlen)
+    tb.connect(src, block, snk)
+    tb.run()
+    return np.array(snk.data()).reshape(-1, vlen)
+
+
+class qa_gpu_blocks(gr_unittest.TestCase):
+
+    def test_fwht_block_gpu_equals_cpu(self):
+        rng = np.random.default_rng(1)
+        for n in (2, 32, 64, 1024, 32768):
+            x = rng.standard_normal((33 if n < 32768 else 5, n)).astype(np.float32)
+            for norm in ("none", "orthonormal"):
+                for order in ("natural", "sequency"):
+                    gpu = run(gpuldpc.fwht(n, norm, order, "cuda"), x, "f", n)
+                    cpu = run(gpuldpc.fwht(n, norm, order, "cpu"), x, "f", n)
+                    np.testing.assert_allclose(gpu, cpu, rtol=0,
+                                               atol=1e-6 * np.abs(cpu).max())
+
+    def test_fft_block_gpu_equals_fft_vcc(self):
+        rng = np.random.default_rng(2)
+        for n in (7, 64, 1024, 4096):
+            x = (rng.standard_normal((20, n)) + 1j * rng.standard_normal((20, n))).astype(
+                np.complex64)
+            for forward in (True, False):
+                for shift in (False, True):
+                    for window in ([], list(np.hanning(n).astype(np.float32))):
+                        gpu = run(gpuldpc.fft(n, forward, window, shift, 1, "cuda"), x, "c", n)
+                        ref = run(fft.fft_vcc(n, forward, window, shift, 1), x, "c", n)
+                        np.testing.assert_allclose(
+                            gpu, ref, rtol=0, atol=1e-5 * np.log2(max(n, 2)) * np.abs(ref).max())
+
+    def test_engines_direct(self):
+        rng = np.random.default_rng(3)
+        x = rng.standard_normal((1000, 256)).astype(np.float32)
+        gpu = gpuldpc.fwht_cuda(256, "1/n", "sequency", vectors_per_chunk=37).execute(x)
+        cpu = gpuldpc.fwht_cpu(256, "1/n", "sequency").execute(x)
+        np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-6 * np.abs(cpu).max())
+        self.assertIn("cuda:0", gpuldpc.fwht_cuda(8).device_name)
+
+
+if __name__ == '__main__':
+    if not gpuldpc.cuda_devices():
+        print("gpu tests skipped: no CUDA device")
+        sys.exit(77)
+    gr_unittest.run(qa_gpu_blocks)
