@@ -8,6 +8,7 @@
 #include "block_common.h"
 #include "fft_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr {
@@ -51,6 +52,9 @@ fft_impl::fft_impl(int fft_size,
     d_gpu = choose_engine<fft_cuda>(device, d_logger, [&](int index) {
         return std::make_unique<fft_cuda>(d_n, forward, window, shift, index);
     });
+    if (d_gpu) // room for batches worth a GPU launch: 8 MiB of output
+        set_min_output_buffer(int(std::max<size_t>(
+            64, (size_t(8) << 20) / output_signature()->sizeof_stream_item(0))));
     if (forward)
         d_fwd = std::make_unique<gr::fft::fft_complex_fwd>(fft_size, nthreads);
     else

@@ -8,6 +8,7 @@
 #include "block_common.h"
 #include "fwht_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 
 namespace gr {
 namespace gpuldpc {
@@ -34,6 +35,9 @@ fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
         return std::make_unique<fwht_cuda>(
             transform.length(), transform.normalization(), transform.ordering(), index);
     });
+    if (d_gpu) // room for batches worth a GPU launch: 8 MiB of output
+        set_min_output_buffer(int(std::max<size_t>(
+            64, (size_t(8) << 20) / output_signature()->sizeof_stream_item(0))));
 }
 
 int fwht_impl::work(int noutput_items,

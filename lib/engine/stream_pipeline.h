@@ -9,12 +9,45 @@
 #define INCLUDED_GPULDPC_ENGINE_STREAM_PIPELINE_H
 
 #include "cuda_resources.h"
+#include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
 namespace cuda {
+
+/*!
+ * \brief Splits large memcpy calls over a few persistent threads, so that the
+ * staging copies between pageable and pinned memory keep up with the copy
+ * engines. The calling thread takes a share too.
+ */
+class copy_pool
+{
+public:
+    explicit copy_pool(unsigned helpers);
+    ~copy_pool();
+    copy_pool(const copy_pool&) = delete;
+    copy_pool& operator=(const copy_pool&) = delete;
+    void copy(void* dst, const void* src, size_t bytes);
+
+private:
+    void worker(unsigned index);
+    void copy_share(unsigned share);
+
+    std::vector<std::thread> d_threads;
+    std::mutex d_mutex;
+    std::condition_variable d_start, d_done;
+    unsigned long d_generation = 0;
+    unsigned d_pending = 0;
+    bool d_stop = false;
+    unsigned char* d_dst = nullptr;
+    const unsigned char* d_src = nullptr;
+    size_t d_bytes = 0;
+};
 
 /*!
  * \brief Moves a batch from host memory through the GPU and back, in chunks
@@ -36,7 +69,10 @@ public:
 
     size_t items_per_chunk() const { return d_items_per_chunk; }
 
-    /*! Runs \p items items from \p h_in to \p h_out; blocks until done. */
+    /*!
+     * Runs \p items items from \p h_in to \p h_out; blocks until done. When
+     * both are pinned (page-locked) memory, they are used directly.
+     */
     void run(const void* h_in, void* h_out, size_t items, const compute_fn& compute);
 
     /*!
@@ -49,6 +85,7 @@ public:
 private:
     static constexpr int kSlots = 2;
     size_t d_in_bytes, d_out_bytes, d_items_per_chunk;
+    copy_pool d_copies;
     stream d_streams[kSlots];
     event d_done[kSlots];
     pinned_buffer<unsigned char> d_h_in[kSlots], d_h_out[kSlots];
