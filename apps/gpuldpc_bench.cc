@@ -48,19 +48,20 @@ std::string g_device;
 std::vector<record> g_records;
 cudaStream_t g_stream = nullptr; // everything timed runs on this stream
 
-// Median time (ms) of `reps` runs of fn on the default stream, after a warm-up.
-double time_ms(const std::function<void()>& fn, int reps)
+// Median time (ms) of `reps` runs of fn, timed by events on `stream`, after a
+// warm-up.
+double time_ms(const std::function<void()>& fn, int reps, cudaStream_t stream = g_stream)
 {
     fn();
-    GPULDPC_CUDA_CHECK(cudaStreamSynchronize(g_stream));
+    GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
     cudaEvent_t a, b;
     GPULDPC_CUDA_CHECK(cudaEventCreate(&a));
     GPULDPC_CUDA_CHECK(cudaEventCreate(&b));
     std::vector<float> t;
     for (int r = 0; r < reps; ++r) {
-        GPULDPC_CUDA_CHECK(cudaEventRecord(a, g_stream));
+        GPULDPC_CUDA_CHECK(cudaEventRecord(a, stream));
         fn();
-        GPULDPC_CUDA_CHECK(cudaEventRecord(b, g_stream));
+        GPULDPC_CUDA_CHECK(cudaEventRecord(b, stream));
         GPULDPC_CUDA_CHECK(cudaEventSynchronize(b));
         float ms = 0;
         GPULDPC_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));

@@ -10,9 +10,9 @@
 // are transformed where they live:
 //   [ element within thread (LOG_E bits) | lane (5 bits) | warp (LOG_W bits) ]
 // element bits: butterflies in registers; lane bits: __shfl_xor_sync; warp
-// bits: one exchange through shared memory, after which every thread holds
-// whole groups that differ only in the warp bits. Vectors of up to 32 floats
-// are held by one thread each.
+// bits: one exchange through (bank-conflict padded) shared memory, after which every thread holds
+// whole groups that differ only in the warp bits. Vectors of 2 or 4 floats
+// are held by one thread each; up to 128 floats, several vectors share a warp.
 
 #include "cuda_check.h"
 #include "fwht.h"
@@ -29,22 +29,27 @@ namespace {
 template <int LOG_N>
 struct fwht_traits {
     static constexpr int kN = 1 << LOG_N;
-    static constexpr int kLogE = LOG_N <= 5    ? LOG_N
-                                 : LOG_N <= 8  ? LOG_N - 5
+    // a float4 per thread for small vectors (consecutive threads read
+    // consecutive 16 bytes), more registers per thread as n grows
+    static constexpr int kLogE = LOG_N <= 2    ? LOG_N
+                                 : LOG_N <= 7  ? 2
                                  : LOG_N <= 11 ? 3
                                  : LOG_N <= 13 ? 4
                                                : 5;
     static constexpr int kE = 1 << kLogE;       // elements per thread
     static constexpr int kLogT = LOG_N - kLogE; // threads per vector
     static constexpr int kT = 1 << kLogT;
-    static constexpr int kLogLanes = kLogT < 5 ? 0 : 5;
+    static constexpr int kLogLanes = kLogT < 5 ? kLogT : 5;
+    static constexpr int kLanes = 1 << kLogLanes;   // lanes of one vector in a warp
     static constexpr int kLogW = kLogT - kLogLanes; // warps per vector
     static constexpr int kW = 1 << kLogW;
     static constexpr int kBlock = kT >= 128 ? kT : 128;
     static constexpr int kVectorsPerBlock = kBlock / kT;
+    // shared memory per vector: one padding float per 32, so that the
+    // exchange (stride kE) and the group reads hit distinct banks
+    static constexpr int kSmemFloats = kN + kN / 32;
 
     static_assert(LOG_N >= 1 && LOG_N <= 15, "n must be 2 ... 32768");
-    static_assert(kLogT == 0 || kLogT >= 5, "a vector is one thread or whole warps");
     static_assert(kW <= kE, "each thread must own whole groups in the warp-bit stages");
     static_assert(kBlock <= 1024, "at most 1024 threads per block");
     static_assert(kE <= 32, "register budget");
@@ -63,6 +68,9 @@ __host__ __device__ constexpr unsigned sequency_source(unsigned s, int log2n)
 {
     return bit_reverse(s ^ (s >> 1), log2n);
 }
+
+// Shared-memory address of element `index`, padded against bank conflicts.
+__device__ __forceinline__ int padded(int index) { return index + (index >> 5); }
 
 template <int E>
 __device__ __forceinline__ void load_contiguous(const float* src, float (&x)[E])
@@ -161,20 +169,20 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
     } else {
         const int lane = threadIdx.x & 31;
 #pragma unroll
-        for (int m = 1; m < 32; m <<= 1)
+        for (int m = 1; m < tr::kLanes; m <<= 1)
 #pragma unroll
             for (int i = 0; i < E; ++i) {
                 const float y = __shfl_xor_sync(0xffffffffu, x[i], m);
                 x[i] = (lane & m) ? y - x[i] : x[i] + y;
             }
 
-        float* v = smem + size_t(local_vec) * N;
+        float* v = smem + size_t(local_vec) * tr::kSmemFloats;
         if constexpr (W > 1) {
             // exchange: afterwards a thread owns E / W groups of W elements
             // that differ only in the warp bits
 #pragma unroll
             for (int i = 0; i < E; ++i)
-                v[t * E + i] = x[i];
+                v[padded(t * E + i)] = x[i];
             __syncthreads();
             constexpr int stride = N / W;
 #pragma unroll
@@ -183,7 +191,7 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
                 float y[W];
 #pragma unroll
                 for (int w = 0; w < W; ++w)
-                    y[w] = v[low + w * stride];
+                    y[w] = v[padded(low + w * stride)];
                 fwht_registers<W>(y);
                 if (!sequency) {
                     if (active)
@@ -193,7 +201,7 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
                 } else {
 #pragma unroll
                     for (int w = 0; w < W; ++w)
-                        v[low + w * stride] = y[w];
+                        v[padded(low + w * stride)] = y[w];
                 }
             }
             if (!sequency)
@@ -206,7 +214,7 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
             }
 #pragma unroll
             for (int i = 0; i < E; ++i)
-                v[t * E + i] = x[i];
+                v[padded(t * E + i)] = x[i];
         }
         // sequency order: coalesced writes, gathered from shared memory
         __syncthreads();
@@ -214,7 +222,7 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
 #pragma unroll
             for (int k = 0; k < E; ++k) {
                 const unsigned s = unsigned(k * T + t);
-                dst[s] = v[sequency_source(s, LOG_N)] * scale;
+                dst[s] = v[padded(int(sequency_source(s, LOG_N)))] * scale;
             }
     }
 }
@@ -224,7 +232,7 @@ size_t shared_bytes(bool sequency)
 {
     using tr = fwht_traits<LOG_N>;
     const bool needed = tr::kT > 1 && (tr::kW > 1 || sequency);
-    return needed ? size_t(tr::kVectorsPerBlock) * tr::kN * sizeof(float) : 0;
+    return needed ? size_t(tr::kVectorsPerBlock) * tr::kSmemFloats * sizeof(float) : 0;
 }
 
 template <int LOG_N>

@@ -89,11 +89,12 @@ bool is_pinned(const void* p)
     return attr.type == cudaMemoryTypeHost;
 }
 
-// Helpers for the staging copies: half the cores, at most 7 besides the caller.
+// Helpers for the staging copies: all cores but one, at most 11 besides the
+// caller (host memory bandwidth, not core count, limits beyond that).
 unsigned copy_helpers()
 {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    return std::min(7u, std::max(1u, cores / 2)) - 1;
+    return std::min(11u, cores - 1);
 }
 } // namespace
 
