@@ -143,6 +143,21 @@ void bench_fwht(size_t bytes, int reps)
                         order == fwht_ordering::sequency ? " (sequency)" : "");
         }
     }
+    {
+        // cross-check of the event timing: n = 1024 timed by the host clock
+        fwht_cuda t(1024, fwht_normalization::none, fwht_ordering::natural, 0);
+        const size_t vectors = bytes / (1024 * sizeof(float));
+        const double ms = wall_ms(
+                              [&] {
+                                  for (int i = 0; i < 8; ++i)
+                                      t.execute_device(d_in, d_out, vectors, g_stream);
+                                  GPULDPC_CUDA_CHECK(cudaStreamSynchronize(g_stream));
+                              },
+                              reps) /
+                          8.0;
+        std::printf("  n=1024 timed by the host clock: %.1f GB/s\n",
+                    2.0 * double(vectors * 1024 * 4) / ms / 1e6);
+    }
     cudaFree(d_in);
     cudaFree(d_out);
 }

@@ -144,7 +144,7 @@ void fwht_cuda::execute(const float* in, float* out, size_t n_vectors)
 {
     cuda::scoped_device dev(d_impl->device);
     d_impl->pipeline.run(
-        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s) {
+        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s, int) {
             d_impl->launch(static_cast<const float*>(i), static_cast<float*>(o), v, s);
         });
 }
@@ -179,7 +179,8 @@ struct fft_cuda::impl {
           alternate(fwd && shift && n_ % 2 == 0),
           rotate_out(fwd && shift && n_ % 2 == 1 ? (n_ + 1) / 2 : 0),
           window(win.size()),
-          scratch(n_ * chunk),
+          scratches{ cuda::device_buffer<float2>(n_ * chunk),
+                     cuda::device_buffer<float2>(n_ * chunk) },
           pipeline(n_ * 8, n_ * 8, chunk)
     {
         if (!win.empty())
@@ -187,33 +188,39 @@ struct fft_cuda::impl {
                                           win.data(),
                                           win.size() * sizeof(float),
                                           cudaMemcpyHostToDevice));
-        // one plan per power-of-two batch up to the chunk, one shared work area
-        size_t work = 0;
-        for (size_t b = 1; b <= chunk; b *= 2) {
-            cufftHandle plan;
-            GPULDPC_CUFFT_CHECK(cufftCreate(&plan));
-            plans.push_back(plan);
-            GPULDPC_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
-            int nn = int(n);
-            size_t ws = 0;
-            GPULDPC_CUFFT_CHECK(cufftMakePlanMany(
-                plan, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, CUFFT_C2C, int(b), &ws));
-            work = std::max(work, ws);
+        // per stream slot: one plan per power-of-two batch up to the chunk,
+        // sharing one work area (the two slots run concurrently)
+        for (int slot = 0; slot < cuda::stream_pipeline::kSlots; ++slot) {
+            size_t work = 0;
+            for (size_t b = 1; b <= chunk; b *= 2) {
+                cufftHandle plan;
+                GPULDPC_CUFFT_CHECK(cufftCreate(&plan));
+                plans[slot].push_back(plan);
+                GPULDPC_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
+                int nn = int(n);
+                size_t ws = 0;
+                GPULDPC_CUFFT_CHECK(cufftMakePlanMany(
+                    plan, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, CUFFT_C2C, int(b), &ws));
+                work = std::max(work, ws);
+            }
+            work_areas[slot] = cuda::device_buffer<unsigned char>(work);
+            for (auto plan : plans[slot])
+                GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
-        work_area = cuda::device_buffer<unsigned char>(work);
-        for (auto plan : plans)
-            GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_area.data()));
     }
     ~impl()
     {
-        for (auto plan : plans)
-            cufftDestroy(plan);
+        for (auto& slot_plans : plans)
+            for (auto plan : slot_plans)
+                cufftDestroy(plan);
     }
     bool prepares() const { return window.size() || rotate_in || alternate; }
 
-    // vectors <= chunk, power-of-two pieces; in and out may alias
-    void transform(const float2* in, float2* out, size_t vectors, cudaStream_t s)
+    // vectors <= chunk, power-of-two pieces; in and out may alias. Each of the
+    // pipeline's two streams has its own scratch buffer.
+    void transform(const float2* in, float2* out, size_t vectors, cudaStream_t s, int slot)
     {
+        float2* scratch = scratches[slot].data();
         size_t done = 0;
         while (done < vectors) {
             size_t level = 0;
@@ -226,7 +233,7 @@ struct fft_cuda::impl {
             if (prepares()) {
                 // rotation reads across a vector, so it cannot work in place
                 float2* target =
-                    (rotate_in && src == dst) || rotate_out ? scratch.data() : dst;
+                    (rotate_in && src == dst) || rotate_out ? scratch : dst;
                 kernels::launch_fft_prepare({ src,
                                               target,
                                               window.size() ? window.data() : nullptr,
@@ -237,15 +244,15 @@ struct fft_cuda::impl {
                                             s);
                 fft_in = target;
             }
-            cufftHandle plan = plans[level];
+            cufftHandle plan = plans[slot][level];
             GPULDPC_CUFFT_CHECK(cufftSetStream(plan, s));
-            float2* fft_out = rotate_out ? scratch.data() : dst;
+            float2* fft_out = rotate_out ? scratch : dst;
             GPULDPC_CUFFT_CHECK(cufftExecC2C(plan,
                                              reinterpret_cast<cufftComplex*>(fft_in),
                                              reinterpret_cast<cufftComplex*>(fft_out),
                                              forward ? CUFFT_FORWARD : CUFFT_INVERSE));
             if (rotate_out)
-                kernels::launch_fft_rotate(scratch.data(), dst, n, b, rotate_out, s);
+                kernels::launch_fft_rotate(scratch, dst, n, b, rotate_out, s);
             done += b;
         }
     }
@@ -260,9 +267,9 @@ struct fft_cuda::impl {
     bool alternate;
     size_t rotate_out;
     cuda::device_buffer<float> window;
-    cuda::device_buffer<float2> scratch;
-    cuda::device_buffer<unsigned char> work_area;
-    std::vector<cufftHandle> plans;
+    cuda::device_buffer<float2> scratches[cuda::stream_pipeline::kSlots];
+    cuda::device_buffer<unsigned char> work_areas[cuda::stream_pipeline::kSlots];
+    std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
     cuda::stream_pipeline pipeline;
 };
@@ -316,7 +323,7 @@ void fft_cuda::execute_device(const std::complex<float>* d_in,
     auto* out = reinterpret_cast<float2*>(d_out);
     for (size_t done = 0; done < n_vectors; done += d_impl->chunk) {
         const size_t v = std::min(d_impl->chunk, n_vectors - done);
-        d_impl->transform(in + done * d_impl->n, out + done * d_impl->n, v, s);
+        d_impl->transform(in + done * d_impl->n, out + done * d_impl->n, v, s, 0);
     }
 }
 

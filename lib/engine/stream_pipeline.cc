@@ -149,7 +149,7 @@ void stream_pipeline::run(const void* h_in,
                                            n * d_in_bytes,
                                            cudaMemcpyHostToDevice,
                                            st));
-        compute(d_d_in[s].data(), d_d_out[s].data(), n, st);
+        compute(d_d_in[s].data(), d_d_out[s].data(), n, st, s);
         GPULDPC_CUDA_CHECK(cudaMemcpyAsync(d_h_out[s].data(),
                                            d_d_out[s].data(),
                                            n * d_out_bytes,
@@ -178,7 +178,7 @@ void stream_pipeline::run_pinned(const void* h_in,
                                            n * d_in_bytes,
                                            cudaMemcpyHostToDevice,
                                            st));
-        compute(d_d_in[s].data(), d_d_out[s].data(), n, st);
+        compute(d_d_in[s].data(), d_d_out[s].data(), n, st, s);
         GPULDPC_CUDA_CHECK(cudaMemcpyAsync(out + k * d_items_per_chunk * d_out_bytes,
                                            d_d_out[s].data(),
                                            n * d_out_bytes,

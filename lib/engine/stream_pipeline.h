@@ -83,7 +83,10 @@ public:
     run_pinned(const void* h_in, void* h_out, size_t items, const compute_fn& compute);
 
 private:
+public:
     static constexpr int kSlots = 2;
+
+private:
     size_t d_in_bytes, d_out_bytes, d_items_per_chunk;
     copy_pool d_copies;
     stream d_streams[kSlots];
