@@ -305,9 +305,9 @@ void fft_cuda::execute(const std::complex<float>* in,
 {
     cuda::scoped_device dev(d_impl->device);
     d_impl->pipeline.run(
-        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s) {
+        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s, int slot) {
             d_impl->transform(
-                static_cast<const float2*>(i), static_cast<float2*>(o), v, s);
+                static_cast<const float2*>(i), static_cast<float2*>(o), v, s, slot);
         });
 }
 

@@ -62,8 +62,10 @@ private:
 class stream_pipeline
 {
 public:
+    //! slot (0 or 1) tells which of the two streams runs the chunk, so that
+    //! scratch memory can be kept per stream
     using compute_fn = std::function<void(
-        const void* d_in, void* d_out, size_t items, cudaStream_t stream)>;
+        const void* d_in, void* d_out, size_t items, cudaStream_t stream, int slot)>;
 
     stream_pipeline(size_t in_item_bytes, size_t out_item_bytes, size_t items_per_chunk);
 
