@@ -16,6 +16,7 @@
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/fft/fft_v.h>
 #include <gnuradio/fft/window.h>
+#include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/fft.h>
@@ -30,6 +31,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -239,6 +241,117 @@ void bench_fft(size_t bytes, int reps)
     }
 }
 
+void bench_butterfly(size_t bytes, int reps)
+{
+    std::printf(
+        "\nGeneric butterfly-network kernel (Onsjo et al.), data on the device, %zu MiB; "
+        "baseline: cudaMemcpy device-to-device\n",
+        bytes >> 20);
+    std::printf("%-26s %6s %9s %10s %10s %7s %10s\n",
+                "network",
+                "n",
+                "vectors",
+                "GB/s",
+                "copy GB/s",
+                "ratio",
+                "conflicts");
+    unsigned char *d_in = nullptr, *d_out = nullptr;
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes));
+    GPULDPC_CUDA_CHECK(cudaMemset(d_in, 0, bytes));
+    const double copy_ms = wall_ms(
+                               [&] {
+                                   for (int i = 0; i < 8; ++i)
+                                       GPULDPC_CUDA_CHECK(cudaMemcpy(
+                                           d_out, d_in, bytes, cudaMemcpyDeviceToDevice));
+                                   GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
+                               },
+                               reps) /
+                           8.0;
+    const double copy_gbps = 2.0 * double(bytes) / copy_ms / 1e6;
+    auto report = [&](const std::string& name,
+                      size_t n,
+                      size_t vectors,
+                      double ms,
+                      size_t conflicts) {
+        const double gbps = 2.0 * double(bytes) / ms / 1e6;
+        record r;
+        r.section = "butterfly";
+        r.name = name;
+        r.n = double(n);
+        r.batch = double(vectors);
+        r.value = double(vectors) / ms;
+        r.unit = "transforms/ms";
+        r.gbps = gbps;
+        r.baseline_name = "cudaMemcpy D2D GB/s";
+        r.baseline = copy_gbps;
+        r.ratio = gbps / copy_gbps;
+        g_records.push_back(r);
+        std::printf("%-26s %6zu %9zu %10.1f %10.1f %6.1f%% %10zu\n",
+                    name.c_str(),
+                    n,
+                    vectors,
+                    gbps,
+                    copy_gbps,
+                    100 * r.ratio,
+                    conflicts);
+    };
+    for (size_t n : { size_t(256), size_t(1024), size_t(4096) }) {
+        const size_t vectors = bytes / (n * 4);
+        butterfly_cuda<float> t(
+            butterfly_network::spectral(n, spectral_kind::walsh, true), 0);
+        const double ms = time_ms(
+            [&] {
+                t.execute_device(reinterpret_cast<float*>(d_in),
+                                 reinterpret_cast<float*>(d_out),
+                                 vectors,
+                                 g_stream);
+            },
+            reps);
+        report("walsh float", n, vectors, ms, t.bank_conflicts());
+    }
+    {
+        const size_t n = 1024, vectors = bytes / (n * 8);
+        butterfly_cuda<std::complex<float>> t(butterfly_network::fft(n, true), 0);
+        const double ms = time_ms(
+            [&] {
+                t.execute_device(reinterpret_cast<std::complex<float>*>(d_in),
+                                 reinterpret_cast<std::complex<float>*>(d_out),
+                                 vectors,
+                                 g_stream);
+            },
+            reps);
+        report("radix-2 fft complex", n, vectors, ms, t.bank_conflicts());
+    }
+    // Greedy reordering: a Walsh network with its pairs shuffled, run as it
+    // is and reordered (profile with ncu for the measured conflicts).
+    {
+        const size_t n = 1024, vectors = bytes / (n * 4);
+        auto net = butterfly_network::spectral(n, spectral_kind::walsh, true);
+        std::mt19937 rng(5);
+        for (auto& stage : net.stages)
+            std::shuffle(stage.begin(), stage.end(), rng);
+        for (bool reorder : { false, true }) {
+            butterfly_cuda<float> t(net, 0, reorder);
+            const double ms = time_ms(
+                [&] {
+                    t.execute_device(reinterpret_cast<float*>(d_in),
+                                     reinterpret_cast<float*>(d_out),
+                                     vectors,
+                                     g_stream);
+                },
+                reps);
+            report(reorder ? "walsh shuffled, reordered" : "walsh shuffled",
+                   n,
+                   vectors,
+                   ms,
+                   t.bank_conflicts());
+        }
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+}
+
 void bench_stream(size_t bytes, int reps)
 {
     std::printf(
@@ -407,18 +520,19 @@ void write_json(const std::string& path, const std::string& commit)
 
 void usage(const char* prog)
 {
-    std::fprintf(
-        stderr,
-        "usage: %s [--json FILE] [--sections fwht,fft,stream,flowgraph] [--mib M] "
-        "[--reps R] [--commit ID]\n",
-        prog);
+    std::fprintf(stderr,
+                 "usage: %s [--json FILE] [--sections "
+                 "fwht,fft,butterfly,stream,flowgraph] [--mib M] "
+                 "[--reps R] [--commit ID]\n",
+                 prog);
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    std::string json, sections = "fwht,fft,stream,flowgraph", commit = "unknown";
+    std::string json, sections = "fwht,fft,butterfly,stream,flowgraph",
+                      commit = "unknown";
     size_t mib = 256;
     int reps = 10;
     for (int i = 1; i < argc; ++i) {
@@ -464,6 +578,8 @@ int main(int argc, char** argv)
             bench_fwht(bytes, reps);
         if (has("fft"))
             bench_fft(bytes, reps);
+        if (has("butterfly"))
+            bench_butterfly(bytes, reps);
         if (has("stream"))
             bench_stream(bytes, std::max(3, reps / 3));
         if (has("flowgraph"))

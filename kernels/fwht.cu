@@ -10,8 +10,8 @@
 // are transformed where they live:
 //   [ element within thread (LOG_E bits) | lane (5 bits) | warp (LOG_W bits) ]
 // element bits: butterflies in registers; lane bits: __shfl_xor_sync; warp
-// bits: one exchange through (bank-conflict padded) shared memory, after which every thread holds
-// whole groups that differ only in the warp bits. Vectors of 2 or 4 floats
+// bits: one exchange through (bank-conflict padded) shared memory, after which every
+// thread holds whole groups that differ only in the warp bits. Vectors of 2 or 4 floats
 // are held by one thread each; up to 128 floats, several vectors share a warp.
 
 #include "cuda_check.h"

@@ -24,18 +24,6 @@ ldpc_code::sptr load_code(const std::string& path,
     return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
 }
 
-void require_cpu_device(const std::string& device, gr::logger_ptr logger)
-{
-    const device_spec spec = parse_device(device);
-    if (spec.type == device_spec::kind::cuda)
-        throw std::runtime_error(
-            "device='" + device +
-            "': this block has no CUDA implementation in this build; "
-            "allowed: auto, cpu");
-    if (spec.type == device_spec::kind::automatic)
-        logger->info("device=auto: running on the CPU");
-}
-
 void log_skipped(gr::logger_ptr logger,
                  const frame_scanner& scanner,
                  frame_scanner::counters& reported,

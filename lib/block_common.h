@@ -30,14 +30,6 @@ ldpc_code::sptr load_code(const std::string& path,
                           unsigned poly);
 
 /*!
- * Checks a transform block's `device` argument. Transform blocks run on the
- * CPU in this build: "auto" says so once in the log, "cuda"/"cuda:N" is an
- * error at construction (std::runtime_error), anything else is rejected as
- * an unknown device (std::invalid_argument).
- */
-void require_cpu_device(const std::string& device, gr::logger_ptr logger);
-
-/*!
  * Chooses where a block with a GPU path runs: makes the GPU engine with
  * \p make_gpu(device_index) when the `device` argument selects a CUDA device,
  * and returns it, or returns null for the CPU. "auto" falls back to the CPU

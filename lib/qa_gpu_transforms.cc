@@ -9,6 +9,7 @@
 // without a CUDA device every case is skipped (and says so).
 // GPULDPC_GPU_TEST_SMALL=1 shrinks the batches, for compute-sanitizer runs.
 
+#include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
@@ -156,6 +157,74 @@ BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present(
                                      << " win=" << windowed << " err=" << err);
                         }
                     }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
+                     *utf::precondition(gpu_present()))
+{
+    // same butterflies, same order, no fused multiply-add: bit-identical for
+    // int32 and float
+    std::mt19937 rng(3);
+    for (unsigned k = 1; k <= 15; ++k) {
+        const size_t n = size_t(1) << k;
+        const size_t large =
+            std::max<size_t>(1, (small() ? (size_t(1) << 13) : (size_t(1) << 19)) / n);
+        for (size_t batch : { size_t(1), size_t(5), large }) {
+            std::vector<int32_t> xi(batch * n);
+            std::vector<float> xf(batch * n);
+            for (size_t i = 0; i < xi.size(); ++i) {
+                xi[i] = int32_t(rng() % 2001) - 1000;
+                xf[i] = float(xi[i]) / 7.0f;
+            }
+            for (auto kind : { spectral_kind::walsh,
+                               spectral_kind::reed_muller,
+                               spectral_kind::arithmetic,
+                               spectral_kind::haar })
+                for (bool forward : { true, false }) {
+                    if (k > 10 && batch != 1 && kind != spectral_kind::walsh)
+                        continue; // large sizes: one kind is enough beyond batch 1
+                    const auto net = butterfly_network::spectral(n, kind, forward);
+                    spectral_transform_cpu<int32_t> ci(n, kind, forward);
+                    spectral_transform_cpu<float> cf(n, kind, forward);
+                    std::vector<int32_t> ri(xi.size()), gi(xi.size());
+                    std::vector<float> rf(xf.size()), gf(xf.size());
+                    ci.execute(xi.data(), ri.data(), batch);
+                    cf.execute(xf.data(), rf.data(), batch);
+                    butterfly_cuda<int32_t>(net, 0, true, batch > 64 ? 61 : 0)
+                        .execute(xi.data(), gi.data(), batch);
+                    butterfly_cuda<float>(net, 0, k % 2 == 0)
+                        .execute(xf.data(), gf.data(), batch);
+                    BOOST_REQUIRE_MESSAGE(gi == ri,
+                                          "int32 n=" << n << " batch=" << batch
+                                                     << " kind=" << int(kind)
+                                                     << " fwd=" << forward);
+                    BOOST_REQUIRE_MESSAGE(gf == rf,
+                                          "float n=" << n << " batch=" << batch
+                                                     << " kind=" << int(kind)
+                                                     << " fwd=" << forward);
+                }
+        }
+    }
+    // the radix-2 FFT network against the definition
+    for (size_t n : { 2, 64, 1024 }) {
+        std::normal_distribution<float> g;
+        std::vector<std::complex<float>> x(3 * n), y(3 * n);
+        for (auto& v : x)
+            v = { g(rng), g(rng) };
+        butterfly_cuda<std::complex<float>>(butterfly_network::fft(n, true))
+            .execute(x.data(), y.data(), 3);
+        for (size_t v = 0; v < 3; ++v) {
+            const auto ref = reference_fft(&x[v * n], n, true, {}, false);
+            double err = 0, scale = 1e-30;
+            for (size_t i = 0; i < n; ++i) {
+                err =
+                    std::max(err, std::abs(ref[i] - std::complex<double>(y[v * n + i])));
+                scale = std::max(scale, std::abs(ref[i]));
+            }
+            BOOST_REQUIRE_MESSAGE(err <= 1e-5 * (1 + std::log2(double(n))) * scale,
+                                  "fft n=" << n);
         }
     }
 }

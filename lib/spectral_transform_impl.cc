@@ -8,6 +8,7 @@
 #include "block_common.h"
 #include "spectral_transform_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 
 namespace gr {
 namespace gpuldpc {
@@ -35,7 +36,17 @@ spectral_transform_impl<T>::spectral_transform_impl(
                      gr::io_signature::make(1, 1, sizeof(T) * transform.length())),
       d_transform(transform)
 {
-    require_cpu_device(device, this->d_logger);
+    // the generic butterfly kernel runs the same butterflies in the same
+    // order as the CPU path, so both give identical results
+    d_gpu = choose_engine<butterfly_cuda<T>>(device, this->d_logger, [&](int index) {
+        return std::make_unique<butterfly_cuda<T>>(
+            butterfly_network::spectral(
+                transform.length(), transform.kind(), transform.forward()),
+            index);
+    });
+    if (d_gpu)
+        this->set_min_output_buffer(int(std::max<size_t>(
+            64, (size_t(8) << 20) / this->output_signature()->sizeof_stream_item(0))));
 }
 
 template <class T>
@@ -43,9 +54,18 @@ int spectral_transform_impl<T>::work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    d_transform.execute(static_cast<const T*>(input_items[0]),
-                        static_cast<T*>(output_items[0]),
-                        size_t(noutput_items));
+    const T* in = static_cast<const T*>(input_items[0]);
+    T* out = static_cast<T*>(output_items[0]);
+    if (d_gpu) {
+        try {
+            d_gpu->execute(in, out, size_t(noutput_items));
+            return noutput_items;
+        } catch (const std::exception& e) {
+            this->d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
+            d_gpu.reset();
+        }
+    }
+    d_transform.execute(in, out, size_t(noutput_items));
     return noutput_items;
 }
 

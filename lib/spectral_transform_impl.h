@@ -8,8 +8,10 @@
 #ifndef INCLUDED_GPULDPC_SPECTRAL_TRANSFORM_IMPL_H
 #define INCLUDED_GPULDPC_SPECTRAL_TRANSFORM_IMPL_H
 
+#include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <gnuradio/gpuldpc/spectral_transform.h>
+#include <memory>
 
 namespace gr {
 namespace gpuldpc {
@@ -26,6 +28,7 @@ public:
 
 private:
     spectral_transform_cpu<T> d_transform;
+    std::unique_ptr<butterfly_cuda<T>> d_gpu; // null: the CPU path
 };
 
 } // namespace gpuldpc

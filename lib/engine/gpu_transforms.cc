@@ -6,9 +6,11 @@
  */
 
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <type_traits>
 #include <stdexcept>
 
 #ifdef GPULDPC_HAVE_CUDA
+#include "butterfly.h"
 #include "fft_window.h"
 #include "fwht.h"
 #include "stream_pipeline.h"
@@ -59,6 +61,42 @@ void fft_cuda::execute_device(const std::complex<float>*,
                               std::complex<float>*,
                               size_t,
                               void*)
+{
+    no_cuda();
+}
+
+template <typename T>
+struct butterfly_cuda<T>::impl {
+};
+template <typename T>
+butterfly_cuda<T>::butterfly_cuda(const butterfly_network&, int, bool, size_t)
+{
+    no_cuda();
+}
+template <typename T>
+butterfly_cuda<T>::~butterfly_cuda() = default;
+template <typename T>
+size_t butterfly_cuda<T>::length() const
+{
+    no_cuda();
+}
+template <typename T>
+std::string butterfly_cuda<T>::device_name() const
+{
+    no_cuda();
+}
+template <typename T>
+size_t butterfly_cuda<T>::bank_conflicts() const
+{
+    no_cuda();
+}
+template <typename T>
+void butterfly_cuda<T>::execute(const T*, T*, size_t)
+{
+    no_cuda();
+}
+template <typename T>
+void butterfly_cuda<T>::execute_device(const T*, T*, size_t, void*)
 {
     no_cuda();
 }
@@ -144,7 +182,10 @@ void fwht_cuda::execute(const float* in, float* out, size_t n_vectors)
 {
     cuda::scoped_device dev(d_impl->device);
     d_impl->pipeline.run(
-        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s, int) {
+        in,
+        out,
+        n_vectors,
+        [this](const void* i, void* o, size_t v, cudaStream_t s, int) {
             d_impl->launch(static_cast<const float*>(i), static_cast<float*>(o), v, s);
         });
 }
@@ -199,8 +240,18 @@ struct fft_cuda::impl {
                 GPULDPC_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
                 int nn = int(n);
                 size_t ws = 0;
-                GPULDPC_CUFFT_CHECK(cufftMakePlanMany(
-                    plan, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, CUFFT_C2C, int(b), &ws));
+                GPULDPC_CUFFT_CHECK(cufftMakePlanMany(plan,
+                                                      1,
+                                                      &nn,
+                                                      nullptr,
+                                                      1,
+                                                      nn,
+                                                      nullptr,
+                                                      1,
+                                                      nn,
+                                                      CUFFT_C2C,
+                                                      int(b),
+                                                      &ws));
                 work = std::max(work, ws);
             }
             work_areas[slot] = cuda::device_buffer<unsigned char>(work);
@@ -218,7 +269,8 @@ struct fft_cuda::impl {
 
     // vectors <= chunk, power-of-two pieces; in and out may alias. Each of the
     // pipeline's two streams has its own scratch buffer.
-    void transform(const float2* in, float2* out, size_t vectors, cudaStream_t s, int slot)
+    void
+    transform(const float2* in, float2* out, size_t vectors, cudaStream_t s, int slot)
     {
         float2* scratch = scratches[slot].data();
         size_t done = 0;
@@ -232,8 +284,7 @@ struct fft_cuda::impl {
             float2* fft_in = const_cast<float2*>(src);
             if (prepares()) {
                 // rotation reads across a vector, so it cannot work in place
-                float2* target =
-                    (rotate_in && src == dst) || rotate_out ? scratch : dst;
+                float2* target = (rotate_in && src == dst) || rotate_out ? scratch : dst;
                 kernels::launch_fft_prepare({ src,
                                               target,
                                               window.size() ? window.data() : nullptr,
@@ -305,7 +356,10 @@ void fft_cuda::execute(const std::complex<float>* in,
 {
     cuda::scoped_device dev(d_impl->device);
     d_impl->pipeline.run(
-        in, out, n_vectors, [this](const void* i, void* o, size_t v, cudaStream_t s, int slot) {
+        in,
+        out,
+        n_vectors,
+        [this](const void* i, void* o, size_t v, cudaStream_t s, int slot) {
             d_impl->transform(
                 static_cast<const float2*>(i), static_cast<float2*>(o), v, s, slot);
         });
@@ -327,7 +381,165 @@ void fft_cuda::execute_device(const std::complex<float>* d_in,
     }
 }
 
+namespace {
+template <typename T>
+constexpr kernels::butterfly_type type_of()
+{
+    if constexpr (std::is_same_v<T, int32_t>)
+        return kernels::butterfly_type::int32;
+    else if constexpr (std::is_same_v<T, float>)
+        return kernels::butterfly_type::float32;
+    else
+        return kernels::butterfly_type::complex64;
+}
+
+template <typename V>
+cuda::device_buffer<V> upload(const std::vector<V>& host)
+{
+    cuda::device_buffer<V> d(host.size());
+    if (!host.empty())
+        GPULDPC_CUDA_CHECK(cudaMemcpy(
+            d.data(), host.data(), host.size() * sizeof(V), cudaMemcpyHostToDevice));
+    return d;
+}
+} // namespace
+
+template <typename T>
+struct butterfly_cuda<T>::impl {
+    impl(butterfly_network net, int dev, bool reorder, size_t chunk)
+        : n(net.n),
+          device(dev),
+          guard(dev),
+          name(name_of(dev)),
+          pipeline(net.n * sizeof(T),
+                   net.n * sizeof(T),
+                   chunk ? chunk : default_chunk(net.n * sizeof(T)))
+    {
+        if (reorder)
+            net.reorder_for_banks();
+        conflicts = net.bank_conflicts();
+        std::vector<uint32_t> offsets{ 0 }, pairs;
+        std::vector<uint16_t> ids;
+        for (size_t s = 0; s < net.stages.size(); ++s) {
+            for (size_t p = 0; p < net.stages[s].size(); ++p) {
+                pairs.push_back(uint32_t(net.stages[s][p].first) |
+                                (uint32_t(net.stages[s][p].second) << 16));
+                if (!net.kernel_ids.empty())
+                    ids.push_back(net.kernel_ids[s][p]);
+            }
+            offsets.push_back(uint32_t(pairs.size()));
+        }
+        std::vector<float> coef, divs;
+        for (const auto& k : net.kernels) {
+            for (int c = 0; c < 4; ++c) {
+                coef.push_back(k.k[c].real());
+                if (type_of<T>() == kernels::butterfly_type::complex64)
+                    coef.push_back(k.k[c].imag());
+            }
+            divs.push_back(k.div);
+        }
+        d_offsets = upload(offsets);
+        d_pairs = upload(pairs);
+        d_ids = upload(ids);
+        d_coef = upload(coef);
+        d_divs = upload(divs);
+        d_pre = upload(net.pre_perm);
+        d_post = upload(net.post_perm);
+        params.type = type_of<T>();
+        params.arith =
+            net.mod2 ? kernels::butterfly_arith::mod2 : kernels::butterfly_arith::ring;
+        params.n = net.n;
+        params.n_stages = unsigned(net.stages.size());
+        params.stage_offsets = d_offsets.data();
+        params.pairs = d_pairs.data();
+        params.kernel_ids = ids.empty() ? nullptr : d_ids.data();
+        params.kernels = d_coef.data();
+        params.kernel_divs = d_divs.data();
+        params.pre_perm = net.pre_perm.empty() ? nullptr : d_pre.data();
+        params.post_perm = net.post_perm.empty() ? nullptr : d_post.data();
+        params.final_div = net.final_div;
+    }
+    void launch(const void* in, void* out, size_t vectors, cudaStream_t s)
+    {
+        kernels::butterfly_params p = params;
+        p.in = in;
+        p.out = out;
+        p.n_vectors = vectors;
+        kernels::launch_butterfly(p, s);
+    }
+    size_t n;
+    int device;
+    cuda::scoped_device guard;
+    std::string name;
+    size_t conflicts = 0;
+    kernels::butterfly_params params{};
+    cuda::device_buffer<uint32_t> d_offsets, d_pairs;
+    cuda::device_buffer<uint16_t> d_ids, d_pre, d_post;
+    cuda::device_buffer<float> d_coef, d_divs;
+    cuda::stream own_stream;
+    cuda::stream_pipeline pipeline;
+};
+
+template <typename T>
+butterfly_cuda<T>::butterfly_cuda(const butterfly_network& network,
+                                  int device,
+                                  bool reorder,
+                                  size_t vectors_per_chunk)
+    : d_impl(std::make_unique<impl>(network, device, reorder, vectors_per_chunk))
+{
+}
+
+template <typename T>
+butterfly_cuda<T>::~butterfly_cuda() = default;
+
+template <typename T>
+size_t butterfly_cuda<T>::length() const
+{
+    return d_impl->n;
+}
+
+template <typename T>
+std::string butterfly_cuda<T>::device_name() const
+{
+    return d_impl->name;
+}
+
+template <typename T>
+size_t butterfly_cuda<T>::bank_conflicts() const
+{
+    return d_impl->conflicts;
+}
+
+template <typename T>
+void butterfly_cuda<T>::execute(const T* in, T* out, size_t n_vectors)
+{
+    cuda::scoped_device dev(d_impl->device);
+    d_impl->pipeline.run(in,
+                         out,
+                         n_vectors,
+                         [this](const void* i, void* o, size_t v, cudaStream_t s, int) {
+                             d_impl->launch(i, o, v, s);
+                         });
+}
+
+template <typename T>
+void butterfly_cuda<T>::execute_device(const T* d_in,
+                                       T* d_out,
+                                       size_t n_vectors,
+                                       void* stream)
+{
+    cuda::scoped_device dev(d_impl->device);
+    d_impl->launch(d_in,
+                   d_out,
+                   n_vectors,
+                   stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get());
+}
+
 #endif
+
+template class butterfly_cuda<int32_t>;
+template class butterfly_cuda<float>;
+template class butterfly_cuda<std::complex<float>>;
 
 } // namespace gpuldpc
 } // namespace gr

@@ -17,7 +17,10 @@ from gnuradio import gpuldpc
 
 def run(block, data, item, vlen):
     tb = gr.top_block()
-    if item == "f":
+    if item == "i":
+        src, snk = blocks.vector_source_i(data.ravel().tolist(), False, vlen), \
+            blocks.vector_sink_i(vlen)
+    elif item == "f":
         src, snk = blocks.vector_source_f(data.ravel().tolist(), False, vlen), \
             blocks.vector_sink_f(vlen)
     else:
@@ -53,6 +56,19 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                         ref = run(fft.fft_vcc(n, forward, window, shift, 1), x, "c", n)
                         np.testing.assert_allclose(
                             gpu, ref, rtol=0, atol=1e-5 * np.log2(max(n, 2)) * np.abs(ref).max())
+
+    def test_spectral_block_gpu_equals_cpu(self):
+        rng = np.random.default_rng(4)
+        for n in (2, 64, 4096):
+            xi = rng.integers(-1000, 1000, size=(9, n), dtype=np.int32)
+            for kind in ("walsh", "reed-muller", "arithmetic", "haar"):
+                for forward in (True, False):
+                    for blk, data, item in ((gpuldpc.spectral_transform_ii, xi, "i"),
+                                            (gpuldpc.spectral_transform_ff,
+                                             (xi / 7.0).astype(np.float32), "f")):
+                        gpu = run(blk(n, kind, forward, "cooley-tukey", "cuda"), data, item, n)
+                        cpu = run(blk(n, kind, forward, "cooley-tukey", "cpu"), data, item, n)
+                        np.testing.assert_array_equal(gpu, cpu, f"{kind} {forward} n={n}")
 
     def test_engines_direct(self):
         rng = np.random.default_rng(3)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(e5662fc54540e28e4e8d675a0b7a4cf9) */
+/* BINDTOOL_HEADER_FILE_HASH(39acfcd59acb0ae4f12a25592e69175e) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

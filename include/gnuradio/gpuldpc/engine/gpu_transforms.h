@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_ENGINE_GPU_TRANSFORMS_H
 #define INCLUDED_GPULDPC_ENGINE_GPU_TRANSFORMS_H
 
+#include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <complex>
@@ -88,6 +89,40 @@ private:
     struct impl;
     std::unique_ptr<impl> d_impl;
 };
+
+/*!
+ * \brief Runs a butterfly_network on a CUDA device with the generic
+ * butterfly kernel: many vectors per thread block in shared memory, one
+ * __syncthreads per stage. T is int32_t, float or std::complex<float>.
+ * Contract as fwht_cuda. With \p reorder the pairs of every stage are
+ * reordered greedily against shared-memory bank conflicts first.
+ */
+template <typename T>
+class GPULDPC_ENGINE_API butterfly_cuda
+{
+public:
+    butterfly_cuda(const butterfly_network& network,
+                   int device = 0,
+                   bool reorder = true,
+                   size_t vectors_per_chunk = 0);
+    ~butterfly_cuda();
+
+    size_t length() const;
+    std::string device_name() const;
+    /*! Modelled extra shared-memory wavefronts per vector (see butterfly_network). */
+    size_t bank_conflicts() const;
+
+    void execute(const T* in, T* out, size_t n_vectors);
+    void execute_device(const T* d_in, T* d_out, size_t n_vectors, void* stream);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_impl;
+};
+
+extern template class GPULDPC_ENGINE_API butterfly_cuda<int32_t>;
+extern template class GPULDPC_ENGINE_API butterfly_cuda<float>;
+extern template class GPULDPC_ENGINE_API butterfly_cuda<std::complex<float>>;
 
 } // namespace gpuldpc
 } // namespace gr
