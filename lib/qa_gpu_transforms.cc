@@ -161,6 +161,40 @@ BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present(
     }
 }
 
+BOOST_AUTO_TEST_CASE(fft_gpu_large_sizes_spot_checked, *utf::precondition(gpu_present()))
+{
+    // every power of two up to 32768, batch 1, odd and larger; 24 random bins
+    // of every vector against the definition (O(n) each)
+    std::mt19937 rng(9);
+    std::normal_distribution<float> gauss;
+    for (unsigned k = 1; k <= 15; ++k) {
+        const size_t n = size_t(1) << k;
+        for (size_t batch : { size_t(1), size_t(3), std::max<size_t>(2, 65536 / n) }) {
+            std::vector<std::complex<float>> in(batch * n), out(batch * n);
+            for (auto& x : in)
+                x = { gauss(rng), gauss(rng) };
+            for (bool forward : { true, false }) {
+                fft_cuda(n, forward, {}, false).execute(in.data(), out.data(), batch);
+                for (size_t v = 0; v < batch; v += std::max<size_t>(1, batch / 4))
+                    for (int t = 0; t < 24; ++t) {
+                        const size_t bin = rng() % n;
+                        std::complex<double> acc = 0;
+                        for (size_t j = 0; j < n; ++j)
+                            acc += std::complex<double>(in[v * n + j]) *
+                                   std::polar(1.0,
+                                              (forward ? -2.0 : 2.0) * M_PI *
+                                                  double((j * bin) % n) / double(n));
+                        // random data: |X| ~ sqrt(n); float error ~ eps log2(n) sqrt(n)
+                        BOOST_REQUIRE_MESSAGE(
+                            std::abs(acc - std::complex<double>(out[v * n + bin])) <=
+                                2e-5 * (1 + double(k)) * std::sqrt(double(n)) * 4,
+                            "n=" << n << " bin=" << bin);
+                    }
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
                      *utf::precondition(gpu_present()))
 {
