@@ -197,14 +197,15 @@ void bench_fft(size_t bytes, int reps)
         "\nFFT complex fp32, data on the device, %zu MiB per batch; baseline: raw "
         "cuFFT C2C on the same batch\n",
         bytes >> 20);
-    std::printf("%6s %8s %-22s %10s %10s %7s %6s\n",
+    std::printf("%6s %8s %-22s %10s %10s %7s %6s %8s\n",
                 "n",
                 "vectors",
                 "engine",
                 "GB/s",
                 "cuFFT GB/s",
                 "ratio",
-                "passes");
+                "passes",
+                "plans ms");
     for (size_t n : { size_t(256), size_t(1024), size_t(4096), size_t(16384) }) {
         const size_t vectors = bytes / (n * 8);
         std::complex<float>*d_in = nullptr, *d_out = nullptr;
@@ -237,8 +238,12 @@ void bench_fft(size_t bytes, int reps)
         };
         for (const variant& v : { variant{ "plain", false, false },
                                   variant{ "window+shift", true, true } }) {
+            const auto t_plan = std::chrono::steady_clock::now();
             fft_cuda engine(
                 n, true, v.windowed ? window : std::vector<float>(), v.shift, 0, vectors);
+            const double plan_ms = std::chrono::duration<double, std::milli>(
+                                       std::chrono::steady_clock::now() - t_plan)
+                                       .count();
             const double ms = time_ms(
                 [&] { engine.execute_device(d_in, d_out, vectors, g_stream); }, reps);
             const double gbps = 2.0 * double(bytes) / ms / 1e6;
@@ -254,14 +259,15 @@ void bench_fft(size_t bytes, int reps)
             r.baseline = raw_gbps;
             r.ratio = raw_ms / ms;
             g_records.push_back(r);
-            std::printf("%6zu %8zu %-22s %10.1f %10.1f %6.1f%% %6d\n",
+            std::printf("%6zu %8zu %-22s %10.1f %10.1f %6.1f%% %6d %8.0f\n",
                         n,
                         vectors,
                         v.name,
                         gbps,
                         raw_gbps,
                         100 * r.ratio,
-                        engine.extra_passes());
+                        engine.extra_passes(),
+                        plan_ms);
         }
         cudaFree(d_in);
         cudaFree(d_out);

@@ -16,6 +16,7 @@
 
 #include "cuda_check.h"
 #include "fwht.h"
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -227,6 +228,29 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock)
     }
 }
 
+// n = 2: one float4 holds two vectors; natural and sequency order coincide.
+__global__ void fwht2_kernel(const float* __restrict__ in,
+                             float* __restrict__ out,
+                             size_t n_vectors,
+                             float scale)
+{
+    const size_t pairs = n_vectors / 2;
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < pairs;
+         i += size_t(gridDim.x) * blockDim.x) {
+        const float4 v = reinterpret_cast<const float4*>(in)[i];
+        reinterpret_cast<float4*>(out)[i] = make_float4((v.x + v.y) * scale,
+                                                        (v.x - v.y) * scale,
+                                                        (v.z + v.w) * scale,
+                                                        (v.z - v.w) * scale);
+    }
+    if (n_vectors % 2 && blockIdx.x == 0 && threadIdx.x == 0) {
+        const size_t last = n_vectors - 1;
+        const float a = in[2 * last], b = in[2 * last + 1];
+        out[2 * last] = (a + b) * scale;
+        out[2 * last + 1] = (a - b) * scale;
+    }
+}
+
 template <int LOG_N>
 size_t shared_bytes(bool sequency)
 {
@@ -239,6 +263,15 @@ template <int LOG_N>
 void launch(const fwht_params& p, cudaStream_t stream)
 {
     using tr = fwht_traits<LOG_N>;
+    if constexpr (LOG_N == 1) {
+        const size_t pairs = p.n_vectors / 2;
+        const size_t blocks =
+            std::max<size_t>(1, std::min<size_t>((pairs + 255) / 256, 1u << 20));
+        fwht2_kernel<<<unsigned(blocks), 256, 0, stream>>>(
+            p.in, p.out, p.n_vectors, p.scale);
+        GPULDPC_CUDA_CHECK_LAUNCH("fwht2_kernel");
+        return;
+    }
     const size_t smem = shared_bytes<LOG_N>(p.sequency);
     if (smem > 48 * 1024) // above the default limit the kernel must opt in
         GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(

@@ -11,10 +11,12 @@
 
 #ifdef GPULDPC_HAVE_CUDA
 #include "butterfly.h"
+#include "fft_callback_info.h"
 #include "fft_window.h"
 #include "fwht.h"
 #include "stream_pipeline.h"
 #include <cufft.h>
+#include <cufftXt.h>
 #include <algorithm>
 #endif
 
@@ -258,9 +260,60 @@ struct fft_cuda::impl {
             for (auto plan : plans[slot])
                 GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
+        if (prepares() && !rotate_out)
+            make_callback_plans();
+    }
+
+    // Plans of a full chunk whose load callback applies window, rotation and
+    // modulation while cuFFT reads (no pass of their own). When cuFFT cannot
+    // link the callback, the separate preparation kernel stays in use.
+    void make_callback_plans()
+    {
+        if (kernels::fft_callback_fatbin_size == 0)
+            return;
+        kernels::fft_callback_info info{
+            window.size() ? window.data() : nullptr, n, rotate_in, alternate ? 1 : 0
+        };
+        callback_info = cuda::device_buffer<kernels::fft_callback_info>(1);
+        GPULDPC_CUDA_CHECK(cudaMemcpy(
+            callback_info.data(), &info, sizeof(info), cudaMemcpyHostToDevice));
+        for (int slot = 0; slot < cuda::stream_pipeline::kSlots; ++slot) {
+            cufftHandle plan;
+            if (cufftCreate(&plan) != CUFFT_SUCCESS)
+                return;
+            void* info_ptr = callback_info.data();
+            int nn = int(n);
+            size_t ws = 0;
+            if (cufftXtSetJITCallback(plan,
+                                      kernels::fft_callback_symbol,
+                                      kernels::fft_callback_fatbin,
+                                      kernels::fft_callback_fatbin_size,
+                                      CUFFT_CB_LD_COMPLEX,
+                                      &info_ptr) != CUFFT_SUCCESS ||
+                cufftMakePlanMany(plan,
+                                  1,
+                                  &nn,
+                                  nullptr,
+                                  1,
+                                  nn,
+                                  nullptr,
+                                  1,
+                                  nn,
+                                  CUFFT_C2C,
+                                  int(chunk),
+                                  &ws) != CUFFT_SUCCESS) {
+                cufftDestroy(plan);
+                callback_failed = true;
+                return;
+            }
+            callback_plans[slot] = plan;
+        }
     }
     ~impl()
     {
+        for (auto plan : callback_plans)
+            if (plan)
+                cufftDestroy(plan);
         for (auto& slot_plans : plans)
             for (auto plan : slot_plans)
                 cufftDestroy(plan);
@@ -281,6 +334,18 @@ struct fft_cuda::impl {
             const size_t b = size_t(1) << level;
             const float2* src = in + done * n;
             float2* dst = out + done * n;
+            // a full chunk through the callback plan: the callback reads other
+            // elements of a vector for the rotation, so not in place then
+            if (callback_plans[slot] && b == chunk && !(rotate_in && src == dst)) {
+                GPULDPC_CUFFT_CHECK(cufftSetStream(callback_plans[slot], s));
+                GPULDPC_CUFFT_CHECK(cufftExecC2C(
+                    callback_plans[slot],
+                    reinterpret_cast<cufftComplex*>(const_cast<float2*>(src)),
+                    reinterpret_cast<cufftComplex*>(dst),
+                    forward ? CUFFT_FORWARD : CUFFT_INVERSE));
+                done += b;
+                continue;
+            }
             float2* fft_in = const_cast<float2*>(src);
             if (prepares()) {
                 // rotation reads across a vector, so it cannot work in place
@@ -320,6 +385,9 @@ struct fft_cuda::impl {
     cuda::device_buffer<float> window;
     cuda::device_buffer<float2> scratches[cuda::stream_pipeline::kSlots];
     cuda::device_buffer<unsigned char> work_areas[cuda::stream_pipeline::kSlots];
+    cuda::device_buffer<kernels::fft_callback_info> callback_info;
+    cufftHandle callback_plans[cuda::stream_pipeline::kSlots] = {};
+    bool callback_failed = false;
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
     cuda::stream_pipeline pipeline;
@@ -347,6 +415,9 @@ size_t fft_cuda::length() const { return d_impl->n; }
 std::string fft_cuda::device_name() const { return d_impl->name; }
 int fft_cuda::extra_passes() const
 {
+    // full chunks; a shorter tail takes the preparation kernel
+    if (d_impl->callback_plans[0])
+        return 0;
     return (d_impl->prepares() ? 1 : 0) + (d_impl->rotate_out ? 1 : 0);
 }
 
