@@ -268,6 +268,8 @@ void bench_fft(size_t bytes, int reps)
                         100 * r.ratio,
                         engine.extra_passes(),
                         plan_ms);
+            if (v.windowed)
+                std::printf("         %s\n", engine.callback_status().c_str());
         }
         cudaFree(d_in);
         cudaFree(d_out);

@@ -55,6 +55,7 @@ fft_cuda::~fft_cuda() = default;
 size_t fft_cuda::length() const { no_cuda(); }
 std::string fft_cuda::device_name() const { no_cuda(); }
 int fft_cuda::extra_passes() const { no_cuda(); }
+std::string fft_cuda::callback_status() const { no_cuda(); }
 void fft_cuda::execute(const std::complex<float>*, std::complex<float>*, size_t)
 {
     no_cuda();
@@ -284,28 +285,25 @@ struct fft_cuda::impl {
             void* info_ptr = callback_info.data();
             int nn = int(n);
             size_t ws = 0;
-            if (cufftXtSetJITCallback(plan,
-                                      kernels::fft_callback_symbol,
-                                      kernels::fft_callback_fatbin,
-                                      kernels::fft_callback_fatbin_size,
-                                      CUFFT_CB_LD_COMPLEX,
-                                      &info_ptr) != CUFFT_SUCCESS ||
-                cufftMakePlanMany(plan,
-                                  1,
-                                  &nn,
-                                  nullptr,
-                                  1,
-                                  nn,
-                                  nullptr,
-                                  1,
-                                  nn,
-                                  CUFFT_C2C,
-                                  int(chunk),
-                                  &ws) != CUFFT_SUCCESS) {
+            const cufftResult set = cufftXtSetJITCallback(plan,
+                                                          kernels::fft_callback_symbol,
+                                                          kernels::fft_callback_fatbin,
+                                                          kernels::fft_callback_fatbin_size,
+                                                          CUFFT_CB_LD_COMPLEX,
+                                                          &info_ptr);
+            const cufftResult made =
+                set != CUFFT_SUCCESS ? set
+                                     : cufftMakePlanMany(plan, 1, &nn, nullptr, 1, nn, nullptr,
+                                                         1, nn, CUFFT_C2C, int(chunk), &ws);
+            if (made != CUFFT_SUCCESS) {
                 cufftDestroy(plan);
-                callback_failed = true;
+                callback_status =
+                    std::string("cuFFT load callback not used: ") +
+                    (set != CUFFT_SUCCESS ? "cufftXtSetJITCallback" : "cufftMakePlanMany") +
+                    " returned cufftResult " + std::to_string(int(made));
                 return;
             }
+            callback_status = "cuFFT load callback in use for full chunks";
             callback_plans[slot] = plan;
         }
     }
@@ -387,7 +385,7 @@ struct fft_cuda::impl {
     cuda::device_buffer<unsigned char> work_areas[cuda::stream_pipeline::kSlots];
     cuda::device_buffer<kernels::fft_callback_info> callback_info;
     cufftHandle callback_plans[cuda::stream_pipeline::kSlots] = {};
-    bool callback_failed = false;
+    std::string callback_status = "no callback needed";
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
     cuda::stream_pipeline pipeline;
@@ -413,6 +411,8 @@ fft_cuda::fft_cuda(size_t n,
 fft_cuda::~fft_cuda() = default;
 size_t fft_cuda::length() const { return d_impl->n; }
 std::string fft_cuda::device_name() const { return d_impl->name; }
+std::string fft_cuda::callback_status() const { return d_impl->callback_status; }
+
 int fft_cuda::extra_passes() const
 {
     // full chunks; a shorter tail takes the preparation kernel

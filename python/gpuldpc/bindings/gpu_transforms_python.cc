@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(39acfcd59acb0ae4f12a25592e69175e) */
+/* BINDTOOL_HEADER_FILE_HASH(6ae3c78eee3495ca041b8b6b3e14598a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

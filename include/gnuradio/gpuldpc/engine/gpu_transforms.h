@@ -77,6 +77,8 @@ public:
     std::string device_name() const;
     /*! Extra passes over the data beside cuFFT's (0: none, 1: window/rotation). */
     int extra_passes() const;
+    /*! Whether window and shift run in a cuFFT load callback, and if not, why. */
+    std::string callback_status() const;
 
     void
     execute(const std::complex<float>* in, std::complex<float>* out, size_t n_vectors);
