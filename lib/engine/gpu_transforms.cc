@@ -18,6 +18,7 @@
 #include <cufft.h>
 #include <cufftXt.h>
 #include <algorithm>
+#include <cstdlib>
 #endif
 
 namespace gr {
@@ -261,8 +262,14 @@ struct fft_cuda::impl {
             for (auto plan : plans[slot])
                 GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
-        if (prepares() && !rotate_out)
+        // Linking the callback at plan time fails on the CUDA 13.0 cuFFT
+        // measured so far (CUFFT_INTERNAL_ERROR from cufftMakePlanMany), and
+        // a failed attempt costs about half a second: opt in to try it.
+        const char* try_callbacks = std::getenv("GPULDPC_CUFFT_CALLBACKS");
+        if (prepares() && !rotate_out && try_callbacks && std::string(try_callbacks) == "1")
             make_callback_plans();
+        else if (prepares())
+            callback_status = "cuFFT load callback off (GPULDPC_CUFFT_CALLBACKS=1 tries it)";
     }
 
     // Plans of a full chunk whose load callback applies window, rotation and
