@@ -24,6 +24,31 @@ ldpc_code::sptr load_code(const std::string& path,
     return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
 }
 
+batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
+                                       const std::string& algorithm,
+                                       const std::string& schedule,
+                                       int max_iterations,
+                                       bool flip_llr_sign,
+                                       const std::string& device,
+                                       int threads)
+{
+    if (!code)
+        throw std::invalid_argument("code: no code given");
+    if (max_iterations < 1)
+        throw std::invalid_argument("max_iterations=" + std::to_string(max_iterations) +
+                                    " is out of range; allowed: 1..100000");
+    if (threads < 0)
+        throw std::invalid_argument("threads=" + std::to_string(threads) +
+                                    " is out of range; allowed: 0 (all cores) or more");
+    decoder_config cfg;
+    cfg.algorithm = parse_decoder_algorithm(algorithm);
+    cfg.schedule = parse_decoder_schedule(schedule);
+    cfg.max_iterations = unsigned(max_iterations);
+    cfg.flip_llr_sign = flip_llr_sign;
+    cfg.threads = unsigned(threads);
+    return batch_decoder::make(code, cfg, device);
+}
+
 void log_skipped(gr::logger_ptr logger,
                  const frame_scanner& scanner,
                  frame_scanner::counters& reported,

@@ -15,6 +15,7 @@
 #include "frame_scanner.h"
 #include "rate_limited_log.h"
 #include <gnuradio/block.h>
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <memory>
@@ -28,6 +29,38 @@ ldpc_code::sptr load_code(const std::string& path,
                           const std::string& format,
                           const std::string& coef,
                           unsigned poly);
+
+/*! The batch decoder of a block's arguments, each checked and named on error. */
+batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
+                                       const std::string& algorithm,
+                                       const std::string& schedule,
+                                       int max_iterations,
+                                       bool flip_llr_sign,
+                                       const std::string& device,
+                                       int threads);
+
+/*!
+ * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure
+ * at run time drops the engine (with a log line) and redoes the call on the
+ * CPU: work() has consumed nothing yet, so nothing is lost.
+ */
+template <typename Engine, typename Gpu, typename Cpu>
+void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
+                       gr::logger_ptr logger,
+                       Gpu&& on_gpu,
+                       Cpu&& on_cpu)
+{
+    if (gpu) {
+        try {
+            on_gpu(*gpu);
+            return;
+        } catch (const std::exception& e) {
+            logger->error("GPU failed ({}); falling back to the CPU", e.what());
+            gpu.reset();
+        }
+    }
+    on_cpu();
+}
 
 /*!
  * Chooses where a block with a GPU path runs: makes the GPU engine with

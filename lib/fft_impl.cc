@@ -67,16 +67,11 @@ int fft_impl::work(int noutput_items,
 {
     const gr_complex* in = static_cast<const gr_complex*>(input_items[0]);
     gr_complex* out = static_cast<gr_complex*>(output_items[0]);
-    if (d_gpu) {
-        try {
-            d_gpu->execute(in, out, size_t(noutput_items));
-            return noutput_items;
-        } catch (const std::exception& e) {
-            d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
-            d_gpu.reset();
-        }
-    }
-    execute_cpu(in, out, noutput_items);
+    run_on_gpu_or_cpu(
+        d_gpu,
+        d_logger,
+        [&](fft_cuda& gpu) { gpu.execute(in, out, size_t(noutput_items)); },
+        [&] { execute_cpu(in, out, noutput_items); });
     return noutput_items;
 }
 

@@ -46,17 +46,12 @@ int fwht_impl::work(int noutput_items,
 {
     const float* in = static_cast<const float*>(input_items[0]);
     float* out = static_cast<float*>(output_items[0]);
-    if (d_gpu) {
-        try {
-            d_gpu->execute(in, out, size_t(noutput_items));
-            return noutput_items;
-        } catch (const std::exception& e) {
-            // nothing was consumed yet: redo this call on the CPU, lose nothing
-            d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
-            d_gpu.reset();
-        }
-    }
-    d_cpu.execute(in, out, size_t(noutput_items));
+    const size_t n = size_t(noutput_items);
+    run_on_gpu_or_cpu(
+        d_gpu,
+        d_logger,
+        [&](fwht_cuda& gpu) { gpu.execute(in, out, n); },
+        [&] { d_cpu.execute(in, out, n); });
     return noutput_items;
 }
 

@@ -82,34 +82,6 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                         stats_interval);
 }
 
-namespace {
-
-batch_decoder::sptr make_engine(ldpc_code::sptr code,
-                                const std::string& algorithm,
-                                const std::string& schedule,
-                                int max_iterations,
-                                bool flip_llr_sign,
-                                const std::string& device,
-                                int threads)
-{
-    if (!code)
-        throw std::invalid_argument("code: no code given");
-    if (max_iterations < 1)
-        throw std::invalid_argument("max_iterations=" + std::to_string(max_iterations) +
-                                    " is out of range; allowed: 1..100000");
-    if (threads < 0)
-        throw std::invalid_argument("threads=" + std::to_string(threads) +
-                                    " is out of range; allowed: 0 (all cores) or more");
-    decoder_config cfg;
-    cfg.algorithm = parse_decoder_algorithm(algorithm);
-    cfg.schedule = parse_decoder_schedule(schedule);
-    cfg.max_iterations = unsigned(max_iterations);
-    cfg.flip_llr_sign = flip_llr_sign;
-    cfg.threads = unsigned(threads);
-    return batch_decoder::make(code, cfg, device);
-}
-
-} // namespace
 
 ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                                      const std::string& algorithm,
@@ -128,7 +100,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                 gr::io_signature::make(0, 1, sizeof(float)),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
       d_code(code),
-      d_decoder(make_engine(
+      d_decoder(make_batch_decoder(
           code, algorithm, schedule, max_iterations, flip_llr_sign, device, threads)),
       d_mode(output == "packed"    ? output_mode::packed
              : output == "bits"    ? output_mode::bits

@@ -78,23 +78,11 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
       d_frames_per_call(check_frames_per_call(frames_per_call)),
       d_input_scale(input_scale)
 {
-    if (!code)
-        throw std::invalid_argument("code: no code given");
     if (!(input_scale > 0.0f) || !std::isfinite(input_scale))
         throw std::invalid_argument("input_scale=" + std::to_string(input_scale) +
                                     " is out of range; allowed: a finite value > 0");
-    if (max_iterations < 1)
-        throw std::invalid_argument("max_iterations=" + std::to_string(max_iterations) +
-                                    " is out of range; allowed: 1..100000");
-    if (threads < 0)
-        throw std::invalid_argument("threads=" + std::to_string(threads) +
-                                    " is out of range; allowed: 0 (all cores) or more");
-    decoder_config cfg;
-    cfg.algorithm = parse_decoder_algorithm(algorithm);
-    cfg.schedule = parse_decoder_schedule(schedule);
-    cfg.max_iterations = unsigned(max_iterations);
-    cfg.threads = unsigned(threads);
-    d_decoder = batch_decoder::make(code, cfg, device);
+    d_decoder = make_batch_decoder(
+        code, algorithm, schedule, max_iterations, false, device, threads);
     set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
 }
 

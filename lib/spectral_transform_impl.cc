@@ -56,16 +56,12 @@ int spectral_transform_impl<T>::work(int noutput_items,
 {
     const T* in = static_cast<const T*>(input_items[0]);
     T* out = static_cast<T*>(output_items[0]);
-    if (d_gpu) {
-        try {
-            d_gpu->execute(in, out, size_t(noutput_items));
-            return noutput_items;
-        } catch (const std::exception& e) {
-            this->d_logger->error("GPU failed ({}); falling back to the CPU", e.what());
-            d_gpu.reset();
-        }
-    }
-    d_transform.execute(in, out, size_t(noutput_items));
+    const size_t n = size_t(noutput_items);
+    run_on_gpu_or_cpu(
+        d_gpu,
+        this->d_logger,
+        [&](butterfly_cuda<T>& gpu) { gpu.execute(in, out, n); },
+        [&] { d_transform.execute(in, out, n); });
     return noutput_items;
 }
 
