@@ -16,7 +16,6 @@
 
 #include "cuda_check.h"
 #include "fwht.h"
-#include <cooperative_groups.h>
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -25,8 +24,6 @@
 namespace gr {
 namespace gpuldpc {
 namespace kernels {
-
-namespace cg = cooperative_groups;
 
 namespace {
 
@@ -138,8 +135,7 @@ __device__ __forceinline__ void fwht_registers(float (&x)[E])
 }
 
 template <int LOG_N>
-__global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock,
-                                  fwht_traits<LOG_N>::kMinBlocks)
+__global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock, fwht_traits<LOG_N>::kMinBlocks)
     fwht_kernel(const float* __restrict__ in,
                 float* __restrict__ out,
                 size_t n_vectors,
@@ -239,121 +235,6 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock,
     }
 }
 
-// n = 32768 on Hopper: a cluster of two blocks per vector, each block doing
-// the n = 16384 structure on one half; the top index bit is the butterfly
-// between the blocks, through distributed shared memory. Half a vector per
-// block lets two blocks share an SM, so one block's loads overlap another's
-// exchange and stores (one block of the whole vector fills an SM alone).
-__global__ void __launch_bounds__(fwht_traits<14>::kBlock, 2)
-    fwht32k_cluster_kernel(const float* __restrict__ in,
-                           float* __restrict__ out,
-                           size_t n_vectors,
-                           float scale,
-                           bool sequency)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    using tr = fwht_traits<14>;
-    constexpr int N = 32768, H = tr::kN, E = tr::kE, T = tr::kT, W = tr::kW;
-    extern __shared__ float smem[];
-    cg::cluster_group cluster = cg::this_cluster();
-    const unsigned rank = cluster.block_rank();
-    const size_t vec = blockIdx.x / 2;
-    const int t = threadIdx.x;
-    const float* src = in + vec * N + size_t(rank) * H;
-
-    float x[E];
-    load_contiguous<E>(src + size_t(t) * E, x);
-    fwht_registers<E>(x);
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int m = 1; m < 32; m <<= 1)
-#pragma unroll
-        for (int i = 0; i < E; ++i) {
-            const float y = __shfl_xor_sync(0xffffffffu, x[i], m);
-            x[i] = (lane & m) ? y - x[i] : x[i] + y;
-        }
-#pragma unroll
-    for (int i = 0; i < E; ++i)
-        smem[padded(t * E + i)] = x[i];
-    __syncthreads();
-    constexpr int stride = H / W;
-#pragma unroll
-    for (int g = 0; g < E / W; ++g) {
-        const int low = g * T + t;
-        float y[W];
-#pragma unroll
-        for (int w = 0; w < W; ++w)
-            y[w] = smem[padded(low + w * stride)];
-        fwht_registers<W>(y);
-#pragma unroll
-        for (int w = 0; w < W; ++w)
-            smem[padded(low + w * stride)] = y[w];
-    }
-    cluster.sync(); // both halves complete
-    const float* remote = cluster.map_shared_rank(smem, rank ^ 1u);
-    // pair (local, local + H): block 0 keeps the sum, block 1 the difference
-    auto cross = [&](int local) {
-        const float own = smem[padded(local)], other = remote[padded(local)];
-        return rank == 0 ? own + other : other - own;
-    };
-    float* dst = out + vec * N;
-    if (!sequency) {
-#pragma unroll 4
-        for (int k = 0; k < E; ++k)
-            dst[size_t(rank) * H + k * T + t] = cross(k * T + t) * scale;
-    } else {
-        float r[E];
-#pragma unroll
-        for (int k = 0; k < E; ++k)
-            r[k] = cross(k * T + t);
-        cluster.sync(); // the partner has read this block's values
-#pragma unroll
-        for (int k = 0; k < E; ++k)
-            smem[padded(k * T + t)] = r[k];
-        cluster.sync();
-#pragma unroll
-        for (int k = 0; k < E; ++k) {
-            const unsigned s = rank * H + unsigned(k * T + t);
-            const unsigned from = sequency_source(s, 15);
-            const float* half = (from >> 14) == rank ? smem : remote;
-            dst[s] = half[padded(int(from & (H - 1)))] * scale;
-        }
-    }
-    cluster.sync(); // keep this block's shared memory until the partner is done
-#endif
-}
-
-bool device_has_clusters()
-{
-    int device = 0, major = 0;
-    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-    GPULDPC_CUDA_CHECK(
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    return major >= 9;
-}
-
-void launch_fwht32k_cluster(const fwht_params& p, cudaStream_t stream)
-{
-    using tr = fwht_traits<14>;
-    const size_t smem = size_t(tr::kSmemFloats) * sizeof(float);
-    GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(
-        fwht32k_cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(unsigned(2 * p.n_vectors));
-    config.blockDim = dim3(tr::kBlock);
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 2;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    config.attrs = attr;
-    config.numAttrs = 1;
-    GPULDPC_CUDA_CHECK(cudaLaunchKernelEx(
-        &config, fwht32k_cluster_kernel, p.in, p.out, p.n_vectors, p.scale, p.sequency));
-}
-
 // n = 2: one float4 holds two vectors; natural and sequency order coincide.
 __global__ void fwht2_kernel(const float* __restrict__ in,
                              float* __restrict__ out,
@@ -397,12 +278,6 @@ void launch(const fwht_params& p, cudaStream_t stream)
             p.in, p.out, p.n_vectors, p.scale);
         GPULDPC_CUDA_CHECK_LAUNCH("fwht2_kernel");
         return;
-    }
-    if constexpr (LOG_N == 15) {
-        if (device_has_clusters() && p.n_vectors <= (size_t(1) << 30)) {
-            launch_fwht32k_cluster(p, stream);
-            return;
-        }
     }
     const size_t smem = shared_bytes<LOG_N>(p.sequency);
     if (smem > 48 * 1024) // above the default limit the kernel must opt in
