@@ -90,6 +90,21 @@ double wall_ms(const std::function<void()>& fn, int reps)
     return t[t.size() / 2];
 }
 
+// Baseline of the on-device sections: cudaMemcpy device to device of `bytes`,
+// timed by the host around 8 copies and a synchronisation; ms per copy.
+double copy_ms(const void* d_in, void* d_out, size_t bytes, int reps)
+{
+    return wall_ms(
+               [&] {
+                   for (int i = 0; i < 8; ++i)
+                       GPULDPC_CUDA_CHECK(
+                           cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice));
+                   GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
+               },
+               reps) /
+           8.0;
+}
+
 void bench_fwht(size_t bytes, int reps)
 {
     std::printf(
@@ -105,18 +120,7 @@ void bench_fwht(size_t bytes, int reps)
     // host around 8 copies and a synchronisation; measured before and after
     // the transforms (copies into freshly allocated buffers have shown
     // implausible speeds), the slower of the two kept.
-    auto measure_copy = [&] {
-        return wall_ms(
-                   [&] {
-                       for (int i = 0; i < 8; ++i)
-                           GPULDPC_CUDA_CHECK(
-                               cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice));
-                       GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
-                   },
-                   reps) /
-               8.0;
-    };
-    const double copy_before = measure_copy();
+    const double copy_before = copy_ms(d_in, d_out, bytes, reps);
     struct row {
         size_t n, vectors;
         double ms;
@@ -134,9 +138,9 @@ void bench_fwht(size_t bytes, int reps)
             rows.push_back({ n, vectors, ms, order == fwht_ordering::sequency });
         }
     }
-    const double copy_after = measure_copy();
-    const double copy_ms = std::max(copy_before, copy_after);
-    const double copy_gbps = 2.0 * double(bytes) / copy_ms / 1e6;
+    const double copy_after = copy_ms(d_in, d_out, bytes, reps);
+    const double copy_gbps =
+        2.0 * double(bytes) / std::max(copy_before, copy_after) / 1e6;
     std::printf(
         "  copy baseline: %.1f GB/s before, %.1f GB/s after the transforms; using %.1f\n",
         2.0 * double(bytes) / copy_before / 1e6,
@@ -294,16 +298,8 @@ void bench_butterfly(size_t bytes, int reps)
     GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
     GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes));
     GPULDPC_CUDA_CHECK(cudaMemset(d_in, 0, bytes));
-    const double copy_ms = wall_ms(
-                               [&] {
-                                   for (int i = 0; i < 8; ++i)
-                                       GPULDPC_CUDA_CHECK(cudaMemcpy(
-                                           d_out, d_in, bytes, cudaMemcpyDeviceToDevice));
-                                   GPULDPC_CUDA_CHECK(cudaDeviceSynchronize());
-                               },
-                               reps) /
-                           8.0;
-    const double copy_gbps = 2.0 * double(bytes) / copy_ms / 1e6;
+    const double copy_gbps =
+        2.0 * double(bytes) / copy_ms(d_in, d_out, bytes, reps) / 1e6;
     auto report = [&](const std::string& name,
                       size_t n,
                       size_t vectors,

@@ -22,6 +22,19 @@ size_t check_frames_per_call(int frames)
                                     " is out of range; allowed: 1 or more");
     return size_t(frames);
 }
+// Codewords per call for a FECAPI frame size in information bits, or 0 (with
+// a log line) when it is not a positive multiple of the codeword's.
+size_t codewords_in(unsigned int frame_size, size_t k_bits, gr::logger_ptr logger)
+{
+    if (frame_size == 0 || frame_size % k_bits != 0) {
+        logger->error("frame size {} bits is not a multiple of the {} information bits "
+                      "of a codeword",
+                      frame_size,
+                      k_bits);
+        return 0;
+    }
+    return frame_size / k_bits;
+}
 } // namespace
 
 gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_file,
@@ -88,15 +101,11 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
 
 bool ldpc_decoder_def::set_frame_size(unsigned int frame_size)
 {
-    const size_t k_bits = d_decoder->info_bits_per_frame();
-    if (frame_size == 0 || frame_size % k_bits != 0) {
-        d_logger->error("frame size {} bits is not a multiple of the {} information bits "
-                        "of a codeword",
-                        frame_size,
-                        k_bits);
+    const size_t codewords =
+        codewords_in(frame_size, d_decoder->info_bits_per_frame(), d_logger);
+    if (codewords == 0)
         return false;
-    }
-    d_frames_per_call = frame_size / k_bits;
+    d_frames_per_call = codewords;
     d_scaled.resize(d_frames_per_call * d_decoder->llr_per_frame());
     d_status.resize(d_frames_per_call);
     return true;
@@ -160,15 +169,11 @@ ldpc_encoder_def::ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call)
 
 bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
 {
-    const size_t k_bits = size_t(d_code->k()) * d_code->bits_per_symbol();
-    if (frame_size == 0 || frame_size % k_bits != 0) {
-        d_logger->error("frame size {} bits is not a multiple of the {} information bits "
-                        "of a codeword",
-                        frame_size,
-                        k_bits);
+    const size_t codewords = codewords_in(
+        frame_size, size_t(d_code->k()) * d_code->bits_per_symbol(), d_logger);
+    if (codewords == 0)
         return false;
-    }
-    d_frames_per_call = frame_size / k_bits;
+    d_frames_per_call = codewords;
     d_info.resize(d_frames_per_call * d_code->k());
     d_codeword.resize(d_frames_per_call * d_code->n());
     return true;
