@@ -19,6 +19,9 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
+#ifdef GPULDPC_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 using namespace gr::gpuldpc;
 namespace utf = boost::unit_test;
@@ -86,6 +89,51 @@ BOOST_AUTO_TEST_CASE(fwht_gpu_equals_cpu, *utf::precondition(gpu_present()))
     std::cout << "fwht: " << exact << " of " << cases
               << " GPU results bit-identical to the CPU" << std::endl;
 }
+
+#ifdef GPULDPC_HAVE_CUDA
+// Device-resident data, in place and out of place: large vectors are split
+// across blocks only when in and out do not overlap.
+BOOST_AUTO_TEST_CASE(fwht_gpu_device_memory_in_place, *utf::precondition(gpu_present()))
+{
+    std::mt19937 rng(2);
+    std::normal_distribution<float> gauss;
+    for (unsigned k : { 13u, 14u, 15u }) {
+        const size_t n = size_t(1) << k;
+        for (size_t batch : { size_t(1), size_t(3), size_t(33) }) {
+            std::vector<float> in(batch * n);
+            for (auto& x : in)
+                x = gauss(rng);
+            const fwht_cpu cpu(
+                n, fwht_normalization::orthonormal, fwht_ordering::natural);
+            std::vector<float> ref(in.size());
+            cpu.execute(in.data(), ref.data(), batch);
+            fwht_cuda gpu(n, fwht_normalization::orthonormal, fwht_ordering::natural);
+            float* d = nullptr;
+            const size_t bytes = in.size() * sizeof(float);
+            BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), 2 * bytes) ==
+                          cudaSuccess);
+            for (bool in_place : { true, false }) {
+                BOOST_REQUIRE(cudaMemcpy(d, in.data(), bytes, cudaMemcpyHostToDevice) ==
+                              cudaSuccess);
+                float* out = in_place ? d : d + in.size();
+                gpu.execute_device(d, out, batch, nullptr);
+                BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+                std::vector<float> got(in.size(), NAN);
+                BOOST_REQUIRE(
+                    cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost) ==
+                    cudaSuccess);
+                double err = 0;
+                for (size_t i = 0; i < ref.size(); ++i)
+                    err = std::max(err, double(std::fabs(ref[i] - got[i])));
+                BOOST_CHECK_MESSAGE(err <= 1e-6 * max_abs(ref),
+                                    "n=" << n << " batch=" << batch
+                                         << " in_place=" << in_place << " err=" << err);
+            }
+            cudaFree(d);
+        }
+    }
+}
+#endif
 
 namespace {
 
@@ -194,6 +242,131 @@ BOOST_AUTO_TEST_CASE(fft_gpu_large_sizes_spot_checked, *utf::precondition(gpu_pr
         }
     }
 }
+
+namespace {
+
+// Bin `bin` of reference_fft's output, in O(n).
+std::complex<double> reference_bin(const std::complex<float>* x,
+                                   size_t n,
+                                   bool forward,
+                                   const std::vector<float>& window,
+                                   bool shift,
+                                   size_t bin)
+{
+    const size_t in_rot = (!forward && shift) ? n / 2 : 0;
+    const size_t out_rot = (forward && shift) ? (n + 1) / 2 : 0;
+    const size_t b = (bin + out_rot) % n;
+    std::complex<double> acc = 0;
+    for (size_t j = 0; j < n; ++j) {
+        const size_t src = (j + in_rot) % n;
+        acc +=
+            std::complex<double>(x[src]) * (window.empty() ? 1.0 : double(window[src])) *
+            std::polar(1.0,
+                       (forward ? -2.0 : 2.0) * M_PI * double((j * b) % n) / double(n));
+    }
+    return acc;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(fft_gpu_window_and_shift_all_powers_of_two,
+                     *utf::precondition(gpu_present()))
+{
+    // the one-pass kernel with window and shift fused (n = 32 ... 16384) and
+    // the cuFFT path around it (16, 32768): 24 random bins of every checked
+    // vector against the definition
+    std::mt19937 rng(11);
+    std::normal_distribution<float> gauss;
+    for (unsigned k = 4; k <= 15; ++k) {
+        const size_t n = size_t(1) << k;
+        std::vector<float> blackman(n);
+        for (size_t i = 0; i < n; ++i) {
+            const double a = 2 * M_PI * double(i) / double(n - 1);
+            blackman[i] = float(0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a));
+        }
+        for (size_t batch :
+             { size_t(1), size_t(3), 2 * std::max<size_t>(2, 32768 / n) + 1 }) {
+            std::vector<std::complex<float>> in(batch * n);
+            for (auto& x : in)
+                x = { gauss(rng), gauss(rng) };
+            for (bool forward : { true, false })
+                for (int variant = 0; variant < 3; ++variant) {
+                    const bool windowed = variant != 2, shift = variant != 1;
+                    const std::vector<float> w =
+                        windowed ? blackman : std::vector<float>();
+                    fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 5 : 0);
+                    if (k >= 5 && k <= 14)
+                        BOOST_CHECK_EQUAL(gpu.extra_passes(), 0);
+                    std::vector<std::complex<float>> out(in.size());
+                    gpu.execute(in.data(), out.data(), batch);
+                    for (size_t v = 0; v < batch; v += std::max<size_t>(1, batch / 4))
+                        for (int t = 0; t < 24; ++t) {
+                            const size_t bin = rng() % n;
+                            const auto ref =
+                                reference_bin(&in[v * n], n, forward, w, shift, bin);
+                            BOOST_REQUIRE_MESSAGE(
+                                std::abs(ref - std::complex<double>(out[v * n + bin])) <=
+                                    2e-5 * (1 + double(k)) * std::sqrt(double(n)) * 4,
+                                "n=" << n << " batch=" << batch << " fwd=" << forward
+                                     << " win=" << windowed << " shift=" << shift
+                                     << " bin=" << bin);
+                        }
+                }
+        }
+    }
+}
+
+#ifdef GPULDPC_HAVE_CUDA
+BOOST_AUTO_TEST_CASE(fft_gpu_device_memory_in_place, *utf::precondition(gpu_present()))
+{
+    // in place, 16384 points leave the split kernel for cuFFT; both agree
+    std::mt19937 rng(12);
+    std::normal_distribution<float> gauss;
+    for (unsigned k : { 10u, 13u, 14u }) {
+        const size_t n = size_t(1) << k, batch = 9;
+        std::vector<float> hann(n);
+        for (size_t i = 0; i < n; ++i)
+            hann[i] = float(0.5 - 0.5 * std::cos(2 * M_PI * double(i) / double(n)));
+        std::vector<std::complex<float>> in(batch * n);
+        for (auto& x : in)
+            x = { gauss(rng), gauss(rng) };
+        for (bool forward : { true, false }) {
+            fft_cuda gpu(n, forward, hann, true);
+            std::complex<float>* d = nullptr;
+            const size_t bytes = in.size() * sizeof(in[0]);
+            BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), 2 * bytes) ==
+                          cudaSuccess);
+            std::vector<std::complex<float>> got[2];
+            for (int in_place = 0; in_place < 2; ++in_place) {
+                BOOST_REQUIRE(cudaMemcpy(d, in.data(), bytes, cudaMemcpyHostToDevice) ==
+                              cudaSuccess);
+                auto* out = in_place ? d : d + in.size();
+                gpu.execute_device(d, out, batch, nullptr);
+                BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+                got[in_place].resize(in.size());
+                BOOST_REQUIRE(cudaMemcpy(got[in_place].data(),
+                                         out,
+                                         bytes,
+                                         cudaMemcpyDeviceToHost) == cudaSuccess);
+            }
+            cudaFree(d);
+            for (size_t v = 0; v < batch; v += 4)
+                for (int t = 0; t < 16; ++t) {
+                    const size_t bin = rng() % n;
+                    const auto ref =
+                        reference_bin(&in[v * n], n, forward, hann, true, bin);
+                    for (int in_place = 0; in_place < 2; ++in_place)
+                        BOOST_REQUIRE_MESSAGE(
+                            std::abs(ref -
+                                     std::complex<double>(got[in_place][v * n + bin])) <=
+                                2e-5 * (1 + double(k)) * std::sqrt(double(n)) * 4,
+                            "n=" << n << " fwd=" << forward << " in_place=" << in_place
+                                 << " bin=" << bin);
+                }
+        }
+    }
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
                      *utf::precondition(gpu_present()))

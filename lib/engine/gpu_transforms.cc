@@ -12,12 +12,14 @@
 #ifdef GPULDPC_HAVE_CUDA
 #include "butterfly.h"
 #include "fft_callback_info.h"
+#include "fft_pow2.h"
 #include "fft_window.h"
 #include "fwht.h"
 #include "stream_pipeline.h"
 #include <cufft.h>
 #include <cufftXt.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #endif
 
@@ -262,14 +264,32 @@ struct fft_cuda::impl {
             for (auto plan : plans[slot])
                 GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
+        // Window and shift of power-of-two sizes live in the loads and stores
+        // of the one-pass kernel; cuFFT (plain, or after the preparation
+        // kernel) serves the other sizes and in-place calls it cannot take.
+        const char* try_callbacks = std::getenv("GPULDPC_CUFFT_CALLBACKS");
+        if (prepares() && (n & (n - 1)) == 0 &&
+            n >= (size_t(1) << kernels::fft_pow2_min_log2n) &&
+            n <= (size_t(1) << kernels::fft_pow2_max_log2n)) {
+            fused_log2n = unsigned(std::log2(double(n)) + 0.5);
+            std::vector<float2> table(kernels::fft_pow2_twiddle_count(fused_log2n));
+            kernels::fft_pow2_fill_twiddles(fused_log2n, table.data());
+            twiddles = cuda::device_buffer<float2>(table.size());
+            GPULDPC_CUDA_CHECK(cudaMemcpy(twiddles.data(),
+                                          table.data(),
+                                          table.size() * sizeof(float2),
+                                          cudaMemcpyHostToDevice));
+            callback_status = "window and shift fused into the one-pass FFT kernel";
+        }
         // Linking the callback at plan time fails on the CUDA 13.0 cuFFT
         // measured so far (CUFFT_INTERNAL_ERROR from cufftMakePlanMany), and
         // a failed attempt costs about half a second: opt in to try it.
-        const char* try_callbacks = std::getenv("GPULDPC_CUFFT_CALLBACKS");
-        if (prepares() && !rotate_out && try_callbacks && std::string(try_callbacks) == "1")
+        else if (prepares() && !rotate_out && try_callbacks &&
+                 std::string(try_callbacks) == "1")
             make_callback_plans();
         else if (prepares())
-            callback_status = "cuFFT load callback off (GPULDPC_CUFFT_CALLBACKS=1 tries it)";
+            callback_status =
+                "cuFFT load callback off (GPULDPC_CUFFT_CALLBACKS=1 tries it)";
     }
 
     // Plans of a full chunk whose load callback applies window, rotation and
@@ -292,22 +312,32 @@ struct fft_cuda::impl {
             void* info_ptr = callback_info.data();
             int nn = int(n);
             size_t ws = 0;
-            const cufftResult set = cufftXtSetJITCallback(plan,
-                                                          kernels::fft_callback_symbol,
-                                                          kernels::fft_callback_fatbin,
-                                                          kernels::fft_callback_fatbin_size,
-                                                          CUFFT_CB_LD_COMPLEX,
-                                                          &info_ptr);
-            const cufftResult made =
-                set != CUFFT_SUCCESS ? set
-                                     : cufftMakePlanMany(plan, 1, &nn, nullptr, 1, nn, nullptr,
-                                                         1, nn, CUFFT_C2C, int(chunk), &ws);
+            const cufftResult set =
+                cufftXtSetJITCallback(plan,
+                                      kernels::fft_callback_symbol,
+                                      kernels::fft_callback_fatbin,
+                                      kernels::fft_callback_fatbin_size,
+                                      CUFFT_CB_LD_COMPLEX,
+                                      &info_ptr);
+            const cufftResult made = set != CUFFT_SUCCESS ? set
+                                                          : cufftMakePlanMany(plan,
+                                                                              1,
+                                                                              &nn,
+                                                                              nullptr,
+                                                                              1,
+                                                                              nn,
+                                                                              nullptr,
+                                                                              1,
+                                                                              nn,
+                                                                              CUFFT_C2C,
+                                                                              int(chunk),
+                                                                              &ws);
             if (made != CUFFT_SUCCESS) {
                 cufftDestroy(plan);
-                callback_status =
-                    std::string("cuFFT load callback not used: ") +
-                    (set != CUFFT_SUCCESS ? "cufftXtSetJITCallback" : "cufftMakePlanMany") +
-                    " returned cufftResult " + std::to_string(int(made));
+                callback_status = std::string("cuFFT load callback not used: ") +
+                                  (set != CUFFT_SUCCESS ? "cufftXtSetJITCallback"
+                                                        : "cufftMakePlanMany") +
+                                  " returned cufftResult " + std::to_string(int(made));
                 return;
             }
             callback_status = "cuFFT load callback in use for full chunks";
@@ -330,6 +360,19 @@ struct fft_cuda::impl {
     void
     transform(const float2* in, float2* out, size_t vectors, cudaStream_t s, int slot)
     {
+        if (fused_log2n && (in != out || kernels::fft_pow2_in_place_ok(fused_log2n))) {
+            kernels::launch_fft_pow2({ in,
+                                       out,
+                                       window.size() ? window.data() : nullptr,
+                                       twiddles.data(),
+                                       vectors,
+                                       fused_log2n,
+                                       forward,
+                                       rotate_in != 0,
+                                       forward && alternate },
+                                     s);
+            return;
+        }
         float2* scratch = scratches[slot].data();
         size_t done = 0;
         while (done < vectors) {
@@ -393,6 +436,8 @@ struct fft_cuda::impl {
     cuda::device_buffer<kernels::fft_callback_info> callback_info;
     cufftHandle callback_plans[cuda::stream_pipeline::kSlots] = {};
     std::string callback_status = "no callback needed";
+    unsigned fused_log2n = 0; // one-pass kernel with window and shift, 0: cuFFT
+    cuda::device_buffer<float2> twiddles; // of the one-pass kernel
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
     cuda::stream_pipeline pipeline;
@@ -423,7 +468,7 @@ std::string fft_cuda::callback_status() const { return d_impl->callback_status; 
 int fft_cuda::extra_passes() const
 {
     // full chunks; a shorter tail takes the preparation kernel
-    if (d_impl->callback_plans[0])
+    if (d_impl->callback_plans[0] || d_impl->fused_log2n)
         return 0;
     return (d_impl->prepares() ? 1 : 0) + (d_impl->rotate_out ? 1 : 0);
 }

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(6ae3c78eee3495ca041b8b6b3e14598a) */
+/* BINDTOOL_HEADER_FILE_HASH(1bc0dac67c7d8e4ebb5ba6f5e3e2f862) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

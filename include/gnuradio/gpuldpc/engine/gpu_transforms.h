@@ -57,10 +57,14 @@ private:
 };
 
 /*!
- * \brief Batched complex FFT on a CUDA device (cuFFT) with fft.fft_vcc's
- * window and shift conventions. Plans for power-of-two batch sizes up to the
- * chunk size are made in the constructor (sharing one work area), so no plan
- * is ever made while streaming. Contract as fwht_cuda.
+ * \brief Batched complex FFT on a CUDA device with fft.fft_vcc's window and
+ * shift conventions. Without window and shift, and for sizes other than
+ * 32 ... 16384 = 2^14 points, cuFFT transforms (a preparation kernel applies
+ * window and shift first); powers of two in that range with a window or a
+ * shift take a one-pass kernel that applies both while loading and storing.
+ * cuFFT plans for power-of-two batch sizes up to the chunk size are made in
+ * the constructor (sharing one work area), so no plan is ever made while
+ * streaming. Contract as fwht_cuda.
  */
 class GPULDPC_ENGINE_API fft_cuda
 {
@@ -75,7 +79,8 @@ public:
 
     size_t length() const;
     std::string device_name() const;
-    /*! Extra passes over the data beside cuFFT's (0: none, 1: window/rotation). */
+    /*! Extra passes over the data beside the transform's (0: none, 1: window/rotation).
+     */
     int extra_passes() const;
     /*! Whether window and shift run in a cuFFT load callback, and if not, why. */
     std::string callback_status() const;

@@ -1,0 +1,544 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Complex FFT of n = 2^5 ... 2^14 points in one pass over global memory, with
+// the fft block's window applied as the data is loaded and its shift applied
+// as addresses of the loads and stores (cuFFT would need an extra pass or a
+// load callback for either).
+//
+// Stockham autosort passes of radix 16 (the first one of radix 2, 4 or 8 when
+// log2 n is not a multiple of 4): every thread owns one radix-16 butterfly per
+// pass, 16 complex values in registers; between passes the data goes through
+// shared memory, real and imaginary parts in separate padded arrays so that
+// the strided accesses hit distinct banks. Pass P with radix Q and span p (the
+// product of the radices before it) maps butterfly i, k = i mod p, to
+//   u[q] = x[i + q n/Q] * w_{pQ}^{qk};  y[(i - k) Q + k + m p] = DFT_Q(u)[m],
+// which leaves the result in natural order after the last pass.
+//
+// n = 16384 is split once by decimation in frequency: block j of a vector
+// transforms z_j[m] = (x[m] +- x[m + n/2]) w_n^{jm}, an 8192-point FFT whose
+// bin k is bin 2k + j of the vector. Both blocks read the whole vector (the
+// second read comes from L2), and 8192 points keep several blocks per SM.
+
+#include "cuda_check.h"
+#include "fft_pow2.h"
+#include <type_traits>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+
+namespace {
+
+// LOG_R: log2 of the radix of the passes after the first (points per thread)
+template <int LOG_N, int LOG_R>
+struct fft_traits {
+    static constexpr int kN = 1 << LOG_N; // points one block transforms
+    static constexpr int kR = 1 << LOG_R;
+    static constexpr int kT = kN / kR; // threads per vector
+    static constexpr int kBlock = kT >= 128 ? kT : 128;
+    static constexpr int kVectorsPerBlock = kBlock / kT;
+    // the first pass, which needs no twiddles, takes the smaller radix when
+    // log2 n is not a multiple of LOG_R
+    static constexpr int kFirstLog = LOG_N % LOG_R ? LOG_N % LOG_R : LOG_R;
+    static constexpr int kPasses = 1 + (LOG_N - kFirstLog) / LOG_R;
+    __host__ __device__ static constexpr int log_radix(int pass)
+    {
+        return pass == 0 ? kFirstLog : LOG_R;
+    }
+    // product of the radices before a pass
+    __host__ __device__ static constexpr int span(int pass)
+    {
+        return pass == 0 ? 1 : 1 << (kFirstLog + LOG_R * (pass - 1));
+    }
+    // twiddle table: LOG_R rows of span(pass) entries for each pass after
+    // the first
+    __host__ __device__ static constexpr int table_offset(int pass)
+    {
+        int offset = 0;
+        for (int p = 1; p < pass; ++p)
+            offset += LOG_R * span(p);
+        return offset;
+    }
+    static constexpr int kTableSize = table_offset(kPasses);
+    // one padding float per 32 against bank conflicts of strided accesses
+    static constexpr int kSmemFloats = kN + kN / 32;
+    // resident threads per SM the register allocation must allow, so that
+    // one block's loads overlap another's passes through shared memory:
+    // 1280 (48 registers) with 16 points per thread; for 8192 points, two
+    // blocks of 512 threads (64 registers)
+    static constexpr int kMinThreads = LOG_R == 4 ? 1280 : 1536;
+    static constexpr int kMinBlocks = kMinThreads / kBlock > 0 ? kMinThreads / kBlock : 1;
+
+    static_assert(LOG_R == 3 || LOG_R == 4, "8 or 16 points per thread");
+    static_assert(LOG_N >= 5 && LOG_N <= 13, "one block transforms 32 ... 8192 points");
+    static_assert(kBlock <= 1024, "at most 1024 threads per block");
+};
+
+// cos(2 pi m / 32) for m in the first quadrant, 0 ... 8.
+__host__ __device__ constexpr float cos_quadrant(int m)
+{
+    return m == 0   ? 1.0f
+           : m == 1 ? 0.980785280f
+           : m == 2 ? 0.923879533f
+           : m == 3 ? 0.831469612f
+           : m == 4 ? 0.707106781f
+           : m == 5 ? 0.555570233f
+           : m == 6 ? 0.382683432f
+           : m == 7 ? 0.195090322f
+                    : 0.0f;
+}
+
+__host__ __device__ constexpr float cos32(int m)
+{
+    m &= 31;
+    return m <= 8    ? cos_quadrant(m)
+           : m <= 16 ? -cos_quadrant(16 - m)
+           : m <= 24 ? -cos_quadrant(m - 16)
+                     : cos_quadrant(32 - m);
+}
+
+__host__ __device__ constexpr float sin32(int m) { return cos32(m - 8); }
+
+__device__ __forceinline__ float2 cadd(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__device__ __forceinline__ float2 csub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
+__device__ __forceinline__ float2 cmul(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// Sign of the exponent: -1 forward, +1 inverse.
+template <bool FWD>
+constexpr float kDir = FWD ? -1.0f : 1.0f;
+
+// a * exp(dir * 2 pi i m / 32) for an m known after unrolling. Multiples of
+// a quarter turn need no multiplication.
+template <bool FWD>
+__device__ __forceinline__ float2 rotate32(float2 a, int m)
+{
+    constexpr float dir = kDir<FWD>;
+    m &= 31;
+    if (m == 0)
+        return a;
+    if (m == 16)
+        return make_float2(-a.x, -a.y);
+    if (m == 8) // times i * dir
+        return FWD ? make_float2(a.y, -a.x) : make_float2(-a.y, a.x);
+    if (m == 24) // times -i * dir
+        return FWD ? make_float2(-a.y, a.x) : make_float2(a.y, -a.x);
+    const float c = cos32(m), s = dir * sin32(m);
+    return make_float2(a.x * c - a.y * s, a.x * s + a.y * c);
+}
+
+// a * w (forward) or a * conj(w) (inverse): the twiddle tables hold the
+// forward twiddles.
+template <bool FWD>
+__device__ __forceinline__ float2 cmul_dir(float2 a, float2 w)
+{
+    return FWD ? make_float2(a.x * w.x - a.y * w.y, a.x * w.y + a.y * w.x)
+               : make_float2(a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y);
+}
+
+__host__ __device__ constexpr int reverse_bits(int v, int bits)
+{
+    int r = 0;
+    for (int b = 0; b < bits; ++b)
+        r |= ((v >> b) & 1) << (bits - 1 - b);
+    return r;
+}
+
+// In-register DFT of Q = 2, 4, 8 or 16 points, natural order in and out:
+// radix-2 decimation in frequency with constant twiddles, then the bit
+// reversal (a renaming of registers once unrolled).
+template <int LOG_Q, bool FWD>
+__device__ __forceinline__ void dft(float2 (&v)[1 << LOG_Q])
+{
+    constexpr int Q = 1 << LOG_Q;
+#pragma unroll
+    for (int len = Q; len >= 2; len >>= 1) {
+        const int half = len >> 1;
+#pragma unroll
+        for (int b = 0; b < Q; b += len)
+#pragma unroll
+            for (int j = 0; j < half; ++j) {
+                const float2 a = v[b + j], c = v[b + j + half];
+                v[b + j] = cadd(a, c);
+                v[b + j + half] = rotate32<FWD>(csub(a, c), j * (32 / len));
+            }
+    }
+    float2 r[Q];
+#pragma unroll
+    for (int m = 0; m < Q; ++m)
+        r[m] = v[reverse_bits(m, LOG_Q)];
+#pragma unroll
+    for (int m = 0; m < Q; ++m)
+        v[m] = r[m];
+}
+
+// Twiddles of a pass of span p and radix R: w = exp(-2 pi i k / Rp), the
+// table holding w, w^2, w^4, ... w^(R/2) (rows of p entries, computed in
+// double on the host, so consecutive threads read consecutive entries); the
+// other powers are products of at most LOG_R - 1 of them.
+template <int LOG_R>
+__device__ __forceinline__ void
+load_twiddles(float2 (&w)[LOG_R], const float2* __restrict__ table, int k, int span)
+{
+#pragma unroll
+    for (int b = 0; b < LOG_R; ++b)
+        w[b] = __ldg(table + b * span + k);
+}
+
+// v[q] *= w^q, q = 1 ... R-1 (conjugated for the inverse)
+template <int LOG_R, bool FWD>
+__device__ __forceinline__ void apply_twiddles(float2 (&v)[1 << LOG_R],
+                                               const float2 (&w)[LOG_R])
+{
+    constexpr int R = 1 << LOG_R;
+    float2 p[R];
+#pragma unroll
+    for (int b = 0; b < LOG_R; ++b)
+        p[1 << b] = w[b];
+#pragma unroll
+    for (int q = 3; q < R; ++q) {
+        const int high = q >= 8 ? 8 : q >= 4 ? 4 : 2;
+        if (q != high)
+            p[q] = cmul(p[high], p[q - high]);
+    }
+#pragma unroll
+    for (int q = 1; q < R; ++q)
+        v[q] = cmul_dir<FWD>(v[q], p[q]);
+}
+
+__device__ __forceinline__ int padded(int index) { return index + (index >> 5); }
+
+struct vector_view {
+    float* re; // shared memory of this vector
+    float* im;
+    float2* out_low; // where bins [0, n/2) of the block's output go (see below)
+    float2* out_high;
+    const float2* twiddles;
+    int t; // thread within the vector
+    bool active;
+};
+
+// Pass PASS of a kN-point transform, on the values u the thread holds; then
+// the following passes. Shared-memory addresses are a per-thread base plus
+// constants wherever the index arithmetic allows, which it does when the
+// strides are multiples of 32 (the padding is then linear in them).
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int PASS>
+__device__ __forceinline__ void fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    constexpr int R = tr::kR;
+    constexpr int N = tr::kN, T = tr::kT;
+    constexpr bool last = PASS == tr::kPasses - 1;
+    constexpr int LOG_Q = tr::log_radix(PASS);
+    constexpr int Q = 1 << LOG_Q;
+    constexpr int B = R / Q; // butterflies per thread in this pass
+    constexpr int span = tr::span(PASS);
+    static_assert(PASS == 0 || Q == R, "passes after the first are radix R");
+    static_assert(!last || PASS > 0, "at least two passes");
+
+    float2 w[LOG_R];
+    if constexpr (PASS > 0) {
+        // twiddle loads first, so that they overlap the shared-memory reads
+        load_twiddles(w, v.twiddles + tr::table_offset(PASS), v.t & (span - 1), span);
+        if constexpr (T % 32 == 0) {
+            const int base = padded(v.t);
+#pragma unroll
+            for (int q = 0; q < Q; ++q) {
+                const int index = base + q * T + (q * T >> 5);
+                u[q] = make_float2(v.re[index], v.im[index]);
+            }
+        } else {
+#pragma unroll
+            for (int q = 0; q < Q; ++q) {
+                const int index = padded(v.t + q * T);
+                u[q] = make_float2(v.re[index], v.im[index]);
+            }
+        }
+        __syncthreads(); // everyone has read before the stores below overwrite
+    }
+
+#pragma unroll
+    for (int s = 0; s < B; ++s) {
+        const int i = v.t + s * T;
+        const int k = i & (span - 1);
+        float2 x[Q];
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+            x[q] = u[s * Q + q];
+        if constexpr (PASS > 0)
+            apply_twiddles<LOG_R, FWD>(x, w);
+        dft<LOG_Q, FWD>(x);
+        if constexpr (last) {
+            // i = t, bin (t + m span) 2^LOG_S + part; the top bit of m picks
+            // the half, which the output rotation swaps
+            if (v.active)
+#pragma unroll
+                for (int m = 0; m < Q; ++m) {
+                    float2* dst = m < Q / 2 ? v.out_low : v.out_high;
+                    dst[((m % (Q / 2)) * span) << LOG_S] = x[m];
+                }
+        } else {
+            const int j = (i - k) * Q + k;
+            if constexpr (span * Q >= 32) {
+                // (i - k) Q is a multiple of 32: padding splits into a base
+                // and the constant part of m span
+                const int base = padded((i - k) * Q) + k + (k >> 5);
+#pragma unroll
+                for (int m = 0; m < Q; ++m) {
+                    const int index = base + m * span + ((m * span) >> 5);
+                    v.re[index] = x[m].x;
+                    v.im[index] = x[m].y;
+                }
+            } else {
+#pragma unroll
+                for (int m = 0; m < Q; ++m) {
+                    const int index = padded(j + m * span);
+                    v.re[index] = x[m].x;
+                    v.im[index] = x[m].y;
+                }
+            }
+        }
+    }
+    if constexpr (!last) {
+        __syncthreads();
+        fft_pass<LOG_N, LOG_S, FWD, LOG_R, PASS + 1>(u, v);
+    }
+}
+
+// LOG_N: the transform one block computes; LOG_S: split bits (0 or 1), the
+// vectors in memory hold 2^(LOG_N + LOG_S) points. Rotations by half a vector
+// (the shifts) swap the halves of the input or output: they only choose
+// which base pointer serves which half.
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
+__global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
+                                  fft_traits<LOG_N, LOG_R>::kMinBlocks)
+    fft_pow2_kernel(const float2* __restrict__ in,
+                    float2* __restrict__ out,
+                    const float* __restrict__ window,
+                    const float2* __restrict__ twiddles,
+                    size_t n_vectors,
+                    bool shift_in,
+                    bool shift_out)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    constexpr int N = tr::kN, T = tr::kT, R = tr::kR;
+    constexpr int NF = N << LOG_S;
+    static_assert(LOG_S == 0 || (LOG_S == 1 && tr::kVectorsPerBlock == 1),
+                  "split: halves, one per block");
+    static_assert(T * R == N, "R points per thread");
+    extern __shared__ float smem[];
+
+    const int local_vec = threadIdx.x / T;
+    const size_t piece = size_t(blockIdx.x) * tr::kVectorsPerBlock + local_vec;
+    vector_view v;
+    v.t = threadIdx.x % T;
+    const int part = int(piece & ((1u << LOG_S) - 1));
+    const size_t vec = piece >> LOG_S;
+    v.active = vec < n_vectors;
+    v.re = smem + size_t(local_vec) * 2 * tr::kSmemFloats;
+    v.im = v.re + tr::kSmemFloats;
+    float2* out_vec = out + vec * NF + (v.t << LOG_S) + part;
+    v.out_low = out_vec + (shift_out ? NF / 2 : 0);
+    v.out_high = out_vec + (shift_out ? 0 : NF / 2);
+    v.twiddles = twiddles;
+
+    // The first pass reads its operands x[t + s T + q n/Q] straight from
+    // global memory: for each (s, q) consecutive threads read consecutive
+    // points. Its q >= Q/2 are the upper half of the block's n points.
+    constexpr int Q0 = 1 << tr::kFirstLog;
+    constexpr int H = LOG_S ? N : N / 2; // offset of the half the shift swaps
+    const size_t first = vec * NF + v.t;
+    const size_t low = first + (shift_in ? H : 0), high = first + (shift_in ? 0 : H);
+    float2 u[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const int s = r / Q0, q = r % Q0;
+        // split: x from the low half, y from the high half, same offset
+        const bool upper = LOG_S == 0 && q >= Q0 / 2;
+        const int offset = s * T + (LOG_S ? q : q % (Q0 / 2)) * (N / Q0);
+        float2 x = make_float2(0.0f, 0.0f);
+        if (v.active) {
+            const size_t g = (upper ? high : low) + offset;
+            x = in[g];
+            if (window) {
+                const float a = __ldg(window + (g - vec * NF));
+                x = make_float2(x.x * a, x.y * a);
+            }
+            if constexpr (LOG_S == 1) {
+                const size_t h = high + offset;
+                float2 y = in[h];
+                if (window) {
+                    const float a = __ldg(window + (h - vec * NF));
+                    y = make_float2(y.x * a, y.y * a);
+                }
+                x = part ? csub(x, y) : cadd(x, y);
+            }
+        }
+        u[r] = x;
+    }
+    if constexpr (LOG_S == 1) {
+        // z_1[m] *= w_n^m, m = t + s T + q n/(2 Q0): w_n^t from the table,
+        // times the constant w_n^{s T + q n / (2 Q0)} = w_32^{16 s / R + 16 q / Q0}
+        if (part) {
+            const float2 wt = __ldg(twiddles + tr::kTableSize + v.t);
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                u[r] = rotate32<FWD>(cmul_dir<FWD>(u[r], wt),
+                                     16 * (r / Q0) / R + 16 * (r % Q0) / Q0);
+        }
+    }
+    fft_pass<LOG_N, LOG_S, FWD, LOG_R, 0>(u, v);
+}
+
+template <int LOG_N, int LOG_S, int LOG_R>
+size_t twiddle_count()
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    return size_t(tr::kTableSize) + (LOG_S ? size_t(tr::kT) : 0);
+}
+
+template <int LOG_N, int LOG_S, int LOG_R>
+void fill_twiddles(float2* table)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    const auto forward = [](size_t num, size_t den) {
+        const double a = -2.0 * M_PI * double(num) / double(den);
+        return make_float2(float(std::cos(a)), float(std::sin(a)));
+    };
+    for (int pass = 1; pass < tr::kPasses; ++pass) {
+        const size_t span = size_t(tr::span(pass));
+        float2* t = table + tr::table_offset(pass);
+        for (size_t b = 0; b < size_t(LOG_R); ++b)
+            for (size_t k = 0; k < span; ++k)
+                t[b * span + k] = forward((size_t(1) << b) * k, span * tr::kR);
+    }
+    if (LOG_S)
+        for (size_t t = 0; t < size_t(tr::kT); ++t)
+            table[tr::kTableSize + t] = forward(t, size_t(tr::kN) << LOG_S);
+}
+
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
+void launch(const fft_pow2_params& p, cudaStream_t stream)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    const size_t smem =
+        size_t(tr::kVectorsPerBlock) * 2 * tr::kSmemFloats * sizeof(float);
+    if (smem > 48 * 1024) // above the default limit the kernel must opt in
+        GPULDPC_CUDA_CHECK(
+            cudaFuncSetAttribute(fft_pow2_kernel<LOG_N, LOG_S, FWD, LOG_R>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(smem)));
+    const size_t pieces = p.n_vectors << LOG_S;
+    const size_t blocks = (pieces + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
+    fft_pow2_kernel<LOG_N, LOG_S, FWD, LOG_R>
+        <<<unsigned(blocks), tr::kBlock, smem, stream>>>(
+            p.in, p.out, p.window, p.twiddles, p.n_vectors, p.shift_in, p.shift_out);
+    GPULDPC_CUDA_CHECK_LAUNCH("fft_pow2_kernel");
+}
+
+template <int V>
+using int_c = std::integral_constant<int, V>;
+
+// 16 points per thread. 8 (LOG_R = 3, 1536 resident threads) measured
+// 2.5 times as many instructions and a third of the speed on an H200.
+constexpr int kLogRadix = 4;
+
+// The one switch from the runtime size to a compile-time size: calls
+// f(int_c<LOG_N>, int_c<LOG_S>, int_c<LOG_R>) for the kernel that serves log2n.
+template <typename F, int... L>
+void with_size(unsigned log2n, F&& f, std::integer_sequence<int, L...>)
+{
+    constexpr int first = int(fft_pow2_min_log2n);
+    if (log2n == 14)
+        return f(int_c<13>{}, int_c<1>{}, int_c<kLogRadix>{});
+    ((log2n == unsigned(L + first) ? f(int_c<L + first>{}, int_c<0>{}, int_c<kLogRadix>{})
+                                   : void()),
+     ...);
+}
+
+template <typename F>
+void with_size(unsigned log2n, F&& f)
+{
+    with_size(log2n,
+              std::forward<F>(f),
+              std::make_integer_sequence<int, int(13 - fft_pow2_min_log2n + 1)>{});
+}
+
+void check_size(unsigned log2n)
+{
+    if (log2n < fft_pow2_min_log2n || log2n > fft_pow2_max_log2n)
+        throw std::invalid_argument(
+            "fft_pow2: log2n=" + std::to_string(log2n) +
+            " is out of range; allowed: " + std::to_string(fft_pow2_min_log2n) + " .. " +
+            std::to_string(fft_pow2_max_log2n));
+}
+
+} // namespace
+
+bool fft_pow2_in_place_ok(unsigned log2n) { return log2n <= 13; }
+
+size_t fft_pow2_twiddle_count(unsigned log2n)
+{
+    check_size(log2n);
+    size_t count = 0;
+    with_size(log2n,
+              [&](auto L, auto S, auto R) { count = twiddle_count<L(), S(), R()>(); });
+    return count;
+}
+
+void fft_pow2_fill_twiddles(unsigned log2n, float2* table)
+{
+    check_size(log2n);
+    with_size(log2n,
+              [&](auto L, auto S, auto R) { fill_twiddles<L(), S(), R()>(table); });
+}
+
+void launch_fft_pow2(const fft_pow2_params& p, cudaStream_t stream)
+{
+    check_size(p.log2n);
+    const size_t n = size_t(1) << p.log2n;
+    if (reinterpret_cast<uintptr_t>(p.in) % 8 || reinterpret_cast<uintptr_t>(p.out) % 8)
+        throw std::invalid_argument("fft_pow2: in and out must be 8-byte aligned");
+    if (!p.twiddles)
+        throw std::invalid_argument("fft_pow2: twiddles must point to the device table");
+    if (p.n_vectors == 0)
+        return;
+    if (p.n_vectors > (size_t(1) << 30))
+        throw std::invalid_argument("fft_pow2: too many vectors in one launch");
+    if (!fft_pow2_in_place_ok(p.log2n)) {
+        const size_t bytes = p.n_vectors * n * sizeof(float2);
+        const auto a = reinterpret_cast<uintptr_t>(p.in);
+        const auto b = reinterpret_cast<uintptr_t>(p.out);
+        if (a < b + bytes && b < a + bytes)
+            throw std::invalid_argument("fft_pow2: n=" + std::to_string(n) +
+                                        " needs in and out apart");
+    }
+    with_size(p.log2n, [&](auto L, auto S, auto R) {
+        if (p.forward)
+            launch<L(), S(), true, R()>(p, stream);
+        else
+            launch<L(), S(), false, R()>(p, stream);
+    });
+}
+
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
