@@ -210,7 +210,8 @@ void bench_fft(size_t bytes, int reps)
                 "ratio",
                 "passes",
                 "plans ms");
-    for (size_t n : { size_t(256), size_t(1024), size_t(4096), size_t(16384) }) {
+    for (size_t n :
+         { size_t(256), size_t(1024), size_t(4096), size_t(8192), size_t(16384) }) {
         const size_t vectors = bytes / (n * 8);
         std::complex<float>*d_in = nullptr, *d_out = nullptr;
         GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
