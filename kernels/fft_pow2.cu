@@ -19,16 +19,17 @@
 //   u[q] = x[i + q n/Q] * w_{pQ}^{qk};  y[(i - k) Q + k + m p] = DFT_Q(u)[m],
 // which leaves the result in natural order after the last pass.
 //
-// Up to n = 8192 blocks are persistent and pipelined: while a block
-// transforms one group of vectors, the loads of its next group are in flight,
-// and the passes alternate between two shared-memory buffers (one barrier
-// per pass). Without that, all blocks of an SM load, then all compute, and
-// the memory idles in between.
+// Blocks are persistent and pipelined: while a block transforms one group of
+// vectors, the loads of its next group are in flight, issued a share at the
+// start of every pass so that demand on memory is spread out, and the passes
+// alternate between two shared-memory buffers (one barrier per pass). The
+// window is copied to shared memory once per block. Without the pipeline all
+// blocks of an SM load, then all compute, and the memory idles in between.
 //
-// n = 16384 is split once by decimation in frequency: block j of a vector
-// transforms z_j[m] = (x[m] +- x[m + n/2]) w_n^{jm}, an 8192-point FFT whose
-// bin k is bin 2k + j of the vector. Both blocks read the whole vector (the
-// second read comes from L2), and 8192 points keep several blocks per SM.
+// n = 16384 is split once by decimation in frequency: piece j of a vector is
+// z_j[m] = (x[m] +- x[m + n/2]) w_n^{jm}, an 8192-point FFT whose bin k is bin
+// 2k + j of the vector. Both pieces read the whole vector (the second read
+// comes from L2), and 8192 points fit a block.
 
 #include "cuda_check.h"
 #include "fft_pow2.h"
@@ -79,19 +80,14 @@ struct fft_traits {
     static constexpr int kTableSize = table_offset(kPasses);
     // one padding float per 32 against bank conflicts of strided accesses
     static constexpr int kSmemFloats = kN + kN / 32;
-    // resident threads per SM the register allocation must allow, so that
-    // one block's loads overlap another's passes through shared memory:
-    // 1280 (48 registers) with 16 points per thread; for 8192 points, two
-    // blocks of 512 threads (64 registers)
-    static constexpr int kMinThreads = LOG_R == 4 ? 1280 : 1536;
-    static constexpr int kMinBlocks = kMinThreads / kBlock > 0 ? kMinThreads / kBlock : 1;
-    // The pipelined kernel holds twice the data: 512 resident threads (128
-    // registers, no spills). H200, n = 4096, window and shift, % of cuFFT:
-    // 96.8 at 512 threads, 76.1 at 768 (80 registers, 60 bytes spilled),
-    // 61.1 at 1024; without the pipeline 75.2.
+    // The pipelined kernel holds the next vectors' data too: 512 resident
+    // threads (up to 128 registers). On an H200 (n = 4096, window and shift)
+    // that beat 768 and 1024 threads, whose register limits spill or, with
+    // the loads spread over the passes (80 registers), run no faster.
     static constexpr int kMinBlocksPipelined = 512 / kBlock > 0 ? 512 / kBlock : 1;
 
     static_assert(LOG_R == 3 || LOG_R == 4, "8 or 16 points per thread");
+    static_assert(kVectorsPerBlock * kT == kBlock, "whole vectors per block");
     static_assert(LOG_N >= 5 && LOG_N <= 13, "one block transforms 32 ... 8192 points");
     static_assert(kBlock <= 1024, "at most 1024 threads per block");
 };
@@ -249,17 +245,19 @@ struct vector_view {
 };
 
 // Pass PASS of a kN-point transform, on the values u the thread holds; then
-// the following passes. With DB (double buffering) passes alternate between
-// two shared-memory buffers, so a pass need not wait for everyone's reads
-// before it stores: one barrier per pass instead of two. Shared-memory addresses are a
-// per-thread base plus constants wherever the index arithmetic allows, which it does when
-// the strides are multiples of 32 (the padding is then linear in them).
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R, bool DB, int PASS>
-__device__ __forceinline__ void fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v)
+// the following passes. hook(integral_constant<PASS>) runs as a pass begins. With DB
+// (double buffering) passes alternate between two shared-memory buffers, so a pass need
+// not wait for everyone's reads before it stores: one barrier per pass instead of two.
+// Shared-memory addresses are a per-thread base plus constants wherever the index
+// arithmetic allows, which it does when the strides are multiples of 32 (the padding is
+// then linear in them).
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, bool DB, int PASS, typename Hook>
+__device__ __forceinline__ void
+fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
 {
     using tr = fft_traits<LOG_N, LOG_R>;
-    constexpr int R = tr::kR;
-    constexpr int N = tr::kN, T = tr::kT;
+    constexpr int R = tr::kR, T = tr::kT;
+    hook(std::integral_constant<int, PASS>{});
     constexpr bool last = PASS == tr::kPasses - 1;
     constexpr int LOG_Q = tr::log_radix(PASS);
     constexpr int Q = 1 << LOG_Q;
@@ -340,93 +338,8 @@ __device__ __forceinline__ void fft_pass(float2 (&u)[1 << LOG_R], const vector_v
     }
     if constexpr (!last) {
         __syncthreads();
-        fft_pass<LOG_N, LOG_S, FWD, LOG_R, DB, PASS + 1>(u, v);
+        fft_pass<LOG_N, LOG_S, FWD, LOG_R, DB, PASS + 1>(u, v, hook);
     }
-}
-
-// LOG_N: the transform one block computes; LOG_S: split bits (0 or 1), the
-// vectors in memory hold 2^(LOG_N + LOG_S) points. Rotations by half a vector
-// (the shifts) swap the halves of the input or output: they only choose
-// which base pointer serves which half.
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
-__global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
-                                  fft_traits<LOG_N, LOG_R>::kMinBlocks)
-    fft_pow2_kernel(const float2* __restrict__ in,
-                    float2* __restrict__ out,
-                    const float* __restrict__ window,
-                    const float2* __restrict__ twiddles,
-                    size_t n_vectors,
-                    bool shift_in,
-                    bool shift_out)
-{
-    using tr = fft_traits<LOG_N, LOG_R>;
-    constexpr int N = tr::kN, T = tr::kT, R = tr::kR;
-    constexpr int NF = N << LOG_S;
-    static_assert(LOG_S == 0 || (LOG_S == 1 && tr::kVectorsPerBlock == 1),
-                  "split: halves, one per block");
-    static_assert(T * R == N, "R points per thread");
-    extern __shared__ float smem[];
-
-    const int local_vec = threadIdx.x / T;
-    const size_t piece = size_t(blockIdx.x) * tr::kVectorsPerBlock + local_vec;
-    vector_view v;
-    v.t = threadIdx.x % T;
-    const int part = int(piece & ((1u << LOG_S) - 1));
-    const size_t vec = piece >> LOG_S;
-    v.active = vec < n_vectors;
-    v.re = smem + size_t(local_vec) * 2 * tr::kSmemFloats;
-    v.im = v.re + tr::kSmemFloats;
-    float2* out_vec = out + vec * NF + (v.t << LOG_S) + part;
-    v.out_low = out_vec + (shift_out ? NF / 2 : 0);
-    v.out_high = out_vec + (shift_out ? 0 : NF / 2);
-    v.twiddles = twiddles;
-
-    // The first pass reads its operands x[t + s T + q n/Q] straight from
-    // global memory: for each (s, q) consecutive threads read consecutive
-    // points. Its q >= Q/2 are the upper half of the block's n points.
-    constexpr int Q0 = 1 << tr::kFirstLog;
-    constexpr int H = LOG_S ? N : N / 2; // offset of the half the shift swaps
-    const size_t first = vec * NF + v.t;
-    const size_t low = first + (shift_in ? H : 0), high = first + (shift_in ? 0 : H);
-    float2 u[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        const int s = r / Q0, q = r % Q0;
-        // split: x from the low half, y from the high half, same offset
-        const bool upper = LOG_S == 0 && q >= Q0 / 2;
-        const int offset = s * T + (LOG_S ? q : q % (Q0 / 2)) * (N / Q0);
-        float2 x = make_float2(0.0f, 0.0f);
-        if (v.active) {
-            const size_t g = (upper ? high : low) + offset;
-            x = in[g];
-            if (window) {
-                const float a = __ldg(window + (g - vec * NF));
-                x = make_float2(x.x * a, x.y * a);
-            }
-            if constexpr (LOG_S == 1) {
-                const size_t h = high + offset;
-                float2 y = in[h];
-                if (window) {
-                    const float a = __ldg(window + (h - vec * NF));
-                    y = make_float2(y.x * a, y.y * a);
-                }
-                x = part ? csub(x, y) : cadd(x, y);
-            }
-        }
-        u[r] = x;
-    }
-    if constexpr (LOG_S == 1) {
-        // z_1[m] *= w_n^m, m = t + s T + q n/(2 Q0): w_n^t from the table,
-        // times the constant w_n^{s T + q n / (2 Q0)} = w_32^{16 s / R + 16 q / Q0}
-        if (part) {
-            const float2 wt = __ldg(twiddles + tr::kTableSize + v.t);
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-                u[r] = rotate32<FWD>(cmul_dir<FWD>(u[r], wt),
-                                     16 * (r / Q0) / R + 16 * (r % Q0) / Q0);
-        }
-    }
-    fft_pass<LOG_N, LOG_S, FWD, LOG_R, false, 0>(u, v);
 }
 
 // Persistent blocks for unsplit vectors: each block walks a grid-stride
@@ -474,18 +387,34 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
     v.im = v.re + tr::kSmemFloats;
     v.twiddles = twiddles;
 
+    // the window, once per block, in shared memory after the two buffers
+    float* window_s = smem + size_t(V) * 4 * tr::kSmemFloats;
+    if (window) {
+        for (int i = threadIdx.x; i < N; i += blockDim.x)
+            window_s[i] = window[i];
+        __syncthreads();
+    }
+
     size_t group = blockIdx.x;
-    float2 u[R];
+    float2 u[R], ahead[R];
     load(u, group);
     for (;;) {
         const size_t next = group + gridDim.x;
-        float2 ahead[R];
-        if (next < groups)
-            load(ahead, next);
+        // the next group's loads, a share at the start of every pass, so that
+        // the blocks' demand on memory is spread over their passes
+        const size_t next_vec = next * V + local_vec;
+        const bool prefetch = next < groups && next_vec < n_vectors;
+        const float2* next_src = in + next_vec * N;
+        auto hook = [&](auto pass) {
+            constexpr int P = decltype(pass)::value;
+#pragma unroll
+            for (int r = P * R / tr::kPasses; r < (P + 1) * R / tr::kPasses; ++r)
+                ahead[r] = prefetch ? next_src[offset(r)] : make_float2(0.0f, 0.0f);
+        };
         if (window)
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                const float a = __ldg(window + offset(r));
+                const float a = window_s[offset(r)];
                 u[r] = make_float2(u[r].x * a, u[r].y * a);
             }
         const size_t vec = group * V + local_vec;
@@ -495,13 +424,110 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
         v.out_high = out_vec + (shift_out ? 0 : N / 2);
         // the last pass synchronises after its shared-memory reads, so the
         // next group's first pass may overwrite shared memory right away
-        fft_pass<LOG_N, 0, FWD, LOG_R, true, 0>(u, v);
+        fft_pass<LOG_N, 0, FWD, LOG_R, true, 0>(u, v, hook);
         if (next >= groups)
             break;
         group = next;
 #pragma unroll
         for (int r = 0; r < R; ++r)
             u[r] = ahead[r];
+    }
+}
+
+// The pipelined kernel for vectors split in two (decimation in frequency, see
+// above): piece 2v + j of vector v is z_j. Both halves of the next piece are
+// loaded a share per pass and combined when that piece's turn comes.
+template <int LOG_N, bool FWD, int LOG_R>
+__global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
+                                  fft_traits<LOG_N, LOG_R>::kMinBlocksPipelined)
+    fft_pow2_pipelined_split_kernel(const float2* __restrict__ in,
+                                    float2* __restrict__ out,
+                                    const float* __restrict__ window,
+                                    const float2* __restrict__ twiddles,
+                                    size_t n_vectors,
+                                    bool shift_in,
+                                    bool shift_out)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    constexpr int N = tr::kN, T = tr::kT, R = tr::kR, NF = 2 * N;
+    constexpr int Q0 = 1 << tr::kFirstLog;
+    static_assert(tr::kVectorsPerBlock == 1, "one piece per block");
+    extern __shared__ float smem[];
+
+    const int t = threadIdx.x;
+    const size_t pieces = 2 * n_vectors;
+    // x from one half, y from the other: the input shift swaps them
+    const int xo = shift_in ? N : 0, yo = shift_in ? 0 : N;
+    const auto offset = [&](int r) {
+        const int s = r / Q0, q = r % Q0;
+        return t + s * T + q * (N / Q0);
+    };
+
+    float* window_s = smem + 4 * tr::kSmemFloats;
+    if (window) {
+        for (int i = threadIdx.x; i < NF; i += blockDim.x)
+            window_s[i] = window[i];
+        __syncthreads();
+    }
+    vector_view v;
+    v.t = t;
+    v.re = smem; // two buffers
+    v.im = v.re + tr::kSmemFloats;
+    v.twiddles = twiddles;
+    v.active = true;
+
+    size_t piece = blockIdx.x;
+    float2 ax[R], ay[R];
+    {
+        const float2* src = in + (piece >> 1) * NF;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            ax[r] = src[xo + offset(r)];
+            ay[r] = src[yo + offset(r)];
+        }
+    }
+    for (;;) {
+        const int part = int(piece & 1);
+        const size_t vec = piece >> 1;
+        float2 u[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            float2 x = ax[r], y = ay[r];
+            if (window) {
+                const float a = window_s[xo + offset(r)], b = window_s[yo + offset(r)];
+                x = make_float2(x.x * a, x.y * a);
+                y = make_float2(y.x * b, y.y * b);
+            }
+            u[r] = part ? csub(x, y) : cadd(x, y);
+        }
+        if (part) {
+            // z_1[m] *= w_n^m, m = t + s T + q n/(2 Q0): w_n^t from the table,
+            // times the constant w_n^{s T + q n / (2 Q0)} = w_32^{16 s / R + 16 q / Q0}
+            const float2 wt = __ldg(twiddles + tr::kTableSize + t);
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                u[r] = rotate32<FWD>(cmul_dir<FWD>(u[r], wt),
+                                     16 * (r / Q0) / R + 16 * (r % Q0) / Q0);
+        }
+        const size_t next = piece + gridDim.x;
+        const bool prefetch = next < pieces;
+        const float2* next_src = in + (next >> 1) * NF;
+        auto hook = [&](auto pass) {
+            constexpr int P = decltype(pass)::value;
+#pragma unroll
+            for (int r = P * R / tr::kPasses; r < (P + 1) * R / tr::kPasses; ++r)
+                if (prefetch) {
+                    ax[r] = next_src[xo + offset(r)];
+                    ay[r] = next_src[yo + offset(r)];
+                }
+        };
+        float2* out_vec = out + vec * NF + 2 * t + part;
+        v.out_low = out_vec + (shift_out ? NF / 2 : 0);
+        v.out_high = out_vec + (shift_out ? 0 : NF / 2);
+        fft_pass<LOG_N, 1, FWD, LOG_R, true, 0>(u, v, hook);
+        if (!prefetch)
+            break;
+        piece = next;
     }
 }
 
@@ -569,19 +595,16 @@ void launch(const fft_pow2_params& p, cudaStream_t stream)
         launch_persistent(fft_pow2_pipelined_kernel<LOG_N, FWD, LOG_R>,
                           blocks,
                           tr::kBlock,
-                          2 * smem,
+                          2 * smem + (p.window ? tr::kN * sizeof(float) : 0),
                           p,
                           stream);
     } else {
-        if (smem > 48 * 1024) // above the default limit the kernel must opt in
-            GPULDPC_CUDA_CHECK(
-                cudaFuncSetAttribute(fft_pow2_kernel<LOG_N, LOG_S, FWD, LOG_R>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(smem)));
-        fft_pow2_kernel<LOG_N, LOG_S, FWD, LOG_R>
-            <<<unsigned(blocks), tr::kBlock, smem, stream>>>(
-                p.in, p.out, p.window, p.twiddles, p.n_vectors, p.shift_in, p.shift_out);
-        GPULDPC_CUDA_CHECK_LAUNCH("fft_pow2_kernel");
+        launch_persistent(fft_pow2_pipelined_split_kernel<LOG_N, FWD, LOG_R>,
+                          blocks,
+                          tr::kBlock,
+                          2 * smem + (p.window ? (tr::kN << LOG_S) * sizeof(float) : 0),
+                          p,
+                          stream);
     }
 }
 
