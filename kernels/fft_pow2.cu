@@ -90,6 +90,8 @@ struct fft_traits {
     static_assert(kVectorsPerBlock * kT == kBlock, "whole vectors per block");
     static_assert(LOG_N >= 5 && LOG_N <= 13, "one block transforms 32 ... 8192 points");
     static_assert(kBlock <= 1024, "at most 1024 threads per block");
+    static_assert(kT <= 32 || kT == kBlock || (kT % 32 == 0 && kVectorsPerBlock < 16),
+                  "a named barrier per vector");
 };
 
 // cos(2 pi m / 32) for m in the first quadrant, 0 ... 8.
@@ -234,13 +236,28 @@ __device__ __forceinline__ void apply_twiddles(float2 (&v)[1 << LOG_R],
 
 __device__ __forceinline__ int padded(int index) { return index + (index >> 5); }
 
+// Synchronises the threads of one vector: within a warp __syncwarp, across
+// the two warps of a 1024-point vector a named barrier, otherwise the block.
+// Vectors sharing a block then do not wait for each other.
+template <int T, int BLOCK>
+__device__ __forceinline__ void vector_sync(int barrier)
+{
+    if constexpr (T <= 32)
+        __syncwarp();
+    else if constexpr (T < BLOCK)
+        asm volatile("bar.sync %0, %1;" ::"r"(barrier), "n"(T) : "memory");
+    else
+        __syncthreads();
+}
+
 struct vector_view {
     float* re; // shared memory of this vector
     float* im;
     float2* out_low; // where bins [0, n/2) of the block's output go (see below)
     float2* out_high;
     const float2* twiddles;
-    int t; // thread within the vector
+    int t;       // thread within the vector
+    int barrier; // named barrier of the vector (see vector_sync)
     bool active;
 };
 
@@ -291,7 +308,7 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
         // buffering only the last pass needs it (the next vector's first
         // pass writes buffer 0)
         if constexpr (!DB || last)
-            __syncthreads();
+            vector_sync<T, tr::kBlock>(v.barrier);
     }
 
 #pragma unroll
@@ -337,7 +354,7 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
         }
     }
     if constexpr (!last) {
-        __syncthreads();
+        vector_sync<T, tr::kBlock>(v.barrier);
         fft_pass<LOG_N, LOG_S, FWD, LOG_R, DB, PASS + 1>(u, v, hook);
     }
 }
@@ -383,6 +400,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
 
     vector_view v;
     v.t = t;
+    v.barrier = 1 + local_vec;                             // 0 is __syncthreads'
     v.re = smem + size_t(local_vec) * 4 * tr::kSmemFloats; // two buffers
     v.im = v.re + tr::kSmemFloats;
     v.twiddles = twiddles;
@@ -471,6 +489,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
     }
     vector_view v;
     v.t = t;
+    v.barrier = 1;
     v.re = smem; // two buffers
     v.im = v.re + tr::kSmemFloats;
     v.twiddles = twiddles;
