@@ -141,8 +141,7 @@ void launch_typed(const butterfly_params& p, cudaStream_t stream)
     const unsigned vpb = butterfly_vectors_per_block(p.type, p.n);
     const size_t smem = size_t(vpb) * vector_stride(p.n) * sizeof(T);
     if (smem > 48 * 1024)
-        GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(
-            butterfly_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        allow_large_shared_memory(reinterpret_cast<const void*>(butterfly_kernel<T>));
     const size_t blocks = (p.n_vectors + vpb - 1) / vpb;
     butterfly_kernel<T><<<unsigned(blocks), kThreads, smem, stream>>>(p, vpb);
     GPULDPC_CUDA_CHECK_LAUNCH("butterfly_kernel");

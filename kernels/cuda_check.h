@@ -59,4 +59,27 @@ throw_cuda_error(cudaError_t err, const char* call, const char* file, int line)
             ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_, name, __FILE__, __LINE__); \
     } while (0)
 
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * Lets \p kernel (a __global__ function) take up to the current device's
+ * per-block opt-in limit of dynamic shared memory; needed for launches above
+ * 48 KiB. Always the device limit rather than a launch's own size: the
+ * attribute belongs to the function, so a smaller value set by one thread
+ * would fail another thread's larger launch of the same kernel.
+ */
+inline void allow_large_shared_memory(const void* kernel)
+{
+    int device = 0, limit = 0;
+    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    GPULDPC_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+}
+
+} // namespace gpuldpc
+} // namespace gr
+
 #endif /* INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H */

@@ -262,13 +262,13 @@ struct vector_view {
 };
 
 // Pass PASS of a kN-point transform, on the values u the thread holds; then
-// the following passes. hook(integral_constant<PASS>) runs as a pass begins. With DB
-// (double buffering) passes alternate between two shared-memory buffers, so a pass need
-// not wait for everyone's reads before it stores: one barrier per pass instead of two.
+// the following passes. hook(integral_constant<PASS>) runs as a pass begins. Passes
+// alternate between two shared-memory buffers, so a pass need not wait for everyone's
+// reads before it stores: one barrier per pass instead of two.
 // Shared-memory addresses are a per-thread base plus constants wherever the index
 // arithmetic allows, which it does when the strides are multiples of 32 (the padding is
 // then linear in them).
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R, bool DB, int PASS, typename Hook>
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int PASS, typename Hook>
 __device__ __forceinline__ void
 fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
 {
@@ -283,8 +283,8 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
     static_assert(PASS == 0 || Q == R, "passes after the first are radix R");
     static_assert(!last || PASS > 0, "at least two passes");
     // offsets of the buffers this pass reads and writes
-    constexpr int rd = DB ? ((PASS + 1) & 1) * 2 * tr::kSmemFloats : 0;
-    constexpr int wr = DB ? (PASS & 1) * 2 * tr::kSmemFloats : 0;
+    constexpr int rd = ((PASS + 1) & 1) * 2 * tr::kSmemFloats;
+    constexpr int wr = (PASS & 1) * 2 * tr::kSmemFloats;
 
     float2 w[LOG_R];
     if constexpr (PASS > 0) {
@@ -304,10 +304,10 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
                 u[q] = make_float2(v.re[rd + index], v.im[rd + index]);
             }
         }
-        // everyone has read before the stores below overwrite; with double
-        // buffering only the last pass needs it (the next vector's first
-        // pass writes buffer 0)
-        if constexpr (!DB || last)
+        // everyone has read before the stores below overwrite: with two
+        // buffers only the last pass needs it (the next vector's first pass
+        // writes buffer 0)
+        if constexpr (last)
             vector_sync<T, tr::kBlock>(v.barrier);
     }
 
@@ -355,7 +355,7 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
     }
     if constexpr (!last) {
         vector_sync<T, tr::kBlock>(v.barrier);
-        fft_pass<LOG_N, LOG_S, FWD, LOG_R, DB, PASS + 1>(u, v, hook);
+        fft_pass<LOG_N, LOG_S, FWD, LOG_R, PASS + 1>(u, v, hook);
     }
 }
 
@@ -442,7 +442,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
         v.out_high = out_vec + (shift_out ? 0 : N / 2);
         // the last pass synchronises after its shared-memory reads, so the
         // next group's first pass may overwrite shared memory right away
-        fft_pass<LOG_N, 0, FWD, LOG_R, true, 0>(u, v, hook);
+        fft_pass<LOG_N, 0, FWD, LOG_R, 0>(u, v, hook);
         if (next >= groups)
             break;
         group = next;
@@ -543,35 +543,11 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
         float2* out_vec = out + vec * NF + 2 * t + part;
         v.out_low = out_vec + (shift_out ? NF / 2 : 0);
         v.out_high = out_vec + (shift_out ? 0 : NF / 2);
-        fft_pass<LOG_N, 1, FWD, LOG_R, true, 0>(u, v, hook);
+        fft_pass<LOG_N, 1, FWD, LOG_R, 0>(u, v, hook);
         if (!prefetch)
             break;
         piece = next;
     }
-}
-
-// Persistent launch: as many blocks as fit on the device at once.
-template <typename Kernel>
-void launch_persistent(Kernel kernel,
-                       size_t blocks,
-                       int block_threads,
-                       size_t smem,
-                       const fft_pow2_params& p,
-                       cudaStream_t stream)
-{
-    if (smem > 48 * 1024) // above the default limit the kernel must opt in
-        GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    int device = 0, sms = 0, per_sm = 0;
-    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-    GPULDPC_CUDA_CHECK(
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GPULDPC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernel, block_threads, smem));
-    const size_t resident = size_t(std::max(1, sms * per_sm));
-    kernel<<<unsigned(std::min(blocks, resident)), block_threads, smem, stream>>>(
-        p.in, p.out, p.window, p.twiddles, p.n_vectors, p.shift_in, p.shift_out);
-    GPULDPC_CUDA_CHECK_LAUNCH("fft_pow2 persistent kernel");
 }
 
 template <int LOG_N, int LOG_S, int LOG_R>
@@ -601,30 +577,60 @@ void fill_twiddles(float2* table)
             table[tr::kTableSize + t] = forward(t, size_t(tr::kN) << LOG_S);
 }
 
+// The kernel that serves a size: one vector group per pass of the loop, or
+// one half-vector piece.
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
+constexpr auto kernel_for()
+{
+    if constexpr (LOG_S == 0)
+        return fft_pow2_pipelined_kernel<LOG_N, FWD, LOG_R>;
+    else
+        return fft_pow2_pipelined_split_kernel<LOG_N, FWD, LOG_R>;
+}
+
+// Dynamic shared memory of one block: two buffers per vector, and the window
+// (of the whole, unsplit vector) when there is one.
+template <int LOG_N, int LOG_S, int LOG_R>
+size_t shared_bytes(bool window)
+{
+    using tr = fft_traits<LOG_N, LOG_R>;
+    return size_t(tr::kVectorsPerBlock) * 4 * tr::kSmemFloats * sizeof(float) +
+           (window ? (size_t(tr::kN) << LOG_S) * sizeof(float) : 0);
+}
+
+// Blocks of the kernel that fit on the current device at once (the grid of
+// the persistent launch); opts the kernel in to large shared memory.
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
+size_t resident_blocks(bool window)
+{
+    const auto kernel = kernel_for<LOG_N, LOG_S, FWD, LOG_R>();
+    const size_t smem = shared_bytes<LOG_N, LOG_S, LOG_R>(window);
+    if (smem > 48 * 1024) // above the default limit the kernel must opt in
+        allow_large_shared_memory(reinterpret_cast<const void*>(kernel));
+    int device = 0, sms = 0, per_sm = 0;
+    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPULDPC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernel, fft_traits<LOG_N, LOG_R>::kBlock, smem));
+    return size_t(std::max(1, sms * per_sm));
+}
+
 template <int LOG_N, int LOG_S, bool FWD, int LOG_R>
 void launch(const fft_pow2_params& p, cudaStream_t stream)
 {
     using tr = fft_traits<LOG_N, LOG_R>;
-    const size_t smem =
-        size_t(tr::kVectorsPerBlock) * 2 * tr::kSmemFloats * sizeof(float);
     const size_t pieces = p.n_vectors << LOG_S;
     const size_t blocks = (pieces + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
-    if constexpr (LOG_S == 0) {
-        // double buffered
-        launch_persistent(fft_pow2_pipelined_kernel<LOG_N, FWD, LOG_R>,
-                          blocks,
+    kernel_for<LOG_N,
+               LOG_S,
+               FWD,
+               LOG_R>()<<<unsigned(std::min(blocks, p.resident_blocks)),
                           tr::kBlock,
-                          2 * smem + (p.window ? tr::kN * sizeof(float) : 0),
-                          p,
-                          stream);
-    } else {
-        launch_persistent(fft_pow2_pipelined_split_kernel<LOG_N, FWD, LOG_R>,
-                          blocks,
-                          tr::kBlock,
-                          2 * smem + (p.window ? (tr::kN << LOG_S) * sizeof(float) : 0),
-                          p,
-                          stream);
-    }
+                          shared_bytes<LOG_N, LOG_S, LOG_R>(p.window != nullptr),
+                          stream>>>(
+        p.in, p.out, p.window, p.twiddles, p.n_vectors, p.shift_in, p.shift_out);
+    GPULDPC_CUDA_CHECK_LAUNCH("fft_pow2 kernel");
 }
 
 template <int V>
@@ -687,6 +693,17 @@ void fft_pow2_fill_twiddles(unsigned log2n, float2* table)
               [&](auto L, auto S, auto R) { fill_twiddles<L(), S(), R()>(table); });
 }
 
+size_t fft_pow2_resident_blocks(unsigned log2n, bool forward, bool window)
+{
+    check_size(log2n);
+    size_t blocks = 0;
+    with_size(log2n, [&](auto L, auto S, auto R) {
+        blocks = forward ? resident_blocks<L(), S(), true, R()>(window)
+                         : resident_blocks<L(), S(), false, R()>(window);
+    });
+    return blocks;
+}
+
 void launch_fft_pow2(const fft_pow2_params& p, cudaStream_t stream)
 {
     check_size(p.log2n);
@@ -695,6 +712,9 @@ void launch_fft_pow2(const fft_pow2_params& p, cudaStream_t stream)
         throw std::invalid_argument("fft_pow2: in and out must be 8-byte aligned");
     if (!p.twiddles)
         throw std::invalid_argument("fft_pow2: twiddles must point to the device table");
+    if (p.resident_blocks == 0)
+        throw std::invalid_argument(
+            "fft_pow2: resident_blocks must come from fft_pow2_resident_blocks");
     if (p.n_vectors == 0)
         return;
     if (p.n_vectors > (size_t(1) << 30))

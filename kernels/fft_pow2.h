@@ -37,6 +37,7 @@ struct fft_pow2_params {
     bool forward;
     bool shift_in;
     bool shift_out;
+    size_t resident_blocks; //!< fft_pow2_resident_blocks for these parameters
 };
 
 /*! Smallest and largest log2n the kernel takes. */
@@ -47,6 +48,12 @@ constexpr unsigned fft_pow2_max_log2n = 14;
  * conjugates them). The caller keeps a device copy for its launches. */
 size_t fft_pow2_twiddle_count(unsigned log2n);
 void fft_pow2_fill_twiddles(unsigned log2n, float2* host_table);
+
+/*! Blocks of the kernel for (log2n, forward, window present) that fit on the
+ * current device at once, the grid of its persistent launches; also opts the
+ * kernel in to the shared memory it needs. Call once per configuration and
+ * device (it queries the device), not per launch. */
+size_t fft_pow2_resident_blocks(unsigned log2n, bool forward, bool window);
 
 /*! Whether one block holds a whole vector (then in may equal out). */
 bool fft_pow2_in_place_ok(unsigned log2n);

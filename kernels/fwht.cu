@@ -303,10 +303,8 @@ void launch_split(const fwht_params& p, cudaStream_t stream)
     using tr = fwht_traits<LOG_N>;
     const size_t smem = shared_bytes<LOG_N>(false);
     if (smem > 48 * 1024)
-        GPULDPC_CUDA_CHECK(
-            cudaFuncSetAttribute(fwht_kernel<LOG_N, LOG_S>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(smem)));
+        allow_large_shared_memory(
+            reinterpret_cast<const void*>(fwht_kernel<LOG_N, LOG_S>));
     const size_t blocks = p.n_vectors << LOG_S;
     fwht_kernel<LOG_N, LOG_S><<<unsigned(blocks), tr::kBlock, smem, stream>>>(
         p.in, p.out, p.n_vectors, p.scale, false);
@@ -341,10 +339,7 @@ void launch(const fwht_params& p, cudaStream_t stream)
     }
     const size_t smem = shared_bytes<LOG_N>(p.sequency);
     if (smem > 48 * 1024) // above the default limit the kernel must opt in
-        GPULDPC_CUDA_CHECK(
-            cudaFuncSetAttribute(fwht_kernel<LOG_N, 0>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(smem)));
+        allow_large_shared_memory(reinterpret_cast<const void*>(fwht_kernel<LOG_N, 0>));
     const size_t blocks = (p.n_vectors + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
     fwht_kernel<LOG_N, 0><<<unsigned(blocks), tr::kBlock, smem, stream>>>(
         p.in, p.out, p.n_vectors, p.scale, p.sequency);

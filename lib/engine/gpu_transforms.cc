@@ -19,7 +19,6 @@
 #include <cufft.h>
 #include <cufftXt.h>
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #endif
 
@@ -226,8 +225,6 @@ struct fft_cuda::impl {
           alternate(fwd && shift && n_ % 2 == 0),
           rotate_out(fwd && shift && n_ % 2 == 1 ? (n_ + 1) / 2 : 0),
           window(win.size()),
-          scratches{ cuda::device_buffer<float2>(n_ * chunk),
-                     cuda::device_buffer<float2>(n_ * chunk) },
           pipeline(n_ * 8, n_ * 8, chunk)
     {
         if (!win.empty())
@@ -235,9 +232,30 @@ struct fft_cuda::impl {
                                           win.data(),
                                           win.size() * sizeof(float),
                                           cudaMemcpyHostToDevice));
-        // per stream slot: one plan per power-of-two batch up to the chunk,
-        // sharing one work area (the two slots run concurrently)
+        // Window and shift of power-of-two sizes live in the loads and stores
+        // of the one-pass kernel; cuFFT (plain, or after the preparation
+        // kernel) serves the other sizes and in-place calls it cannot take.
+        if (prepares() && (n & (n - 1)) == 0 &&
+            n >= (size_t(1) << kernels::fft_pow2_min_log2n) &&
+            n <= (size_t(1) << kernels::fft_pow2_max_log2n)) {
+            fused_log2n = checked_log2(n, 1, n, "fft_size");
+            std::vector<float2> table(kernels::fft_pow2_twiddle_count(fused_log2n));
+            kernels::fft_pow2_fill_twiddles(fused_log2n, table.data());
+            twiddles = cuda::device_buffer<float2>(table.size());
+            GPULDPC_CUDA_CHECK(cudaMemcpy(twiddles.data(),
+                                          table.data(),
+                                          table.size() * sizeof(float2),
+                                          cudaMemcpyHostToDevice));
+            fused_blocks =
+                kernels::fft_pow2_resident_blocks(fused_log2n, forward, !win.empty());
+            callback_status = "window and shift fused into the one-pass FFT kernel";
+        }
+        if (fused_log2n && kernels::fft_pow2_in_place_ok(fused_log2n))
+            return; // cuFFT is never needed
+        // per stream slot: a scratch buffer and one plan per power-of-two batch
+        // up to the chunk, sharing one work area (the two slots run concurrently)
         for (int slot = 0; slot < cuda::stream_pipeline::kSlots; ++slot) {
+            scratches[slot] = cuda::device_buffer<float2>(n * chunk);
             size_t work = 0;
             for (size_t b = 1; b <= chunk; b *= 2) {
                 cufftHandle plan;
@@ -264,28 +282,14 @@ struct fft_cuda::impl {
             for (auto plan : plans[slot])
                 GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
-        // Window and shift of power-of-two sizes live in the loads and stores
-        // of the one-pass kernel; cuFFT (plain, or after the preparation
-        // kernel) serves the other sizes and in-place calls it cannot take.
-        const char* try_callbacks = std::getenv("GPULDPC_CUFFT_CALLBACKS");
-        if (prepares() && (n & (n - 1)) == 0 &&
-            n >= (size_t(1) << kernels::fft_pow2_min_log2n) &&
-            n <= (size_t(1) << kernels::fft_pow2_max_log2n)) {
-            fused_log2n = unsigned(std::log2(double(n)) + 0.5);
-            std::vector<float2> table(kernels::fft_pow2_twiddle_count(fused_log2n));
-            kernels::fft_pow2_fill_twiddles(fused_log2n, table.data());
-            twiddles = cuda::device_buffer<float2>(table.size());
-            GPULDPC_CUDA_CHECK(cudaMemcpy(twiddles.data(),
-                                          table.data(),
-                                          table.size() * sizeof(float2),
-                                          cudaMemcpyHostToDevice));
-            callback_status = "window and shift fused into the one-pass FFT kernel";
-        }
+        if (fused_log2n)
+            return;
         // Linking the callback at plan time fails on the CUDA 13.0 cuFFT
         // measured so far (CUFFT_INTERNAL_ERROR from cufftMakePlanMany), and
         // a failed attempt costs about half a second: opt in to try it.
-        else if (prepares() && !rotate_out && try_callbacks &&
-                 std::string(try_callbacks) == "1")
+        const char* try_callbacks = std::getenv("GPULDPC_CUFFT_CALLBACKS");
+        if (prepares() && !rotate_out && try_callbacks &&
+            std::string(try_callbacks) == "1")
             make_callback_plans();
         else if (prepares())
             callback_status =
@@ -369,7 +373,8 @@ struct fft_cuda::impl {
                                        fused_log2n,
                                        forward,
                                        rotate_in != 0,
-                                       forward && alternate },
+                                       forward && alternate,
+                                       fused_blocks },
                                      s);
             return;
         }
@@ -437,6 +442,7 @@ struct fft_cuda::impl {
     cufftHandle callback_plans[cuda::stream_pipeline::kSlots] = {};
     std::string callback_status = "no callback needed";
     unsigned fused_log2n = 0; // one-pass kernel with window and shift, 0: cuFFT
+    size_t fused_blocks = 0;  // its persistent grid on this device
     cuda::device_buffer<float2> twiddles; // of the one-pass kernel
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
