@@ -8,28 +8,17 @@
 #ifndef INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H
 #define INCLUDED_GPULDPC_KERNELS_CUDA_CHECK_H
 
-// The one place where CUDA errors become exceptions: plain C++ (usable from
+// The one place where CUDA errors become exceptions (cuda_error, declared in
+// the public device.h so that callers can catch it): plain C++ (usable from
 // g++ and nvcc), message "file:line: call: cudaErrorName: description".
 
+#include <gnuradio/gpuldpc/engine/device.h> // cuda_error
 #include <cuda_runtime_api.h>
 #include <stdexcept>
 #include <string>
 
 namespace gr {
 namespace gpuldpc {
-
-/*! A failed CUDA runtime, cuFFT or kernel launch call. */
-class cuda_error : public std::runtime_error
-{
-public:
-    cuda_error(const std::string& what, int code) : std::runtime_error(what), d_code(code)
-    {
-    }
-    int code() const { return d_code; }
-
-private:
-    int d_code;
-};
 
 [[noreturn]] inline void
 throw_cuda_error(cudaError_t err, const char* call, const char* file, int line)

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "cuda_check.h"
 #include "device_query.h"
 #include <cuda_runtime.h>
 #include <cstring>
@@ -42,6 +43,14 @@ bool cuda_device_properties(
     if (minor)
         *minor = prop.minor;
     return true;
+}
+
+size_t cuda_shared_memory_optin(int index)
+{
+    int bytes = 0;
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, index));
+    return size_t(bytes);
 }
 
 int cuda_runtime_version() { return CUDART_VERSION; }

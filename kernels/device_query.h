@@ -28,6 +28,13 @@ int cuda_device_count();
 bool cuda_device_properties(
     int index, char* name, size_t name_len, int* major, int* minor);
 
+/*!
+ * Opt-in limit of dynamic shared memory per block of device \p index
+ * (cudaDevAttrMaxSharedMemoryPerBlockOptin), bytes; throws cuda_error when
+ * the device cannot be queried.
+ */
+size_t cuda_shared_memory_optin(int index);
+
 /*! CUDA runtime version the module was built against, e.g. 13000. */
 int cuda_runtime_version();
 

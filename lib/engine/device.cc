@@ -6,6 +6,10 @@
  */
 
 #include <gnuradio/gpuldpc/engine/device.h>
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -76,6 +80,46 @@ int select_cuda_device(const std::string& device)
             "; allowed: auto, cpu" +
             (count ? ", cuda, cuda:N with N < " + std::to_string(count) : std::string()));
     return spec.index;
+}
+
+namespace {
+
+// GPULDPC_SHARED_MEMORY_LIMIT: bytes, or KiB with a K / KiB suffix (any case);
+// no cap (SIZE_MAX) when unset or empty.
+size_t shared_memory_cap_from_env()
+{
+    const char* env = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
+    if (!env || !*env)
+        return SIZE_MAX;
+    const std::string text(env);
+    size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+        ++digits;
+    std::string suffix = text.substr(digits);
+    for (auto& c : suffix)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    const bool kib = suffix == "k" || suffix == "kib";
+    if (digits == 0 || digits > 9 || !(suffix.empty() || kib))
+        throw std::invalid_argument("GPULDPC_SHARED_MEMORY_LIMIT='" + text +
+                                    "' is malformed; allowed: bytes (65536) or KiB "
+                                    "with a K or KiB suffix (64K, 99KiB)");
+    return size_t(std::stoul(text.substr(0, digits))) * (kib ? 1024 : 1);
+}
+
+} // namespace
+
+size_t cuda_shared_memory_limit(int device)
+{
+#ifdef GPULDPC_HAVE_CUDA
+    const size_t cap = shared_memory_cap_from_env();
+    const size_t device_limit = kernels::cuda_shared_memory_optin(device);
+    // 48 KiB is what every device gives without opting in; the kernels'
+    // smallest variants are sized for it
+    return std::min(device_limit, std::max(cap, size_t(48) << 10));
+#else
+    (void)device;
+    throw std::runtime_error("this build of gr-gpuldpc has no CUDA support");
+#endif
 }
 
 std::string build_info()

@@ -9,11 +9,30 @@
 #define INCLUDED_GPULDPC_ENGINE_DEVICE_H
 
 #include <gnuradio/gpuldpc/engine/config.h>
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gr {
 namespace gpuldpc {
+
+/*!
+ * A failed CUDA runtime, cuFFT or kernel launch call (message "file:line: call:
+ * cudaErrorName: description"). The only error after which a block falls back
+ * to the CPU; anything else (an invalid argument) is a bug and surfaces.
+ */
+class GPULDPC_ENGINE_API cuda_error : public std::runtime_error
+{
+public:
+    cuda_error(const std::string& what, int code) : std::runtime_error(what), d_code(code)
+    {
+    }
+    int code() const { return d_code; }
+
+private:
+    int d_code;
+};
 
 /*! Description of one CUDA device. */
 struct cuda_device_info {
@@ -52,6 +71,20 @@ GPULDPC_ENGINE_API device_spec parse_device(const std::string& device);
  * exist (or the build has no CUDA), naming the argument.
  */
 GPULDPC_ENGINE_API int select_cuda_device(const std::string& device);
+
+/*!
+ * Dynamic shared memory per thread block that the GPU engines may use on
+ * CUDA device \p device (bytes): the device's opt-in limit
+ * (cudaDevAttrMaxSharedMemoryPerBlockOptin: 64 KiB on sm_75, 163 KiB on sm_80,
+ * 99 KiB on sm_86/sm_89, 227 KiB on sm_90), lowered by the environment
+ * variable GPULDPC_SHARED_MEMORY_LIMIT when that is set: bytes ("65536") or
+ * KiB with a K or KiB suffix ("64K", "99KiB"). A cap below 48 KiB (what every
+ * device gives without opting in) counts as 48 KiB. Engines read it once, at
+ * construction, and pick for every size a kernel variant that fits. Throws
+ * std::invalid_argument for a malformed variable, cuda_error when the device
+ * cannot be queried, std::runtime_error in a build without CUDA.
+ */
+GPULDPC_ENGINE_API size_t cuda_shared_memory_limit(int device);
 
 /*! One line describing the build: version, CUDA runtime, architectures. */
 GPULDPC_ENGINE_API std::string build_info();
