@@ -7,6 +7,8 @@
 
 #include "butterfly.h"
 #include "cuda_check.h"
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -17,8 +19,11 @@ namespace kernels {
 namespace {
 
 constexpr int kThreads = 256;
-// shared memory budget per block for the vectors (opt-in above 48 KiB)
+// shared memory budget per block for several vectors (opt-in above 48 KiB); a
+// single vector may take up to the limit
 constexpr size_t kSmemBudget = 96 * 1024;
+// threads of a block of the global-memory variant, which holds one vector
+constexpr int kGlobalThreads = 1024;
 
 template <typename T>
 struct elem;
@@ -72,31 +77,14 @@ struct elem<float2> {
     }
 };
 
-// Vector v of a block lives at smem + v * stride; an odd stride spreads
-// vectors of a warp over the banks.
-__host__ __device__ inline unsigned vector_stride(unsigned n) { return n + 1; }
-
+// The stages on `here` vectors of a block, vector v at x + v * stride, one
+// barrier per stage. x is shared memory, or global memory that only this
+// block touches (__syncthreads orders global memory within a block too).
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
-    butterfly_kernel(butterfly_params p, unsigned vpb)
+__device__ void run_stages(const butterfly_params& p, T* x0, unsigned stride, unsigned here)
 {
     using K = typename elem<T>::kernel_t;
-    extern __shared__ unsigned char smem_raw[];
-    T* smem = reinterpret_cast<T*>(smem_raw);
-    const unsigned n = p.n, stride = vector_stride(n);
-    const size_t first = size_t(blockIdx.x) * vpb;
-    const unsigned here = unsigned(min(size_t(vpb), p.n_vectors - first));
-    const T* in = static_cast<const T*>(p.in) + first * n;
-    T* out = static_cast<T*>(p.out) + first * n;
     const K* kernels = reinterpret_cast<const K*>(p.kernels);
-
-    // load (gathering through pre_perm), coalesced over the block's vectors
-    for (unsigned e = threadIdx.x; e < here * n; e += blockDim.x) {
-        const unsigned v = e / n, k = e - v * n;
-        const unsigned src = p.pre_perm ? p.pre_perm[k] : k;
-        smem[v * stride + k] = in[size_t(v) * n + src];
-    }
-    __syncthreads();
     for (unsigned s = 0; s < p.n_stages; ++s) {
         const unsigned begin = p.stage_offsets[s], count = p.stage_offsets[s + 1] - begin;
         for (unsigned e = threadIdx.x; e < here * count; e += blockDim.x) {
@@ -104,7 +92,7 @@ __global__ void __launch_bounds__(kThreads)
             const uint32_t pair = __ldg(p.pairs + q);
             const unsigned i = pair & 0xffffu, j = pair >> 16;
             const unsigned kid = p.kernel_ids ? __ldg(p.kernel_ids + q) : 0u;
-            T* x = smem + v * stride;
+            T* x = x0 + size_t(v) * stride;
             const T a = x[i], b = x[j];
             if (p.arith == butterfly_arith::mod2) {
                 const T ma = elem<T>::mod2(a);
@@ -123,6 +111,32 @@ __global__ void __launch_bounds__(kThreads)
         }
         __syncthreads();
     }
+}
+
+// Vectors of a block in shared memory, vector v at smem + v * stride; with
+// several vectors the stride is odd (n + 1), which spreads them over the banks.
+// Every vector is read before it is written, by its block alone: in may
+// equal out.
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    butterfly_kernel(butterfly_params p, unsigned vpb, unsigned stride)
+{
+    extern __shared__ unsigned char smem_raw[];
+    T* smem = reinterpret_cast<T*>(smem_raw);
+    const unsigned n = p.n;
+    const size_t first = size_t(blockIdx.x) * vpb;
+    const unsigned here = unsigned(min(size_t(vpb), p.n_vectors - first));
+    const T* in = static_cast<const T*>(p.in) + first * n;
+    T* out = static_cast<T*>(p.out) + first * n;
+
+    // load (gathering through pre_perm), coalesced over the block's vectors
+    for (unsigned e = threadIdx.x; e < here * n; e += blockDim.x) {
+        const unsigned v = e / n, k = e - v * n;
+        const unsigned src = p.pre_perm ? p.pre_perm[k] : k;
+        smem[v * stride + k] = in[size_t(v) * n + src];
+    }
+    __syncthreads();
+    run_stages<T>(p, smem, stride, here);
     for (unsigned e = threadIdx.x; e < here * n; e += blockDim.x) {
         const unsigned v = e / n, k = e - v * n;
         const unsigned src = p.post_perm ? p.post_perm[k] : k;
@@ -133,29 +147,80 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+// A vector larger than the shared memory a block may take: one block per
+// vector, the stages on the vector's slot of `scratch` in global memory (L2
+// holds it). Slower than shared memory, but on the GPU.
+template <typename T>
+__global__ void __launch_bounds__(kGlobalThreads)
+    butterfly_global_kernel(butterfly_params p, T* scratch)
+{
+    const unsigned n = p.n;
+    const T* in = static_cast<const T*>(p.in) + size_t(blockIdx.x) * n;
+    T* out = static_cast<T*>(p.out) + size_t(blockIdx.x) * n;
+    T* x = scratch + size_t(blockIdx.x) * n;
+    for (unsigned k = threadIdx.x; k < n; k += blockDim.x)
+        x[k] = in[p.pre_perm ? p.pre_perm[k] : k];
+    __syncthreads();
+    run_stages<T>(p, x, n, 1);
+    for (unsigned k = threadIdx.x; k < n; k += blockDim.x) {
+        T y = x[p.post_perm ? p.post_perm[k] : k];
+        if (p.final_div != 1.0f)
+            y = elem<T>::divide(y, p.final_div);
+        out[k] = y;
+    }
+}
+
 size_t elem_bytes(butterfly_type t) { return t == butterfly_type::complex64 ? 8 : 4; }
 
 template <typename T>
 void launch_typed(const butterfly_params& p, cudaStream_t stream)
 {
-    const unsigned vpb = butterfly_vectors_per_block(p.type, p.n);
-    const size_t smem = size_t(vpb) * vector_stride(p.n) * sizeof(T);
-    if (smem > 48 * 1024)
+    const butterfly_variant v = butterfly_choose(p.type, p.n, p.shared_limit);
+    if (v.global) {
+        if (!p.scratch || p.scratch_vectors == 0)
+            throw std::invalid_argument("butterfly: n=" + std::to_string(p.n) +
+                                        " needs a scratch buffer under a shared-memory "
+                                        "limit of " +
+                                        std::to_string(p.shared_limit) + " bytes");
+        for (size_t first = 0; first < p.n_vectors; first += p.scratch_vectors) {
+            butterfly_params q = p;
+            q.in = static_cast<const T*>(p.in) + first * p.n;
+            q.out = static_cast<T*>(p.out) + first * p.n;
+            q.n_vectors = std::min(p.scratch_vectors, p.n_vectors - first);
+            butterfly_global_kernel<T><<<unsigned(q.n_vectors), kGlobalThreads, 0, stream>>>(
+                q, static_cast<T*>(p.scratch));
+            GPULDPC_CUDA_CHECK_LAUNCH("butterfly_global_kernel");
+        }
+        return;
+    }
+    if (v.shared_bytes > 48 * 1024)
         allow_large_shared_memory(reinterpret_cast<const void*>(butterfly_kernel<T>));
-    const size_t blocks = (p.n_vectors + vpb - 1) / vpb;
-    butterfly_kernel<T><<<unsigned(blocks), kThreads, smem, stream>>>(p, vpb);
+    const size_t blocks = (p.n_vectors + v.vectors_per_block - 1) / v.vectors_per_block;
+    butterfly_kernel<T><<<unsigned(blocks), kThreads, v.shared_bytes, stream>>>(
+        p, v.vectors_per_block, v.stride);
     GPULDPC_CUDA_CHECK_LAUNCH("butterfly_kernel");
 }
 
 } // namespace
 
-unsigned butterfly_vectors_per_block(butterfly_type type, unsigned n)
+butterfly_variant butterfly_choose(butterfly_type type, unsigned n, size_t shared_limit)
 {
-    const size_t per_vector = size_t(vector_stride(n)) * elem_bytes(type);
-    const size_t fit = kSmemBudget / per_vector;
-    if (fit == 0)
-        return 1; // one vector above the budget: needs the opt-in up to 227 KiB
-    return unsigned(fit < 64 ? fit : 64);
+    const size_t limit = shared_limit ? shared_limit : SIZE_MAX;
+    const size_t elem = elem_bytes(type);
+    butterfly_variant v{};
+    const size_t fit = std::min(kSmemBudget, limit) / ((size_t(n) + 1) * elem);
+    if (fit >= 2) {
+        v.vectors_per_block = unsigned(std::min<size_t>(fit, 64));
+        v.stride = n + 1;
+    } else if (size_t(n) * elem <= limit) {
+        v.vectors_per_block = 1; // one vector needs no odd stride
+        v.stride = n;
+    } else {
+        v.global = true;
+        return v;
+    }
+    v.shared_bytes = size_t(v.vectors_per_block) * v.stride * elem;
+    return v;
 }
 
 void launch_butterfly(const butterfly_params& p, cudaStream_t stream)

@@ -35,6 +35,10 @@ enum class butterfly_arith {
  * float2; integers stored as floats are exact up to 2^24) and a divisor.
  * Before the stages the vector is gathered through pre_perm (if not null),
  * after them through post_perm, and finally divided by final_div (if != 1).
+ * in may equal out. A vector larger than the shared memory allowed
+ * (butterfly_choose says global) runs in \p scratch, device memory of
+ * scratch_vectors vectors; vectors beyond that go in several launches, so the
+ * caller must not use scratch for anything else until they are done.
  */
 struct butterfly_params {
     butterfly_type type;
@@ -52,12 +56,27 @@ struct butterfly_params {
     const uint16_t* pre_perm;   // may be null
     const uint16_t* post_perm;  // may be null
     float final_div;
+    size_t shared_limit;    // dynamic shared memory per block allowed; 0: no cap
+    void* scratch;          // global-memory variant only; may be null otherwise
+    size_t scratch_vectors; // vectors scratch holds
 };
 
-void launch_butterfly(const butterfly_params& p, cudaStream_t stream);
+/*! How a size runs within a shared-memory limit: vectors_per_block vectors at
+ * \p stride elements in shared_bytes of shared memory, or (global) one vector
+ * per block in global memory. */
+struct butterfly_variant {
+    unsigned vectors_per_block;
+    unsigned stride;
+    size_t shared_bytes;
+    bool global;
+};
 
-/*! Vectors one thread block holds for this size and type. */
-unsigned butterfly_vectors_per_block(butterfly_type type, unsigned n);
+butterfly_variant butterfly_choose(butterfly_type type, unsigned n, size_t shared_limit);
+
+/*! Enqueues the transform; throws std::invalid_argument for bad parameters
+ * (also a missing scratch buffer where the global variant needs one),
+ * cuda_error on a launch failure. */
+void launch_butterfly(const butterfly_params& p, cudaStream_t stream);
 
 } // namespace kernels
 } // namespace gpuldpc

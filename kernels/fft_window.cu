@@ -15,9 +15,10 @@ namespace kernels {
 namespace {
 
 // One thread per output element; the window is read through the read-only
-// cache, the same n taps for every vector.
-__global__ void fft_prepare_kernel(const float2* __restrict__ in,
-                                   float2* __restrict__ out,
+// cache, the same n taps for every vector. in and out are not __restrict__:
+// without rotation they may be equal (each thread reads what it writes).
+__global__ void fft_prepare_kernel(const float2* in,
+                                   float2* out,
                                    const float* __restrict__ window,
                                    size_t n,
                                    size_t total,

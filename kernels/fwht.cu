@@ -21,6 +21,16 @@
 // by side, so the S-fold reads are served by L2 and DRAM still sees one read
 // and one write; each block needs only m floats of shared memory, so several
 // blocks share an SM and one block's loads overlap another's exchange.
+//
+// The same split serves sizes whose whole-vector block does not fit the
+// shared memory a device (or GPULDPC_SHARED_MEMORY_LIMIT) allows: pieces of
+// m = 8192 floats need 33 KiB. In sequency order, natural coefficient j m + k
+// sits at position s = seq_m(k) S + (ginv(rev_S(j)) ^ (parity(k) ? S - 1 : 0))
+// (ginv: inverse Gray code, rev_S: bit reversal of log2 S bits), and
+// parity(k) is the lowest bit of seq_m(k): piece j writes its m-point
+// sequency output with stride S. A split vector cannot be transformed in
+// place (a block reads pieces that other blocks write); the engine copies
+// first then (fwht_choose says when).
 
 #include "cuda_check.h"
 #include "fwht.h"
@@ -28,6 +38,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace gpuldpc {
@@ -88,20 +99,24 @@ __host__ __device__ constexpr unsigned sequency_source(unsigned s, int log2n)
 // Shared-memory address of element `index`, padded against bank conflicts.
 __device__ __forceinline__ int padded(int index) { return index + (index >> 5); }
 
-template <int E>
+// NC: through the read-only data cache, for inputs that no thread of the
+// launch writes (split vectors, which are never in place)
+template <int E, bool NC = false>
 __device__ __forceinline__ void load_contiguous(const float* src, float (&x)[E])
 {
     if constexpr (E % 4 == 0) {
 #pragma unroll
         for (int i = 0; i < E / 4; ++i) {
-            const float4 v = reinterpret_cast<const float4*>(src)[i];
+            const float4* p = reinterpret_cast<const float4*>(src) + i;
+            const float4 v = NC ? __ldg(p) : *p;
             x[4 * i] = v.x;
             x[4 * i + 1] = v.y;
             x[4 * i + 2] = v.z;
             x[4 * i + 3] = v.w;
         }
     } else if constexpr (E == 2) {
-        const float2 v = *reinterpret_cast<const float2*>(src);
+        const float2* p = reinterpret_cast<const float2*>(src);
+        const float2 v = NC ? __ldg(p) : *p;
         x[0] = v.x;
         x[1] = v.y;
     } else {
@@ -142,21 +157,29 @@ __device__ __forceinline__ void fwht_registers(float (&x)[E])
             }
 }
 
+// Inverse Gray code: bit b of the result is the parity of bits >= b.
+__host__ __device__ constexpr unsigned gray_inverse(unsigned g)
+{
+    unsigned s = 0;
+    for (; g; g >>= 1)
+        s ^= g;
+    return s;
+}
+
 // LOG_N: the transform one block computes; LOG_S: split bits (the vectors
-// in memory hold 2^(LOG_N + LOG_S) floats, see above).
+// in memory hold 2^(LOG_N + LOG_S) floats, see above). in and out are not
+// __restrict__: an unsplit vector may be transformed in place (each block
+// reads all of its vectors before it writes them).
 template <int LOG_N, int LOG_S>
 __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock,
                                   fwht_traits<LOG_N>::kMinBlocks)
-    fwht_kernel(const float* __restrict__ in,
-                float* __restrict__ out,
-                size_t n_vectors,
-                float scale,
-                bool sequency)
+    fwht_kernel(const float* in, float* out, size_t n_vectors, float scale, bool sequency)
 {
     using tr = fwht_traits<LOG_N>;
     constexpr int N = tr::kN, E = tr::kE, T = tr::kT, W = tr::kW;
     constexpr int S = 1 << LOG_S;
     static_assert(LOG_S == 0 || tr::kVectorsPerBlock == 1, "split: one piece per block");
+    static_assert(LOG_S == 0 || T > 1, "split pieces span threads");
     extern __shared__ float smem[];
 
     const int local_vec = threadIdx.x / T;
@@ -170,11 +193,11 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock,
 
     float x[E];
     if (active) {
-        load_contiguous<E>(src + size_t(t) * E, x);
+        load_contiguous<E, (LOG_S > 0)>(src + size_t(t) * E, x);
 #pragma unroll
         for (int i = 1; i < S; ++i) {
             float y[E];
-            load_contiguous<E>(src + size_t(i) * N + size_t(t) * E, y);
+            load_contiguous<E, true>(src + size_t(i) * N + size_t(t) * E, y);
             const float sign = (__popc(unsigned(i & part)) & 1) ? -1.0f : 1.0f;
 #pragma unroll
             for (int e = 0; e < E; ++e)
@@ -249,37 +272,53 @@ __global__ void __launch_bounds__(fwht_traits<LOG_N>::kBlock,
             for (int i = 0; i < E; ++i)
                 v[padded(t * E + i)] = x[i];
         }
-        // sequency order: coalesced writes, gathered from shared memory
+        // sequency order: coalesced writes, gathered from shared memory; a
+        // piece of a split vector writes with stride S (see above)
         __syncthreads();
-        if (active)
+        if (active) {
+            float* seq = out + vec * N * S;
+            const unsigned low = gray_inverse(bit_reverse(unsigned(part), LOG_S));
 #pragma unroll
             for (int k = 0; k < E; ++k) {
                 const unsigned s = unsigned(k * T + t);
-                dst[s] = v[padded(int(sequency_source(s, LOG_N)))] * scale;
+                const float y = v[padded(int(sequency_source(s, LOG_N)))] * scale;
+                if constexpr (LOG_S == 0)
+                    seq[s] = y;
+                else
+                    seq[size_t(s) * S + (low ^ ((s & 1u) ? unsigned(S - 1) : 0u))] = y;
             }
+        }
     }
 }
 
-// n = 2: one float4 holds two vectors; natural and sequency order coincide.
-__global__ void fwht2_kernel(const float* __restrict__ in,
-                             float* __restrict__ out,
-                             size_t n_vectors,
-                             float scale)
+// n = 2, natural and sequency order coincide. VEC4: one float4 holds two
+// vectors (in and out 16-byte aligned); otherwise a float2 per vector. Each
+// thread reads what it writes, so in may equal out.
+template <bool VEC4>
+__global__ void fwht2_kernel(const float* in, float* out, size_t n_vectors, float scale)
 {
-    const size_t pairs = n_vectors / 2;
-    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < pairs;
-         i += size_t(gridDim.x) * blockDim.x) {
-        const float4 v = reinterpret_cast<const float4*>(in)[i];
-        reinterpret_cast<float4*>(out)[i] = make_float4((v.x + v.y) * scale,
-                                                        (v.x - v.y) * scale,
-                                                        (v.z + v.w) * scale,
-                                                        (v.z - v.w) * scale);
-    }
-    if (n_vectors % 2 && blockIdx.x == 0 && threadIdx.x == 0) {
-        const size_t last = n_vectors - 1;
-        const float a = in[2 * last], b = in[2 * last + 1];
-        out[2 * last] = (a + b) * scale;
-        out[2 * last + 1] = (a - b) * scale;
+    const size_t stride = size_t(gridDim.x) * blockDim.x;
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if constexpr (VEC4) {
+        for (; i < n_vectors / 2; i += stride) {
+            const float4 v = reinterpret_cast<const float4*>(in)[i];
+            reinterpret_cast<float4*>(out)[i] = make_float4((v.x + v.y) * scale,
+                                                            (v.x - v.y) * scale,
+                                                            (v.z + v.w) * scale,
+                                                            (v.z - v.w) * scale);
+        }
+        if (n_vectors % 2 && blockIdx.x == 0 && threadIdx.x == 0) {
+            const size_t last = n_vectors - 1;
+            const float a = in[2 * last], b = in[2 * last + 1];
+            out[2 * last] = (a + b) * scale;
+            out[2 * last + 1] = (a - b) * scale;
+        }
+    } else {
+        for (; i < n_vectors; i += stride) {
+            const float2 v = reinterpret_cast<const float2*>(in)[i];
+            reinterpret_cast<float2*>(out)[i] =
+                make_float2((v.x + v.y) * scale, (v.x - v.y) * scale);
+        }
     }
 }
 
@@ -291,83 +330,95 @@ size_t shared_bytes(bool sequency)
     return needed ? size_t(tr::kVectorsPerBlock) * tr::kSmemFloats * sizeof(float) : 0;
 }
 
-// Split bits for a vector of 2^log2n floats. n = 32768 runs as four blocks of
-// 8192 (H200: 56.6 % of copy bandwidth against 53.6 % for one block of 32768;
-// two of 16384: 48.6 %). n = 16384 stays whole: split in two it measured the
-// same (78.6 against 79.1 %), the doubled reads through L2 eating the gain.
-int split_bits(int log2n) { return log2n == 15 ? 2 : 0; }
-
-template <int LOG_N, int LOG_S>
-void launch_split(const fwht_params& p, cudaStream_t stream)
-{
-    using tr = fwht_traits<LOG_N>;
-    const size_t smem = shared_bytes<LOG_N>(false);
-    if (smem > 48 * 1024)
-        allow_large_shared_memory(
-            reinterpret_cast<const void*>(fwht_kernel<LOG_N, LOG_S>));
-    const size_t blocks = p.n_vectors << LOG_S;
-    fwht_kernel<LOG_N, LOG_S><<<unsigned(blocks), tr::kBlock, smem, stream>>>(
-        p.in, p.out, p.n_vectors, p.scale, false);
-    GPULDPC_CUDA_CHECK_LAUNCH("fwht_kernel (split)");
-}
-
-// Whether the byte ranges of in and out overlap (the split reads pieces that
-// other blocks of the same vector write).
-bool overlapping(const fwht_params& p)
-{
-    const size_t bytes = (p.n_vectors << p.log2n) * sizeof(float);
-    const auto a = reinterpret_cast<uintptr_t>(p.in),
-               b = reinterpret_cast<uintptr_t>(p.out);
-    return a < b + bytes && b < a + bytes;
-}
-
-template <int LOG_N>
-void launch(const fwht_params& p, cudaStream_t stream)
-{
-    using tr = fwht_traits<LOG_N>;
-    if constexpr (LOG_N == 15)
-        if (!p.sequency && !overlapping(p) && split_bits(LOG_N) == 2)
-            return launch_split<13, 2>(p, stream);
-    if constexpr (LOG_N == 1) {
-        const size_t pairs = p.n_vectors / 2;
-        const size_t blocks =
-            std::max<size_t>(1, std::min<size_t>((pairs + 255) / 256, 1u << 20));
-        fwht2_kernel<<<unsigned(blocks), 256, 0, stream>>>(
-            p.in, p.out, p.n_vectors, p.scale);
-        GPULDPC_CUDA_CHECK_LAUNCH("fwht2_kernel");
-        return;
-    }
-    const size_t smem = shared_bytes<LOG_N>(p.sequency);
-    if (smem > 48 * 1024) // above the default limit the kernel must opt in
-        allow_large_shared_memory(reinterpret_cast<const void*>(fwht_kernel<LOG_N, 0>));
-    const size_t blocks = (p.n_vectors + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
-    fwht_kernel<LOG_N, 0><<<unsigned(blocks), tr::kBlock, smem, stream>>>(
-        p.in, p.out, p.n_vectors, p.scale, p.sequency);
-    GPULDPC_CUDA_CHECK_LAUNCH("fwht_kernel");
-}
-
-template <int... L>
-void dispatch(const fwht_params& p, cudaStream_t stream, std::integer_sequence<int, L...>)
-{
-    // the one switch from the runtime size to a compile-time size
-    ((p.log2n == unsigned(L + 1) ? launch<L + 1>(p, stream) : void()), ...);
-}
-
 template <int... L>
 size_t dispatch_smem(unsigned log2n, bool sequency, std::integer_sequence<int, L...>)
 {
     size_t r = 0;
-    ((log2n == unsigned(L + 1) ? (r = shared_bytes<L + 1>(sequency)) : 0), ...);
+    ((log2n == unsigned(L + 2) ? (r = shared_bytes<L + 2>(sequency)) : 0), ...);
     return r;
+}
+
+size_t whole_shared_bytes(unsigned log2n, bool sequency)
+{
+    // n = 2 runs in registers (fwht2_kernel)
+    return log2n < 2 ? 0
+                     : dispatch_smem(log2n, sequency, std::make_integer_sequence<int, 14>{});
+}
+
+// Pieces of split vectors: 8192 floats. n = 32768 in natural order runs as four
+// of them even where the whole vector fits (H200: 56.6 % of copy bandwidth
+// against 53.6 % for one block of 32768; two of 16384: 48.6 %). n = 16384
+// stays whole where it fits: split in two it measured the same (78.6 against
+// 79.1 %), the doubled reads through L2 eating the gain.
+constexpr unsigned kPieceLog2n = 13;
+
+template <int LOG_N, int LOG_S>
+void launch_kernel(const fwht_params& p, size_t smem, cudaStream_t stream)
+{
+    using tr = fwht_traits<LOG_N>;
+    if (smem > 48 * 1024) // above the default limit the kernel must opt in
+        allow_large_shared_memory(
+            reinterpret_cast<const void*>(fwht_kernel<LOG_N, LOG_S>));
+    const size_t pieces = p.n_vectors << LOG_S;
+    const size_t blocks = (pieces + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
+    fwht_kernel<LOG_N, LOG_S><<<unsigned(blocks), tr::kBlock, smem, stream>>>(
+        p.in, p.out, p.n_vectors, p.scale, p.sequency);
+    GPULDPC_CUDA_CHECK_LAUNCH("fwht_kernel");
+}
+
+void launch_n2(const fwht_params& p, cudaStream_t stream)
+{
+    const bool vec4 = reinterpret_cast<uintptr_t>(p.in) % 16 == 0 &&
+                      reinterpret_cast<uintptr_t>(p.out) % 16 == 0;
+    const size_t threads = vec4 ? p.n_vectors / 2 : p.n_vectors;
+    const unsigned blocks = unsigned(
+        std::max<size_t>(1, std::min<size_t>((threads + 255) / 256, 1u << 20)));
+    if (vec4)
+        fwht2_kernel<true><<<blocks, 256, 0, stream>>>(p.in, p.out, p.n_vectors, p.scale);
+    else
+        fwht2_kernel<false><<<blocks, 256, 0, stream>>>(p.in, p.out, p.n_vectors, p.scale);
+    GPULDPC_CUDA_CHECK_LAUNCH("fwht2_kernel");
+}
+
+template <int... L>
+void dispatch_whole(const fwht_params& p,
+                    size_t smem,
+                    cudaStream_t stream,
+                    std::integer_sequence<int, L...>)
+{
+    // the one switch from the runtime size to a compile-time size
+    ((p.log2n == unsigned(L + 2) ? launch_kernel<L + 2, 0>(p, smem, stream) : void()),
+     ...);
 }
 
 } // namespace
 
+fwht_variant fwht_choose(unsigned log2n, bool sequency, bool in_place, size_t shared_limit)
+{
+    if (log2n < 1 || log2n > 15)
+        throw std::invalid_argument("fwht: log2n=" + std::to_string(log2n) +
+                                    " is out of range; allowed: 1 .. 15");
+    const size_t limit = shared_limit ? shared_limit : SIZE_MAX;
+    const fwht_variant whole{ log2n, 0, whole_shared_bytes(log2n, sequency) };
+    const fwht_variant split{ kPieceLog2n,
+                              log2n > kPieceLog2n ? log2n - kPieceLog2n : 0,
+                              whole_shared_bytes(kPieceLog2n, sequency) };
+    if (log2n == 15 && !sequency && !in_place)
+        return split;
+    if (whole.shared_bytes <= limit)
+        return whole;
+    if (in_place || log2n <= kPieceLog2n)
+        return fwht_variant{ 0, 0, 0 }; // in place needs the whole vector in a block
+    return split;
+}
+
 void launch_fwht(const fwht_params& p, cudaStream_t stream)
 {
     if (p.log2n < 1 || p.log2n > 15)
-        throw std::invalid_argument("log2n=" + std::to_string(p.log2n) +
+        throw std::invalid_argument("fwht: log2n=" + std::to_string(p.log2n) +
                                     " is out of range; allowed: 1 .. 15");
+    // n = 2 reads a float2 per vector (or a float4 per two when both pointers
+    // allow it), larger sizes float4s
     const size_t align = p.log2n >= 2 ? 16 : 8;
     if (reinterpret_cast<uintptr_t>(p.in) % align ||
         reinterpret_cast<uintptr_t>(p.out) % align)
@@ -377,12 +428,28 @@ void launch_fwht(const fwht_params& p, cudaStream_t stream)
         return;
     if (p.n_vectors > (size_t(1) << 40))
         throw std::invalid_argument("fwht: too many vectors in one launch");
-    dispatch(p, stream, std::make_integer_sequence<int, 15>{});
+    const size_t bytes = (p.n_vectors << p.log2n) * sizeof(float);
+    const auto a = reinterpret_cast<uintptr_t>(p.in), b = reinterpret_cast<uintptr_t>(p.out);
+    if (a != b && a < b + bytes && b < a + bytes)
+        throw std::invalid_argument("fwht: in and out must be equal or apart");
+    if (p.log2n == 1)
+        return launch_n2(p, stream);
+    const fwht_variant v = fwht_choose(p.log2n, p.sequency, a == b, p.shared_limit);
+    if (v.piece_log2n == 0)
+        throw std::invalid_argument(
+            "fwht: n=" + std::to_string(size_t(1) << p.log2n) +
+            " in place needs more shared memory than the limit of " +
+            std::to_string(p.shared_limit) + " bytes; copy in to another buffer first");
+    if (v.split_log2 == 1)
+        return launch_kernel<kPieceLog2n, 1>(p, v.shared_bytes, stream);
+    if (v.split_log2 == 2)
+        return launch_kernel<kPieceLog2n, 2>(p, v.shared_bytes, stream);
+    dispatch_whole(p, v.shared_bytes, stream, std::make_integer_sequence<int, 14>{});
 }
 
 size_t fwht_shared_bytes(unsigned log2n, bool sequency)
 {
-    return dispatch_smem(log2n, sequency, std::make_integer_sequence<int, 15>{});
+    return whole_shared_bytes(log2n, sequency);
 }
 
 } // namespace kernels

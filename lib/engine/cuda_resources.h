@@ -14,13 +14,20 @@
 #include "cuda_check.h"
 #include <cuda_runtime_api.h>
 #include <cstddef>
+#include <new>
 #include <utility>
 
 namespace gr {
 namespace gpuldpc {
 namespace cuda {
 
-/*! Makes \p device current for the lifetime of the object. */
+/*!
+ * Makes \p device current on the calling thread for the lifetime of the
+ * object (one public call of an engine: constructor, method or destructor)
+ * and restores the thread's previous device afterwards, so that an engine
+ * never leaves a thread switched to its device. The nothrow form (for
+ * destructors) ignores errors.
+ */
 class scoped_device
 {
 public:
@@ -29,13 +36,28 @@ public:
         GPULDPC_CUDA_CHECK(cudaGetDevice(&d_previous));
         if (device != d_previous)
             GPULDPC_CUDA_CHECK(cudaSetDevice(device));
+        d_switched = device != d_previous;
     }
-    ~scoped_device() { cudaSetDevice(d_previous); }
+    scoped_device(int device, std::nothrow_t)
+    {
+        if (cudaGetDevice(&d_previous) != cudaSuccess) {
+            cudaGetLastError();
+            return;
+        }
+        d_switched = device != d_previous && cudaSetDevice(device) == cudaSuccess;
+        cudaGetLastError();
+    }
+    ~scoped_device()
+    {
+        if (d_switched && cudaSetDevice(d_previous) != cudaSuccess)
+            cudaGetLastError();
+    }
     scoped_device(const scoped_device&) = delete;
     scoped_device& operator=(const scoped_device&) = delete;
 
 private:
     int d_previous = 0;
+    bool d_switched = false;
 };
 
 template <typename T, bool Pinned>

@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <type_traits>
+#include <algorithm>
 #include <stdexcept>
 
 #ifdef GPULDPC_HAVE_CUDA
@@ -24,6 +25,11 @@
 
 namespace gr {
 namespace gpuldpc {
+
+size_t gpu_buffer_items(size_t item_bytes)
+{
+    return std::max<size_t>(2, (size_t(8) << 20) / std::max<size_t>(1, item_bytes));
+}
 
 #ifndef GPULDPC_HAVE_CUDA
 
@@ -46,6 +52,9 @@ fwht_cuda::fwht_cuda(size_t, fwht_normalization, fwht_ordering, int, size_t)
 fwht_cuda::~fwht_cuda() = default;
 size_t fwht_cuda::length() const { no_cuda(); }
 std::string fwht_cuda::device_name() const { no_cuda(); }
+size_t fwht_cuda::shared_memory_limit() const { no_cuda(); }
+size_t fwht_cuda::shared_memory_bytes() const { no_cuda(); }
+std::string fwht_cuda::variant() const { no_cuda(); }
 void fwht_cuda::execute(const float*, float*, size_t) { no_cuda(); }
 void fwht_cuda::execute_device(const float*, float*, size_t, void*) { no_cuda(); }
 
@@ -58,6 +67,9 @@ size_t fft_cuda::length() const { no_cuda(); }
 std::string fft_cuda::device_name() const { no_cuda(); }
 int fft_cuda::extra_passes() const { no_cuda(); }
 std::string fft_cuda::callback_status() const { no_cuda(); }
+size_t fft_cuda::shared_memory_limit() const { no_cuda(); }
+size_t fft_cuda::shared_memory_bytes() const { no_cuda(); }
+std::string fft_cuda::variant() const { no_cuda(); }
 void fft_cuda::execute(const std::complex<float>*, std::complex<float>*, size_t)
 {
     no_cuda();
@@ -96,6 +108,21 @@ size_t butterfly_cuda<T>::bank_conflicts() const
     no_cuda();
 }
 template <typename T>
+size_t butterfly_cuda<T>::shared_memory_limit() const
+{
+    no_cuda();
+}
+template <typename T>
+size_t butterfly_cuda<T>::shared_memory_bytes() const
+{
+    no_cuda();
+}
+template <typename T>
+std::string butterfly_cuda<T>::variant() const
+{
+    no_cuda();
+}
+template <typename T>
 void butterfly_cuda<T>::execute(const T*, T*, size_t)
 {
     no_cuda();
@@ -124,6 +151,32 @@ size_t default_chunk(size_t item_bytes)
     return std::max<size_t>(1, (size_t(8) << 20) / item_bytes);
 }
 
+// Device memory that kernels use between launches (a copy of in-place data, a
+// global-memory work area), with an event so that work enqueued on another
+// stream waits until the previous user is done.
+template <typename T>
+struct scratch_area {
+    cuda::device_buffer<T> buffer;
+    cuda::event free;
+    size_t vectors = 0;
+    void allocate(size_t count, size_t n)
+    {
+        buffer = cuda::device_buffer<T>(count * n);
+        vectors = count;
+    }
+    void acquire(cudaStream_t s) const
+    {
+        GPULDPC_CUDA_CHECK(cudaStreamWaitEvent(s, free.get(), 0));
+    }
+    void release(cudaStream_t s) const { free.record(s); }
+};
+
+std::string kib(size_t bytes)
+{
+    return std::to_string(bytes) + " B (" + std::to_string((bytes + 1023) / 1024) +
+           " KiB)";
+}
+
 #define GPULDPC_CUFFT_CHECK(call)                                                       \
     do {                                                                                \
         const cufftResult r_ = (call);                                                  \
@@ -139,18 +192,26 @@ struct fwht_cuda::impl {
     impl(size_t n_, const fwht_cpu& cpu, int dev, size_t chunk)
         : n(n_),
           device(dev),
-          guard(dev),
           name(name_of(dev)),
+          shared_limit(cuda_shared_memory_limit(dev)),
           params{ nullptr,
                   nullptr,
                   0,
                   checked_log2(n_, fwht_cpu::min_length, fwht_cpu::max_length, "n"),
                   cpu.scale(),
-                  cpu.ordering() == fwht_ordering::sequency },
+                  cpu.ordering() == fwht_ordering::sequency,
+                  shared_limit },
+          apart(kernels::fwht_choose(params.log2n, params.sequency, false, shared_limit)),
+          in_place(kernels::fwht_choose(params.log2n, params.sequency, true, shared_limit)),
           pipeline(n_ * sizeof(float),
                    n_ * sizeof(float),
                    chunk ? chunk : default_chunk(n_ * 4))
     {
+        // in place where the whole vector does not fit a block: copied to a
+        // scratch buffer first (execute_device only; the pipeline never
+        // transforms in place)
+        if (in_place.piece_log2n == 0)
+            copy.allocate(pipeline.items_per_chunk(), n);
     }
     void launch(const float* in, float* out, size_t vectors, cudaStream_t s)
     {
@@ -162,9 +223,11 @@ struct fwht_cuda::impl {
     }
     size_t n;
     int device;
-    cuda::scoped_device guard; // current while constructing the members below
     std::string name;
+    size_t shared_limit;
     kernels::fwht_params params;
+    kernels::fwht_variant apart, in_place;
+    scratch_area<float> copy;
     cuda::stream own_stream;
     cuda::stream_pipeline pipeline;
 };
@@ -176,12 +239,40 @@ fwht_cuda::fwht_cuda(size_t n,
                      size_t vectors_per_chunk)
 {
     const fwht_cpu cpu(n, normalization, ordering); // validates n
+    cuda::scoped_device dev(device);
     d_impl = std::make_unique<impl>(n, cpu, device, vectors_per_chunk);
 }
 
-fwht_cuda::~fwht_cuda() = default;
+fwht_cuda::~fwht_cuda()
+{
+    if (!d_impl)
+        return;
+    // streams and buffers belong to the object's device
+    cuda::scoped_device dev(d_impl->device, std::nothrow);
+    d_impl.reset();
+}
 size_t fwht_cuda::length() const { return d_impl->n; }
 std::string fwht_cuda::device_name() const { return d_impl->name; }
+size_t fwht_cuda::shared_memory_limit() const { return d_impl->shared_limit; }
+
+size_t fwht_cuda::shared_memory_bytes() const
+{
+    return std::max(d_impl->apart.shared_bytes, d_impl->in_place.shared_bytes);
+}
+
+std::string fwht_cuda::variant() const
+{
+    const kernels::fwht_variant& v = d_impl->apart;
+    std::string text =
+        v.split_log2 == 0
+            ? std::string("whole vectors per block")
+            : "vectors split in " + std::to_string(1u << v.split_log2) + " pieces of " +
+                  std::to_string(1u << v.piece_log2n);
+    text += ", " + kib(v.shared_bytes) + " of shared memory";
+    if (d_impl->in_place.piece_log2n == 0)
+        text += "; in place through a device copy";
+    return text;
+}
 
 void fwht_cuda::execute(const float* in, float* out, size_t n_vectors)
 {
@@ -201,10 +292,25 @@ void fwht_cuda::execute_device(const float* d_in,
                                void* stream)
 {
     cuda::scoped_device dev(d_impl->device);
-    d_impl->launch(d_in,
-                   d_out,
-                   n_vectors,
-                   stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get());
+    const cudaStream_t s =
+        stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get();
+    if (d_in != d_out || d_impl->in_place.piece_log2n != 0) {
+        d_impl->launch(d_in, d_out, n_vectors, s);
+        return;
+    }
+    const auto& copy = d_impl->copy;
+    const size_t n = d_impl->n;
+    for (size_t done = 0; done < n_vectors; done += copy.vectors) {
+        const size_t v = std::min(copy.vectors, n_vectors - done);
+        copy.acquire(s);
+        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(copy.buffer.data(),
+                                           d_in + done * n,
+                                           v * n * sizeof(float),
+                                           cudaMemcpyDeviceToDevice,
+                                           s));
+        d_impl->launch(copy.buffer.data(), d_out + done * n, v, s);
+        copy.release(s);
+    }
 }
 
 struct fft_cuda::impl {
@@ -216,8 +322,8 @@ struct fft_cuda::impl {
          size_t chunk_)
         : n(n_),
           device(dev),
-          guard(dev),
           name(name_of(dev)),
+          shared_limit(cuda_shared_memory_limit(dev)),
           forward(fwd),
           chunk(chunk_ ? chunk_ : default_chunk(n_ * 8)),
           rotate_in(!fwd && shift ? n_ / 2 : 0),
@@ -233,24 +339,27 @@ struct fft_cuda::impl {
                                           win.size() * sizeof(float),
                                           cudaMemcpyHostToDevice));
         // Window and shift of power-of-two sizes live in the loads and stores
-        // of the one-pass kernel; cuFFT (plain, or after the preparation
-        // kernel) serves the other sizes and in-place calls it cannot take.
+        // of the one-pass kernel, in the variant that fits the shared-memory
+        // limit; cuFFT (plain, or after the preparation kernel) serves the
+        // other sizes, sizes that no variant fits, and in-place calls a split
+        // variant cannot take.
         if (prepares() && (n & (n - 1)) == 0 &&
             n >= (size_t(1) << kernels::fft_pow2_min_log2n) &&
-            n <= (size_t(1) << kernels::fft_pow2_max_log2n)) {
-            fused_log2n = checked_log2(n, 1, n, "fft_size");
-            std::vector<float2> table(kernels::fft_pow2_twiddle_count(fused_log2n));
-            kernels::fft_pow2_fill_twiddles(fused_log2n, table.data());
+            n <= (size_t(1) << kernels::fft_pow2_max_log2n))
+            fused = kernels::fft_pow2_choose(
+                checked_log2(n, 1, n, "fft_size"), !win.empty(), shared_limit);
+        if (fused.piece_log2n) {
+            std::vector<float2> table(kernels::fft_pow2_twiddle_count(fused));
+            kernels::fft_pow2_fill_twiddles(fused, table.data());
             twiddles = cuda::device_buffer<float2>(table.size());
             GPULDPC_CUDA_CHECK(cudaMemcpy(twiddles.data(),
                                           table.data(),
                                           table.size() * sizeof(float2),
                                           cudaMemcpyHostToDevice));
-            fused_blocks =
-                kernels::fft_pow2_resident_blocks(fused_log2n, forward, !win.empty());
+            fused_blocks = kernels::fft_pow2_resident_blocks(fused, forward);
             callback_status = "window and shift fused into the one-pass FFT kernel";
         }
-        if (fused_log2n && kernels::fft_pow2_in_place_ok(fused_log2n))
+        if (fused.piece_log2n && kernels::fft_pow2_in_place_ok(fused))
             return; // cuFFT is never needed
         // per stream slot: a scratch buffer and one plan per power-of-two batch
         // up to the chunk, sharing one work area (the two slots run concurrently)
@@ -282,7 +391,7 @@ struct fft_cuda::impl {
             for (auto plan : plans[slot])
                 GPULDPC_CUFFT_CHECK(cufftSetWorkArea(plan, work_areas[slot].data()));
         }
-        if (fused_log2n)
+        if (fused.piece_log2n)
             return;
         // Linking the callback at plan time fails on the CUDA 13.0 cuFFT
         // measured so far (CUFFT_INTERNAL_ERROR from cufftMakePlanMany), and
@@ -364,13 +473,13 @@ struct fft_cuda::impl {
     void
     transform(const float2* in, float2* out, size_t vectors, cudaStream_t s, int slot)
     {
-        if (fused_log2n && (in != out || kernels::fft_pow2_in_place_ok(fused_log2n))) {
+        if (fused.piece_log2n && (in != out || kernels::fft_pow2_in_place_ok(fused))) {
             kernels::launch_fft_pow2({ in,
                                        out,
                                        window.size() ? window.data() : nullptr,
                                        twiddles.data(),
                                        vectors,
-                                       fused_log2n,
+                                       fused,
                                        forward,
                                        rotate_in != 0,
                                        forward && alternate,
@@ -428,8 +537,8 @@ struct fft_cuda::impl {
 
     size_t n;
     int device;
-    cuda::scoped_device guard;
     std::string name;
+    size_t shared_limit;
     bool forward;
     size_t chunk;
     size_t rotate_in;
@@ -441,8 +550,9 @@ struct fft_cuda::impl {
     cuda::device_buffer<kernels::fft_callback_info> callback_info;
     cufftHandle callback_plans[cuda::stream_pipeline::kSlots] = {};
     std::string callback_status = "no callback needed";
-    unsigned fused_log2n = 0; // one-pass kernel with window and shift, 0: cuFFT
-    size_t fused_blocks = 0;  // its persistent grid on this device
+    // one-pass kernel with window and shift (piece_log2n 0: cuFFT)
+    kernels::fft_pow2_variant fused;
+    size_t fused_blocks = 0; // its persistent grid on this device
     cuda::device_buffer<float2> twiddles; // of the one-pass kernel
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
@@ -463,18 +573,45 @@ fft_cuda::fft_cuda(size_t n,
         throw std::invalid_argument(
             "window has " + std::to_string(window.size()) +
             " taps; allowed: none or fft_size=" + std::to_string(n));
+    cuda::scoped_device dev(device);
     d_impl = std::make_unique<impl>(n, forward, window, shift, device, vectors_per_chunk);
 }
 
-fft_cuda::~fft_cuda() = default;
+fft_cuda::~fft_cuda()
+{
+    if (!d_impl)
+        return;
+    // plans, streams and buffers belong to the object's device
+    cuda::scoped_device dev(d_impl->device, std::nothrow);
+    d_impl.reset();
+}
 size_t fft_cuda::length() const { return d_impl->n; }
 std::string fft_cuda::device_name() const { return d_impl->name; }
 std::string fft_cuda::callback_status() const { return d_impl->callback_status; }
+size_t fft_cuda::shared_memory_limit() const { return d_impl->shared_limit; }
+size_t fft_cuda::shared_memory_bytes() const { return d_impl->fused.shared_bytes; }
+
+std::string fft_cuda::variant() const
+{
+    const kernels::fft_pow2_variant& v = d_impl->fused;
+    if (v.piece_log2n == 0)
+        return d_impl->prepares() ? "cuFFT after the preparation kernel" : "cuFFT";
+    std::string text = "one-pass kernel, ";
+    text += v.split_log2 ? "vectors split in " + std::to_string(1u << v.split_log2) +
+                               " pieces of " + std::to_string(1u << v.piece_log2n)
+                         : std::string("whole vectors per block");
+    text += v.buffers == 2 ? ", two buffers" : ", one buffer";
+    if (!d_impl->window.size())
+        text += ", no window";
+    else
+        text += v.window_shared ? ", window in shared memory" : ", window from global memory";
+    return text + ", " + kib(v.shared_bytes) + " of shared memory";
+}
 
 int fft_cuda::extra_passes() const
 {
     // full chunks; a shorter tail takes the preparation kernel
-    if (d_impl->callback_plans[0] || d_impl->fused_log2n)
+    if (d_impl->callback_plans[0] || d_impl->fused.piece_log2n)
         return 0;
     return (d_impl->prepares() ? 1 : 0) + (d_impl->rotate_out ? 1 : 0);
 }
@@ -538,12 +675,18 @@ struct butterfly_cuda<T>::impl {
     impl(butterfly_network net, int dev, bool reorder, size_t chunk)
         : n(net.n),
           device(dev),
-          guard(dev),
           name(name_of(dev)),
+          shared_limit(cuda_shared_memory_limit(dev)),
+          chosen(kernels::butterfly_choose(type_of<T>(), unsigned(net.n), shared_limit)),
           pipeline(net.n * sizeof(T),
                    net.n * sizeof(T),
                    chunk ? chunk : default_chunk(net.n * sizeof(T)))
     {
+        // vectors larger than the shared memory allowed run in global memory:
+        // a work area per pipeline stream (the two run concurrently)
+        if (chosen.global)
+            for (auto& area : work)
+                area.allocate(pipeline.items_per_chunk(), n);
         if (reorder)
             net.reorder_for_banks();
         conflicts = net.bank_conflicts();
@@ -587,19 +730,31 @@ struct butterfly_cuda<T>::impl {
         params.pre_perm = net.pre_perm.empty() ? nullptr : d_pre.data();
         params.post_perm = net.post_perm.empty() ? nullptr : d_post.data();
         params.final_div = net.final_div;
+        params.shared_limit = shared_limit;
     }
-    void launch(const void* in, void* out, size_t vectors, cudaStream_t s)
+    void launch(const void* in, void* out, size_t vectors, cudaStream_t s, int slot)
     {
         kernels::butterfly_params p = params;
         p.in = in;
         p.out = out;
         p.n_vectors = vectors;
+        if (!chosen.global) {
+            kernels::launch_butterfly(p, s);
+            return;
+        }
+        const auto& area = work[slot];
+        p.scratch = area.buffer.data();
+        p.scratch_vectors = area.vectors;
+        area.acquire(s);
         kernels::launch_butterfly(p, s);
+        area.release(s);
     }
     size_t n;
     int device;
-    cuda::scoped_device guard;
     std::string name;
+    size_t shared_limit;
+    kernels::butterfly_variant chosen;
+    scratch_area<T> work[cuda::stream_pipeline::kSlots];
     size_t conflicts = 0;
     kernels::butterfly_params params{};
     cuda::device_buffer<uint32_t> d_offsets, d_pairs;
@@ -614,12 +769,19 @@ butterfly_cuda<T>::butterfly_cuda(const butterfly_network& network,
                                   int device,
                                   bool reorder,
                                   size_t vectors_per_chunk)
-    : d_impl(std::make_unique<impl>(network, device, reorder, vectors_per_chunk))
 {
+    cuda::scoped_device dev(device);
+    d_impl = std::make_unique<impl>(network, device, reorder, vectors_per_chunk);
 }
 
 template <typename T>
-butterfly_cuda<T>::~butterfly_cuda() = default;
+butterfly_cuda<T>::~butterfly_cuda()
+{
+    if (!d_impl)
+        return;
+    cuda::scoped_device dev(d_impl->device, std::nothrow);
+    d_impl.reset();
+}
 
 template <typename T>
 size_t butterfly_cuda<T>::length() const
@@ -640,15 +802,39 @@ size_t butterfly_cuda<T>::bank_conflicts() const
 }
 
 template <typename T>
+size_t butterfly_cuda<T>::shared_memory_limit() const
+{
+    return d_impl->shared_limit;
+}
+
+template <typename T>
+size_t butterfly_cuda<T>::shared_memory_bytes() const
+{
+    return d_impl->chosen.shared_bytes;
+}
+
+template <typename T>
+std::string butterfly_cuda<T>::variant() const
+{
+    const kernels::butterfly_variant& v = d_impl->chosen;
+    if (v.global)
+        return "one vector per block in global memory (larger than the shared-memory "
+               "limit)";
+    return std::to_string(v.vectors_per_block) + " vector(s) per block in shared memory, " +
+           kib(v.shared_bytes);
+}
+
+template <typename T>
 void butterfly_cuda<T>::execute(const T* in, T* out, size_t n_vectors)
 {
     cuda::scoped_device dev(d_impl->device);
-    d_impl->pipeline.run(in,
-                         out,
-                         n_vectors,
-                         [this](const void* i, void* o, size_t v, cudaStream_t s, int) {
-                             d_impl->launch(i, o, v, s);
-                         });
+    d_impl->pipeline.run(
+        in,
+        out,
+        n_vectors,
+        [this](const void* i, void* o, size_t v, cudaStream_t s, int slot) {
+            d_impl->launch(i, o, v, s, slot);
+        });
 }
 
 template <typename T>
@@ -661,7 +847,8 @@ void butterfly_cuda<T>::execute_device(const T* d_in,
     d_impl->launch(d_in,
                    d_out,
                    n_vectors,
-                   stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get());
+                   stream ? static_cast<cudaStream_t>(stream) : d_impl->own_stream.get(),
+                   0);
 }
 
 #endif

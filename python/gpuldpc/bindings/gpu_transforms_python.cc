@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(1bc0dac67c7d8e4ebb5ba6f5e3e2f862) */
+/* BINDTOOL_HEADER_FILE_HASH(1dcc7ba09f9b31baa69077284ca199c9) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -48,6 +48,11 @@ apply(py::array_t<T, py::array::c_style | py::array::forcecast> x, size_t n, F&&
 
 void bind_gpu_transforms(py::module& m)
 {
+    m.def("gpu_buffer_items",
+          &gpu_buffer_items,
+          py::arg("item_bytes"),
+          "Items of the output-buffer floor a block on a GPU engine sets: as many "
+          "as fit 8 MiB, at least 2.");
     py::class_<fwht_cuda>(
         m,
         "fwht_cuda",
@@ -71,6 +76,9 @@ void bind_gpu_transforms(py::module& m)
              py::arg("device") = 0,
              py::arg("vectors_per_chunk") = 0)
         .def_property_readonly("device_name", &fwht_cuda::device_name)
+        .def_property_readonly("shared_memory_limit", &fwht_cuda::shared_memory_limit)
+        .def_property_readonly("shared_memory_bytes", &fwht_cuda::shared_memory_bytes)
+        .def_property_readonly("variant", &fwht_cuda::variant)
         .def("execute", [](fwht_cuda& t, py::array_t<float> x) {
             return apply<float>(
                 x, t.length(), [&t](const float* in, float* out, size_t v) {
@@ -98,6 +106,9 @@ void bind_gpu_transforms(py::module& m)
              py::arg("vectors_per_chunk") = 0)
         .def_property_readonly("device_name", &fft_cuda::device_name)
         .def_property_readonly("extra_passes", &fft_cuda::extra_passes)
+        .def_property_readonly("shared_memory_limit", &fft_cuda::shared_memory_limit)
+        .def_property_readonly("shared_memory_bytes", &fft_cuda::shared_memory_bytes)
+        .def_property_readonly("variant", &fft_cuda::variant)
         .def("execute", [](fft_cuda& t, py::array_t<std::complex<float>> x) {
             return apply<std::complex<float>>(x,
                                               t.length(),

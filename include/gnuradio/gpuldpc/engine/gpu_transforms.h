@@ -21,6 +21,16 @@ namespace gr {
 namespace gpuldpc {
 
 /*!
+ * Items of the output-buffer floor that a block on a GPU engine sets
+ * (set_min_output_buffer), for items of \p item_bytes: as many as fit 8 MiB,
+ * so that one work() call sees a batch worth a launch, but at least 2 (one
+ * being written while the next block reads another). The floor thus never
+ * exceeds max(8 MiB, 2 items): a 2^24-point FFT (128 MiB per item) gets 2
+ * items. Blocks on the CPU set no floor (GNU Radio's default buffers).
+ */
+GPULDPC_ENGINE_API size_t gpu_buffer_items(size_t item_bytes);
+
+/*!
  * \brief Fast Walsh-Hadamard transform on a CUDA device; the same parameters
  * and results (within float rounding) as fwht_cpu.
  *
@@ -34,6 +44,15 @@ namespace gpuldpc {
  * - Errors at run time (device lost, out of memory) MUST surface as
  *   cuda_error, with the output unspecified, so callers can fall back.
  * - One call at a time per object.
+ * - Every public call (constructor and destructor included) makes the
+ *   object's device current for its duration only and restores the calling
+ *   thread's device before it returns; any thread may make, use and destroy
+ *   the object.
+ * - Shared memory: the constructor reads cuda_shared_memory_limit(device)
+ *   (the device's opt-in limit, or less under GPULDPC_SHARED_MEMORY_LIMIT) and
+ *   picks for the size a kernel variant that fits it, so every size runs on
+ *   the GPU on every supported device; shared_memory_bytes() and variant()
+ *   say what was chosen.
  */
 class GPULDPC_ENGINE_API fwht_cuda
 {
@@ -47,8 +66,16 @@ public:
 
     size_t length() const;
     std::string device_name() const;
+    /*! Shared memory per block the object may use (bytes), read at construction. */
+    size_t shared_memory_limit() const;
+    /*! Most dynamic shared memory per block its kernels take (<= the limit). */
+    size_t shared_memory_bytes() const;
+    /*! The kernel variant chosen for the size, in words. */
+    std::string variant() const;
 
     void execute(const float* in, float* out, size_t n_vectors);
+    /*! d_in may equal d_out (in place; where the size's whole-vector kernel
+     * does not fit the limit, through a device copy), or the two are apart. */
     void execute_device(const float* d_in, float* d_out, size_t n_vectors, void* stream);
 
 private:
@@ -61,7 +88,9 @@ private:
  * shift conventions. Without window and shift, and for sizes other than
  * 32 ... 16384 = 2^14 points, cuFFT transforms (a preparation kernel applies
  * window and shift first); powers of two in that range with a window or a
- * shift take a one-pass kernel that applies both while loading and storing.
+ * shift take a one-pass kernel that applies both while loading and storing
+ * (in the variant that fits the shared-memory limit; where none does, cuFFT
+ * as for the other sizes).
  * cuFFT plans for power-of-two batch sizes up to the chunk size are made in
  * the constructor (sharing one work area), so no plan is ever made while
  * streaming. Contract as fwht_cuda.
@@ -84,6 +113,11 @@ public:
     int extra_passes() const;
     /*! Whether window and shift run in a cuFFT load callback, and if not, why. */
     std::string callback_status() const;
+    /*! As fwht_cuda's; cuFFT's own kernels are cuFFT's business (it picks
+     * kernels that the device runs) and not counted. */
+    size_t shared_memory_limit() const;
+    size_t shared_memory_bytes() const;
+    std::string variant() const;
 
     void
     execute(const std::complex<float>* in, std::complex<float>* out, size_t n_vectors);
@@ -118,6 +152,11 @@ public:
     std::string device_name() const;
     /*! Modelled extra shared-memory wavefronts per vector (see butterfly_network). */
     size_t bank_conflicts() const;
+    /*! As fwht_cuda's. A vector larger than the limit runs in global memory
+     * (one block per vector, shared_memory_bytes() 0). */
+    size_t shared_memory_limit() const;
+    size_t shared_memory_bytes() const;
+    std::string variant() const;
 
     void execute(const T* in, T* out, size_t n_vectors);
     void execute_device(const T* d_in, T* d_out, size_t n_vectors, void* stream);
