@@ -41,8 +41,10 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
 
 /*!
  * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure
- * at run time drops the engine (with a log line) and redoes the call on the
- * CPU: work() has consumed nothing yet, so nothing is lost.
+ * at run time (a cuda_error) drops the engine (with a log line) and redoes the
+ * call on the CPU: work() has consumed nothing yet, so nothing is lost. Any
+ * other exception (an invalid argument, a logic error) is a bug, not a GPU
+ * failure: it propagates and the engine stays.
  */
 template <typename Engine, typename Gpu, typename Cpu>
 void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
@@ -54,7 +56,7 @@ void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
         try {
             on_gpu(*gpu);
             return;
-        } catch (const std::exception& e) {
+        } catch (const cuda_error& e) {
             logger->error("GPU failed ({}); falling back to the CPU", e.what());
             gpu.reset();
         }
@@ -66,8 +68,9 @@ void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
  * Chooses where a block with a GPU path runs: makes the GPU engine with
  * \p make_gpu(device_index) when the `device` argument selects a CUDA device,
  * and returns it, or returns null for the CPU. "auto" falls back to the CPU
- * (with a log line) when no device is usable or the GPU engine cannot be made;
- * an explicit "cuda"/"cuda:N" that cannot be honoured throws.
+ * (with a log line) when no device is usable or the GPU engine cannot be made
+ * for a CUDA error; an explicit "cuda"/"cuda:N" that cannot be honoured
+ * throws, and so does any other error (an invalid argument) for every device.
  */
 template <typename Engine, typename Make>
 std::unique_ptr<Engine>
@@ -84,7 +87,7 @@ choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
         auto engine = make_gpu(index);
         logger->info("device={}: running on {}", device, engine->device_name());
         return engine;
-    } catch (const std::exception& e) {
+    } catch (const cuda_error& e) {
         if (device != "auto")
             throw;
         logger->warn("device=auto: the GPU could not be used ({}); running on the CPU",

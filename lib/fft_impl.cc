@@ -52,9 +52,11 @@ fft_impl::fft_impl(int fft_size,
     d_gpu = choose_engine<fft_cuda>(device, d_logger, [&](int index) {
         return std::make_unique<fft_cuda>(d_n, forward, window, shift, index);
     });
-    if (d_gpu) // room for batches worth a GPU launch: 8 MiB of output
-        set_min_output_buffer(int(std::max<size_t>(
-            64, (size_t(8) << 20) / output_signature()->sizeof_stream_item(0))));
+    // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
+    // the CPU path keeps GNU Radio's default buffers
+    if (d_gpu)
+        set_min_output_buffer(
+            int(gpu_buffer_items(output_signature()->sizeof_stream_item(0))));
     if (forward)
         d_fwd = std::make_unique<gr::fft::fft_complex_fwd>(fft_size, nthreads);
     else

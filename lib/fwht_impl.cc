@@ -35,9 +35,11 @@ fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
         return std::make_unique<fwht_cuda>(
             transform.length(), transform.normalization(), transform.ordering(), index);
     });
-    if (d_gpu) // room for batches worth a GPU launch: 8 MiB of output
-        set_min_output_buffer(int(std::max<size_t>(
-            64, (size_t(8) << 20) / output_signature()->sizeof_stream_item(0))));
+    // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
+    // the CPU path keeps GNU Radio's default buffers
+    if (d_gpu)
+        set_min_output_buffer(
+            int(gpu_buffer_items(output_signature()->sizeof_stream_item(0))));
 }
 
 int fwht_impl::work(int noutput_items,

@@ -44,9 +44,11 @@ spectral_transform_impl<T>::spectral_transform_impl(
                 transform.length(), transform.kind(), transform.forward()),
             index);
     });
+    // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
+    // the CPU path keeps GNU Radio's default buffers
     if (d_gpu)
-        this->set_min_output_buffer(int(std::max<size_t>(
-            64, (size_t(8) << 20) / this->output_signature()->sizeof_stream_item(0))));
+        this->set_min_output_buffer(
+            int(gpu_buffer_items(this->output_signature()->sizeof_stream_item(0))));
 }
 
 template <class T>
