@@ -11,6 +11,7 @@
 // Prints a table and, with --json FILE, writes every record with the device.
 
 #include "cuda_check.h"
+#include "device_query.h"
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -27,6 +28,7 @@
 #include <chrono>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -42,11 +44,16 @@ using namespace gr::gpuldpc;
 namespace {
 
 struct record {
-    std::string section, name, unit, baseline_name;
+    std::string section, name, unit, baseline_name, variant;
     double n = 0, batch = 0, value = 0, gbps = 0, baseline = 0, ratio = 0;
+    size_t shared_bytes = 0; //!< the engine's kernel variant's, per block
 };
 
 std::string g_device;
+// shared memory per block the engines may use, the device's opt-in limit and
+// GPULDPC_SHARED_MEMORY_LIMIT (empty: unset)
+size_t g_smem_limit = 0, g_smem_device = 0;
+std::string g_smem_cap;
 std::vector<record> g_records;
 cudaStream_t g_stream = nullptr; // everything timed runs on this stream
 
@@ -125,6 +132,8 @@ void bench_fwht(size_t bytes, int reps)
         size_t n, vectors;
         double ms;
         bool sequency;
+        size_t smem;
+        std::string variant;
     };
     std::vector<row> rows;
     for (unsigned k = 1; k <= 15; ++k) {
@@ -135,7 +144,12 @@ void bench_fwht(size_t bytes, int reps)
             fwht_cuda t(n, fwht_normalization::none, order, 0);
             const double ms =
                 time_ms([&] { t.execute_device(d_in, d_out, vectors, g_stream); }, reps);
-            rows.push_back({ n, vectors, ms, order == fwht_ordering::sequency });
+            rows.push_back({ n,
+                             vectors,
+                             ms,
+                             order == fwht_ordering::sequency,
+                             t.shared_memory_bytes(),
+                             t.variant() });
         }
     }
     const double copy_after = copy_ms(d_in, d_out, bytes, reps);
@@ -146,13 +160,14 @@ void bench_fwht(size_t bytes, int reps)
         2.0 * double(bytes) / copy_before / 1e6,
         2.0 * double(bytes) / copy_after / 1e6,
         copy_gbps);
-    std::printf("%6s %9s %14s %10s %10s %7s\n",
+    std::printf("%6s %9s %14s %10s %10s %7s %9s\n",
                 "n",
                 "vectors",
                 "transforms/ms",
                 "GB/s",
                 "copy GB/s",
-                "ratio");
+                "ratio",
+                "smem KiB");
     for (const row& w : rows) {
         const double gbps = 2.0 * double(w.vectors * w.n * 4) / w.ms / 1e6;
         record r;
@@ -166,14 +181,17 @@ void bench_fwht(size_t bytes, int reps)
         r.baseline_name = "cudaMemcpy D2D GB/s";
         r.baseline = copy_gbps;
         r.ratio = gbps / copy_gbps;
+        r.shared_bytes = w.smem;
+        r.variant = w.variant;
         g_records.push_back(r);
-        std::printf("%6zu %9zu %14.0f %10.1f %10.1f %6.1f%%%s\n",
+        std::printf("%6zu %9zu %14.0f %10.1f %10.1f %6.1f%% %9.1f%s\n",
                     w.n,
                     w.vectors,
                     r.value,
                     gbps,
                     copy_gbps,
                     100 * r.ratio,
+                    double(w.smem) / 1024,
                     w.sequency ? " (sequency)" : "");
     }
     {
@@ -201,7 +219,7 @@ void bench_fft(size_t bytes, int reps)
         "\nFFT complex fp32, data on the device, %zu MiB per batch; baseline: raw "
         "cuFFT C2C on the same batch\n",
         bytes >> 20);
-    std::printf("%6s %8s %-22s %10s %10s %7s %6s %8s\n",
+    std::printf("%6s %8s %-22s %10s %10s %7s %6s %8s %9s\n",
                 "n",
                 "vectors",
                 "engine",
@@ -209,7 +227,8 @@ void bench_fft(size_t bytes, int reps)
                 "cuFFT GB/s",
                 "ratio",
                 "passes",
-                "plans ms");
+                "plans ms",
+                "smem KiB");
     for (size_t n :
          { size_t(256), size_t(1024), size_t(4096), size_t(8192), size_t(16384) }) {
         const size_t vectors = bytes / (n * 8);
@@ -263,8 +282,10 @@ void bench_fft(size_t bytes, int reps)
             r.baseline_name = "raw cuFFT GB/s";
             r.baseline = raw_gbps;
             r.ratio = raw_ms / ms;
+            r.shared_bytes = engine.shared_memory_bytes();
+            r.variant = engine.variant();
             g_records.push_back(r);
-            std::printf("%6zu %8zu %-22s %10.1f %10.1f %6.1f%% %6d %8.0f\n",
+            std::printf("%6zu %8zu %-22s %10.1f %10.1f %6.1f%% %6d %8.0f %9.1f\n",
                         n,
                         vectors,
                         v.name,
@@ -272,9 +293,12 @@ void bench_fft(size_t bytes, int reps)
                         raw_gbps,
                         100 * r.ratio,
                         engine.extra_passes(),
-                        plan_ms);
+                        plan_ms,
+                        double(r.shared_bytes) / 1024);
             if (v.windowed)
-                std::printf("         %s\n", engine.callback_status().c_str());
+                std::printf("         %s; %s\n",
+                            engine.variant().c_str(),
+                            engine.callback_status().c_str());
         }
         cudaFree(d_in);
         cudaFree(d_out);
@@ -287,14 +311,15 @@ void bench_butterfly(size_t bytes, int reps)
         "\nGeneric butterfly-network kernel (Onsjo et al.), data on the device, %zu MiB; "
         "baseline: cudaMemcpy device-to-device\n",
         bytes >> 20);
-    std::printf("%-26s %6s %9s %10s %10s %7s %10s\n",
+    std::printf("%-26s %6s %9s %10s %10s %7s %10s %9s\n",
                 "network",
                 "n",
                 "vectors",
                 "GB/s",
                 "copy GB/s",
                 "ratio",
-                "conflicts");
+                "conflicts",
+                "smem KiB");
     unsigned char *d_in = nullptr, *d_out = nullptr;
     GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_in), bytes));
     GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes));
@@ -305,7 +330,8 @@ void bench_butterfly(size_t bytes, int reps)
                       size_t n,
                       size_t vectors,
                       double ms,
-                      size_t conflicts) {
+                      size_t conflicts,
+                      size_t smem) {
         const double gbps = 2.0 * double(bytes) / ms / 1e6;
         record r;
         r.section = "butterfly";
@@ -318,15 +344,17 @@ void bench_butterfly(size_t bytes, int reps)
         r.baseline_name = "cudaMemcpy D2D GB/s";
         r.baseline = copy_gbps;
         r.ratio = gbps / copy_gbps;
+        r.shared_bytes = smem;
         g_records.push_back(r);
-        std::printf("%-26s %6zu %9zu %10.1f %10.1f %6.1f%% %10zu\n",
+        std::printf("%-26s %6zu %9zu %10.1f %10.1f %6.1f%% %10zu %9.1f\n",
                     name.c_str(),
                     n,
                     vectors,
                     gbps,
                     copy_gbps,
                     100 * r.ratio,
-                    conflicts);
+                    conflicts,
+                    double(smem) / 1024);
     };
     for (size_t n : { size_t(256), size_t(1024), size_t(4096) }) {
         const size_t vectors = bytes / (n * 4);
@@ -340,7 +368,7 @@ void bench_butterfly(size_t bytes, int reps)
                                  g_stream);
             },
             reps);
-        report("walsh float", n, vectors, ms, t.bank_conflicts());
+        report("walsh float", n, vectors, ms, t.bank_conflicts(), t.shared_memory_bytes());
     }
     {
         const size_t n = 1024, vectors = bytes / (n * 8);
@@ -353,7 +381,12 @@ void bench_butterfly(size_t bytes, int reps)
                                  g_stream);
             },
             reps);
-        report("radix-2 fft complex", n, vectors, ms, t.bank_conflicts());
+        report("radix-2 fft complex",
+               n,
+               vectors,
+               ms,
+               t.bank_conflicts(),
+               t.shared_memory_bytes());
     }
     // Greedy reordering: a Walsh network with its pairs shuffled, run as it
     // is and reordered (profile with ncu for the measured conflicts).
@@ -377,7 +410,8 @@ void bench_butterfly(size_t bytes, int reps)
                    n,
                    vectors,
                    ms,
-                   t.bank_conflicts());
+                   t.bank_conflicts(),
+                   t.shared_memory_bytes());
         }
     }
     cudaFree(d_in);
@@ -535,7 +569,11 @@ void write_json(const std::string& path, const std::string& commit)
     std::ofstream f(path);
     f << "{\n  \"device\": \"" << json_escape(g_device) << "\",\n  \"commit\": \""
       << json_escape(commit) << "\",\n  \"build\": \"" << json_escape(build_info())
-      << "\",\n  \"records\": [\n";
+      << "\",\n  \"shared_memory_limit\": " << g_smem_limit
+      << ",\n  \"shared_memory_device_limit\": " << g_smem_device
+      << ",\n  \"shared_memory_cap\": "
+      << (g_smem_cap.empty() ? std::string("null") : "\"" + json_escape(g_smem_cap) + "\"")
+      << ",\n  \"records\": [\n";
     for (size_t i = 0; i < g_records.size(); ++i) {
         const record& r = g_records[i];
         f << "    {\"device\": \"" << json_escape(g_device) << "\", \"section\": \""
@@ -544,7 +582,9 @@ void write_json(const std::string& path, const std::string& commit)
           << ", \"value\": " << r.value << ", \"unit\": \"" << r.unit
           << "\", \"gb_per_s\": " << r.gbps << ", \"baseline\": \""
           << json_escape(r.baseline_name) << "\", \"baseline_value\": " << r.baseline
-          << ", \"ratio\": " << r.ratio << "}" << (i + 1 < g_records.size() ? "," : "")
+          << ", \"ratio\": " << r.ratio << ", \"shared_memory_bytes\": " << r.shared_bytes
+          << ", \"shared_memory_limit\": " << g_smem_limit << ", \"variant\": \""
+          << json_escape(r.variant) << "\"}" << (i + 1 < g_records.size() ? "," : "")
           << "\n";
     }
     f << "  ]\n}\n";
@@ -603,6 +643,15 @@ int main(int argc, char** argv)
                 g_device.c_str(),
                 devices[0].compute_major,
                 devices[0].compute_minor);
+    g_smem_device = kernels::cuda_shared_memory_optin(0);
+    g_smem_limit = cuda_shared_memory_limit(0);
+    if (const char* cap = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT"))
+        g_smem_cap = cap;
+    std::printf("shared memory per block for the engines: %zu B (device opt-in limit "
+                "%zu B; GPULDPC_SHARED_MEMORY_LIMIT %s)\n",
+                g_smem_limit,
+                g_smem_device,
+                g_smem_cap.empty() ? "unset" : ("= " + g_smem_cap).c_str());
     const size_t bytes = mib << 20;
     auto has = [&](const char* s) { return sections.find(s) != std::string::npos; };
     try {

@@ -8,7 +8,10 @@
 // GPU transforms against their CPU twins and against definitions. Label gpu:
 // without a CUDA device every case is skipped (and says so).
 // GPULDPC_GPU_TEST_SMALL=1 shrinks the batches, for compute-sanitizer runs.
+// Under GPULDPC_SHARED_MEMORY_LIMIT every case runs the kernel variants that
+// fit the cap; shared_memory_limit_routes_every_size sets caps itself.
 
+#include "block_common.h"
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
@@ -18,7 +21,9 @@
 #include <complex>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <random>
+#include <thread>
 #ifdef GPULDPC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -295,8 +300,10 @@ BOOST_AUTO_TEST_CASE(fft_gpu_window_and_shift_all_powers_of_two,
                     const std::vector<float> w =
                         windowed ? blackman : std::vector<float>();
                     fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 5 : 0);
-                    if (k >= 5 && k <= 14)
+                    // the one-pass kernel wherever a variant fits the limit
+                    if (k >= 5 && k <= 14 && gpu.shared_memory_bytes() > 0)
                         BOOST_CHECK_EQUAL(gpu.extra_passes(), 0);
+                    BOOST_CHECK_LE(gpu.shared_memory_bytes(), gpu.shared_memory_limit());
                     std::vector<std::complex<float>> out(in.size());
                     gpu.execute(in.data(), out.data(), batch);
                     for (size_t v = 0; v < batch; v += std::max<size_t>(1, batch / 4))
@@ -457,4 +464,359 @@ BOOST_AUTO_TEST_CASE(without_gpu_selection_is_cpu_or_an_error)
     BOOST_CHECK_EQUAL(select_cuda_device("auto"), -1);
     BOOST_CHECK_THROW(select_cuda_device("cuda"), std::runtime_error);
     BOOST_CHECK_THROW(select_cuda_device("gpu"), std::invalid_argument);
+}
+
+namespace {
+
+// Sets GPULDPC_SHARED_MEMORY_LIMIT for the lifetime of the object (engines read
+// it at construction) and restores the value it had.
+class env_cap
+{
+public:
+    explicit env_cap(const char* value)
+    {
+        if (const char* old = std::getenv(kName))
+            d_old = old;
+        if (value)
+            setenv(kName, value, 1);
+        else
+            unsetenv(kName);
+    }
+    ~env_cap()
+    {
+        if (d_old)
+            setenv(kName, d_old->c_str(), 1);
+        else
+            unsetenv(kName);
+    }
+
+private:
+    static constexpr const char* kName = "GPULDPC_SHARED_MEMORY_LIMIT";
+    std::optional<std::string> d_old;
+};
+
+template <typename T>
+double max_diff(const std::vector<T>& a, const std::vector<T>& b)
+{
+    double err = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        err = std::max(err, double(std::abs(a[i] - b[i])));
+    return err;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
+                     *utf::precondition(gpu_present()))
+{
+    // Under caps of 48, 64 (sm_75) and 99 KiB (sm_86/sm_89) and none, every size
+    // of every engine runs on the GPU, within the cap, with the CPU's results
+    // (the FFT's against the definition on spot-checked bins).
+    const size_t device_limit = [] {
+        env_cap none(nullptr);
+        return cuda_shared_memory_limit(0);
+    }();
+    std::mt19937 rng(21);
+    std::normal_distribution<float> gauss;
+    for (const char* cap : { "48K", "65536", "99KiB", static_cast<const char*>(nullptr) }) {
+        env_cap set(cap);
+        const size_t limit = cuda_shared_memory_limit(0);
+        const size_t expected =
+            cap ? std::min(device_limit,
+                           std::string(cap) == "65536" ? size_t(65536)
+                                                       : size_t(std::atoi(cap)) * 1024)
+                : device_limit;
+        BOOST_REQUIRE_EQUAL(limit, expected);
+        const std::string label = cap ? cap : "none";
+        for (unsigned k = 1; k <= 15; ++k) {
+            const size_t n = size_t(1) << k, batch = 3;
+            std::vector<float> in(batch * n);
+            for (auto& x : in)
+                x = gauss(rng);
+            for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
+                const fwht_cpu cpu(n, fwht_normalization::none, order);
+                fwht_cuda gpu(n, fwht_normalization::none, order);
+                BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
+                BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
+                std::vector<float> ref(in.size()), got(in.size(), NAN);
+                cpu.execute(in.data(), ref.data(), batch);
+                gpu.execute(in.data(), got.data(), batch);
+                BOOST_CHECK_MESSAGE(max_diff(ref, got) <= 1e-6 * max_abs(ref),
+                                    "fwht cap=" << label << " n=" << n << " "
+                                                << gpu.variant());
+                if (k >= 13)
+                    std::cout << "cap " << label << ": fwht n=" << n
+                              << (order == fwht_ordering::sequency ? " sequency: "
+                                                                   : " natural: ")
+                              << gpu.variant() << std::endl;
+            }
+        }
+        for (unsigned k = 5; k <= 14; ++k) {
+            const size_t n = size_t(1) << k, batch = 5;
+            std::vector<float> hann(n);
+            for (size_t i = 0; i < n; ++i)
+                hann[i] = float(0.5 - 0.5 * std::cos(2 * M_PI * double(i) / double(n)));
+            std::vector<std::complex<float>> in(batch * n), out(in.size());
+            for (auto& x : in)
+                x = { gauss(rng), gauss(rng) };
+            for (bool windowed : { false, true }) {
+                const std::vector<float> w = windowed ? hann : std::vector<float>();
+                fft_cuda gpu(n, true, w, true);
+                BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
+                BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
+                gpu.execute(in.data(), out.data(), batch);
+                for (size_t v = 0; v < batch; v += 2)
+                    for (int t = 0; t < 8; ++t) {
+                        const size_t bin = rng() % n;
+                        const auto ref = reference_bin(&in[v * n], n, true, w, true, bin);
+                        BOOST_CHECK_MESSAGE(
+                            std::abs(ref - std::complex<double>(out[v * n + bin])) <=
+                                2e-5 * (1 + double(k)) * std::sqrt(double(n)) * 4,
+                            "fft cap=" << label << " n=" << n << " " << gpu.variant());
+                    }
+                if (k >= 12)
+                    std::cout << "cap " << label << ": fft n=" << n
+                              << (windowed ? " window+shift: " : " shift: ")
+                              << gpu.variant() << std::endl;
+            }
+        }
+        for (unsigned k : { 12u, 13u, 14u, 15u }) {
+            const size_t n = size_t(1) << k, batch = 3;
+            std::vector<float> xf(batch * n), rf(xf.size()), gf(xf.size());
+            for (auto& x : xf)
+                x = float(int(rng() % 2001) - 1000) / 7.0f;
+            const auto net = butterfly_network::spectral(n, spectral_kind::walsh, true);
+            spectral_transform_cpu<float>(n, spectral_kind::walsh, true)
+                .execute(xf.data(), rf.data(), batch);
+            butterfly_cuda<float> gpu(net);
+            BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
+            BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
+            gpu.execute(xf.data(), gf.data(), batch);
+            BOOST_CHECK_MESSAGE(gf == rf,
+                                "butterfly float cap=" << label << " n=" << n << " "
+                                                       << gpu.variant());
+            if (k <= 14) {
+                std::vector<std::complex<float>> xc(batch * n), yc(xc.size());
+                for (auto& x : xc)
+                    x = { gauss(rng), gauss(rng) };
+                butterfly_cuda<std::complex<float>> fft(butterfly_network::fft(n, true));
+                BOOST_CHECK_LE(fft.shared_memory_bytes(), limit);
+                fft.execute(xc.data(), yc.data(), batch);
+                for (int t = 0; t < 8; ++t) {
+                    const size_t bin = rng() % n;
+                    const auto ref = reference_bin(&xc[0], n, true, {}, false, bin);
+                    BOOST_CHECK_MESSAGE(std::abs(ref - std::complex<double>(yc[bin])) <=
+                                            2e-5 * (1 + double(k)) * std::sqrt(double(n)) *
+                                                4,
+                                        "butterfly complex cap=" << label << " n=" << n
+                                                                 << " " << fft.variant());
+                }
+            }
+            std::cout << "cap " << label << ": butterfly float n=" << n << ": "
+                      << gpu.variant() << std::endl;
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(shared_memory_limit_variable_is_parsed,
+                     *utf::precondition(gpu_present()))
+{
+    const size_t device_limit = [] {
+        env_cap none(nullptr);
+        return cuda_shared_memory_limit(0);
+    }();
+    {
+        env_cap set("64k");
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), std::min(device_limit, size_t(65536)));
+    }
+    {
+        env_cap set("1000"); // below what every device gives: 48 KiB
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), size_t(48) << 10);
+    }
+    {
+        env_cap set("100000000");
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), device_limit);
+    }
+    for (const char* bad : { "64 KiB", "64M", "-1", "KiB", "0x10000" }) {
+        env_cap set(bad);
+        BOOST_CHECK_THROW(cuda_shared_memory_limit(0), std::invalid_argument);
+        BOOST_CHECK_THROW(fwht_cuda(64, fwht_normalization::none, fwht_ordering::natural),
+                          std::invalid_argument);
+    }
+}
+
+#ifdef GPULDPC_HAVE_CUDA
+BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
+                     *utf::precondition(gpu_present()))
+{
+    // n = 2 on pointers 8 bytes off a 16-byte boundary (float2 path), and every
+    // size in place (execute_device(d, d)) in both orders, against the CPU
+    std::mt19937 rng(22);
+    std::normal_distribution<float> gauss;
+    float* d = nullptr;
+    const size_t room = (size_t(1) << 17) + 64;
+    BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), 2 * room * sizeof(float)) ==
+                  cudaSuccess);
+    for (size_t batch : { size_t(1), size_t(7), size_t(1000) }) {
+        std::vector<float> in(2 * batch), ref(in.size()), got(in.size());
+        for (auto& x : in)
+            x = gauss(rng);
+        const fwht_cpu cpu(2, fwht_normalization::orthonormal, fwht_ordering::natural);
+        cpu.execute(in.data(), ref.data(), batch);
+        fwht_cuda gpu(2, fwht_normalization::orthonormal, fwht_ordering::natural);
+        float* src = d + 2;        // 8 bytes past the allocation's alignment
+        float* dst = d + room + 6; // 24 bytes past
+        for (bool in_place : { false, true }) {
+            float* out = in_place ? src : dst;
+            BOOST_REQUIRE(cudaMemcpy(src,
+                                     in.data(),
+                                     in.size() * sizeof(float),
+                                     cudaMemcpyHostToDevice) == cudaSuccess);
+            gpu.execute_device(src, out, batch, nullptr);
+            BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+            BOOST_REQUIRE(cudaMemcpy(got.data(),
+                                     out,
+                                     got.size() * sizeof(float),
+                                     cudaMemcpyDeviceToHost) == cudaSuccess);
+            BOOST_CHECK_MESSAGE(max_diff(ref, got) <= 1e-6 * max_abs(ref),
+                                "n=2 batch=" << batch << " in_place=" << in_place);
+        }
+    }
+    for (unsigned k = 1; k <= 15; ++k) {
+        const size_t n = size_t(1) << k, batch = std::max<size_t>(1, 4096 / n) + 1;
+        std::vector<float> in(batch * n), ref(in.size()), got(in.size());
+        for (auto& x : in)
+            x = gauss(rng);
+        for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
+            fwht_cpu(n, fwht_normalization::inverse_n, order)
+                .execute(in.data(), ref.data(), batch);
+            fwht_cuda gpu(n, fwht_normalization::inverse_n, order);
+            BOOST_REQUIRE(cudaMemcpy(d,
+                                     in.data(),
+                                     in.size() * sizeof(float),
+                                     cudaMemcpyHostToDevice) == cudaSuccess);
+            gpu.execute_device(d, d, batch, nullptr);
+            BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+            BOOST_REQUIRE(cudaMemcpy(got.data(),
+                                     d,
+                                     got.size() * sizeof(float),
+                                     cudaMemcpyDeviceToHost) == cudaSuccess);
+            BOOST_CHECK_MESSAGE(max_diff(ref, got) <= 1e-6 * max_abs(ref),
+                                "in place n=" << n << " sequency="
+                                              << (order == fwht_ordering::sequency));
+        }
+    }
+    // in and out overlapping without being equal is an invalid argument
+    fwht_cuda gpu(1024, fwht_normalization::none, fwht_ordering::natural);
+    BOOST_CHECK_THROW(gpu.execute_device(d, d + 1024, 4, nullptr), std::invalid_argument);
+    cudaFree(d);
+}
+
+BOOST_AUTO_TEST_CASE(engines_restore_the_callers_device, *utf::precondition(gpu_present()))
+{
+    // Every public call makes the engine's device current only for its
+    // duration: the calling thread's device is the same before and after
+    // construction, execution and destruction, also when another thread
+    // destroys the engine. With one GPU both devices are 0.
+    const int count = int(cuda_devices().size());
+    const int engine_device = count - 1, caller_device = 0;
+    auto current = [] {
+        int d = -1;
+        BOOST_REQUIRE(cudaGetDevice(&d) == cudaSuccess);
+        return d;
+    };
+    BOOST_REQUIRE(cudaSetDevice(caller_device) == cudaSuccess);
+    auto fwht = std::make_unique<fwht_cuda>(
+        64, fwht_normalization::none, fwht_ordering::natural, engine_device);
+    auto fft = std::make_unique<fft_cuda>(
+        4096, true, std::vector<float>(4096, 1.0f), true, engine_device);
+    auto bf = std::make_unique<butterfly_cuda<float>>(
+        butterfly_network::spectral(256, spectral_kind::haar, true), engine_device);
+    BOOST_CHECK_EQUAL(current(), caller_device);
+    std::vector<float> x(64 * 8, 1.0f), y(x.size());
+    std::vector<std::complex<float>> cx(4096 * 2, 1.0f), cy(cx.size());
+    fwht->execute(x.data(), y.data(), 8);
+    fft->execute(cx.data(), cy.data(), 2);
+    bf->execute(x.data(), y.data(), 2);
+    BOOST_CHECK_EQUAL(current(), caller_device);
+    int other_before = -1, other_after = -1;
+    std::thread destroyer([&] {
+        cudaSetDevice(caller_device);
+        cudaGetDevice(&other_before);
+        fwht.reset();
+        fft.reset();
+        bf.reset();
+        cudaGetDevice(&other_after);
+    });
+    destroyer.join();
+    BOOST_CHECK_EQUAL(other_before, caller_device);
+    BOOST_CHECK_EQUAL(other_after, caller_device);
+    BOOST_CHECK_EQUAL(current(), caller_device);
+}
+#endif
+
+namespace {
+struct fake_engine {
+    std::string device_name() const { return "fake"; }
+};
+} // namespace
+
+BOOST_AUTO_TEST_CASE(only_cuda_errors_fall_back_to_the_cpu)
+{
+    // run_on_gpu_or_cpu: a cuda_error drops the engine and redoes the call on
+    // the CPU; any other exception is a bug and propagates, the engine stays.
+    auto logger = std::make_shared<gr::logger>("qa_fallback");
+    auto engine = std::make_unique<fake_engine>();
+    int cpu_calls = 0;
+    BOOST_CHECK_THROW(run_on_gpu_or_cpu(
+                          engine,
+                          logger,
+                          [](fake_engine&) { throw std::invalid_argument("bad size"); },
+                          [&] { ++cpu_calls; }),
+                      std::invalid_argument);
+    BOOST_CHECK(engine != nullptr);
+    BOOST_CHECK_THROW(run_on_gpu_or_cpu(
+                          engine,
+                          logger,
+                          [](fake_engine&) { throw std::logic_error("bug"); },
+                          [&] { ++cpu_calls; }),
+                      std::logic_error);
+    BOOST_CHECK(engine != nullptr);
+    BOOST_CHECK_EQUAL(cpu_calls, 0);
+    run_on_gpu_or_cpu(
+        engine,
+        logger,
+        [](fake_engine&) { throw cuda_error("qa: cudaErrorLaunchFailure", 719); },
+        [&] { ++cpu_calls; });
+    BOOST_CHECK(engine == nullptr);
+    BOOST_CHECK_EQUAL(cpu_calls, 1);
+    // choose_engine: device=auto makes do with the CPU after a cuda_error only
+    if (select_cuda_device("auto") >= 0) {
+        BOOST_CHECK(!choose_engine<fake_engine>("auto", logger, [](int) {
+            throw cuda_error("qa: cudaErrorMemoryAllocation", 2);
+            return std::make_unique<fake_engine>();
+        }));
+        BOOST_CHECK_THROW(choose_engine<fake_engine>("auto",
+                                                     logger,
+                                                     [](int) {
+                                                         throw std::invalid_argument(
+                                                             "bad");
+                                                         return std::make_unique<
+                                                             fake_engine>();
+                                                     }),
+                          std::invalid_argument);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gpu_buffer_floor_is_bounded_in_bytes)
+{
+    // about 8 MiB of items, at least 2; never more than max(8 MiB, 2 items)
+    BOOST_CHECK_EQUAL(gpu_buffer_items(8), size_t(1) << 20);
+    BOOST_CHECK_EQUAL(gpu_buffer_items(size_t(128) << 10), size_t(64));
+    BOOST_CHECK_EQUAL(gpu_buffer_items(size_t(8) << 24), size_t(2)); // 2^24-point FFT
+    for (size_t bytes = 1; bytes <= (size_t(1) << 30); bytes *= 3) {
+        const size_t items = gpu_buffer_items(bytes);
+        BOOST_CHECK_GE(items, size_t(2));
+        BOOST_CHECK_LE(items * bytes, std::max(size_t(8) << 20, 2 * bytes));
+    }
 }

@@ -7,6 +7,7 @@
 """GPU paths of the transform blocks against their CPU paths (label gpu).
 Exits with 77 (CTest: skipped) when there is no CUDA device."""
 
+import os
 import sys
 
 import numpy as np
@@ -77,6 +78,51 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         cpu = gpuldpc.fwht_cpu(256, "1/n", "sequency").execute(x)
         np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-6 * np.abs(cpu).max())
         self.assertIn("cuda:0", gpuldpc.fwht_cuda(8).device_name)
+
+    def test_output_buffer_floor_on_gpu(self):
+        # as many items as fit 8 MiB, at least 2 (it was 64: 128 MiB here)
+        blk = gpuldpc.fft(1 << 18, True, [], False, 1, "cuda")
+        self.assertEqual(blk.min_output_buffer(0), 4)
+        blk = gpuldpc.fwht(32768, "none", "natural", "cuda")
+        self.assertEqual(blk.min_output_buffer(0), 64)
+
+    def test_shared_memory_cap_routes_to_gpu_variants(self):
+        # Under the caps of sm_75 (64 KiB) and sm_86/sm_89 (99 KiB) every size
+        # stays on the GPU in a variant within the cap, with the CPU's results.
+        rng = np.random.default_rng(5)
+        old = os.environ.get("GPULDPC_SHARED_MEMORY_LIMIT")
+        try:
+            for cap, cap_bytes in (("64K", 65536), ("99KiB", 101376)):
+                os.environ["GPULDPC_SHARED_MEMORY_LIMIT"] = cap
+                for n in (4096, 16384, 32768):
+                    x = rng.standard_normal((3, n)).astype(np.float32)
+                    for order in ("natural", "sequency"):
+                        gpu = gpuldpc.fwht_cuda(n, "none", order)
+                        self.assertLessEqual(gpu.shared_memory_limit, cap_bytes)
+                        self.assertLessEqual(gpu.shared_memory_bytes, gpu.shared_memory_limit)
+                        cpu = gpuldpc.fwht_cpu(n, "none", order).execute(x)
+                        np.testing.assert_allclose(gpu.execute(x), cpu, rtol=0,
+                                                   atol=1e-6 * np.abs(cpu).max(),
+                                                   err_msg=f"{cap} {n} {gpu.variant}")
+                        blk = run(gpuldpc.fwht(n, "none", order, "cuda"), x, "f", n)
+                        np.testing.assert_allclose(blk, cpu, rtol=0,
+                                                   atol=1e-6 * np.abs(cpu).max())
+                for n in (4096, 8192, 16384):
+                    x = (rng.standard_normal((4, n)) +
+                         1j * rng.standard_normal((4, n))).astype(np.complex64)
+                    window = np.hanning(n).astype(np.float32)
+                    gpu = gpuldpc.fft_cuda(n, True, list(window), True)
+                    self.assertLessEqual(gpu.shared_memory_bytes, gpu.shared_memory_limit)
+                    self.assertLessEqual(gpu.shared_memory_limit, cap_bytes)
+                    ref = np.fft.fftshift(np.fft.fft(x * window, axis=1), axes=1)
+                    np.testing.assert_allclose(gpu.execute(x), ref, rtol=0,
+                                               atol=2e-5 * np.log2(n) * np.abs(ref).max(),
+                                               err_msg=f"{cap} {n} {gpu.variant}")
+        finally:
+            if old is None:
+                os.environ.pop("GPULDPC_SHARED_MEMORY_LIMIT", None)
+            else:
+                os.environ["GPULDPC_SHARED_MEMORY_LIMIT"] = old
 
 
 if __name__ == '__main__':

@@ -189,6 +189,26 @@ class qa_transforms(gr_unittest.TestCase):
         with self.assertRaisesRegex(RuntimeError, "device='cuda:1'"):
             gpuldpc.fwht(8, device="cuda:1")
 
+    def test_output_buffer_floor_bounded(self):
+        # On a GPU engine a block asks for as many items as fit 8 MiB, at least
+        # 2, so never more than max(8 MiB, 2 items) (it was 64 items: 8 GiB at
+        # fft_size 2^24); on the CPU it sets no floor.
+        self.assertEqual(gpuldpc.gpu_buffer_items(8 << 24), 2)
+        self.assertEqual(gpuldpc.gpu_buffer_items(1 << 17), 64)
+        for item in (1, 8, 4096, 1 << 20, 3 << 20, 1 << 27, 1 << 30):
+            items = gpuldpc.gpu_buffer_items(item)
+            self.assertGreaterEqual(items, 2)
+            self.assertLessEqual(items * item, max(8 << 20, 2 * item))
+        for device in ("cpu", "auto"):
+            for blk, item in ((gpuldpc.fwht(32768, device=device), 4 * 32768),
+                              (gpuldpc.spectral_transform_ff(16384, device=device),
+                               4 * 16384),
+                              (gpuldpc.fft(1 << 16, device=device), 8 << 16)):
+                floor = blk.min_output_buffer(0)
+                self.assertLessEqual(floor * item, max(8 << 20, 2 * item), device)
+                if device == "cpu":
+                    self.assertLessEqual(floor, 0)
+
 
 if __name__ == '__main__':
     gr_unittest.run(qa_transforms)
