@@ -7,6 +7,7 @@
 
 #include "frame_scanner.h"
 #include <algorithm>
+#include <cstdint>
 
 namespace gr {
 namespace gpuldpc {
@@ -16,6 +17,19 @@ frame_scanner::frame_scanner(size_t frame_len, const std::string& length_tag_key
       d_tagged(!length_tag_key.empty()),
       d_key(length_tag_key.empty() ? pmt::PMT_NIL : pmt::intern(length_tag_key))
 {
+}
+
+int64_t frame_scanner::tag_length(const pmt::pmt_t& value)
+{
+    if (pmt::is_uint64(value)) {
+        const uint64_t v = pmt::to_uint64(value);
+        return v > uint64_t(INT64_MAX) ? -1 : int64_t(v);
+    }
+    if (pmt::is_integer(value)) {
+        const int64_t v = pmt::to_long(value);
+        return v < 0 ? -1 : v;
+    }
+    return -1;
 }
 
 size_t frame_scanner::scan(uint64_t abs_start,
@@ -59,7 +73,7 @@ size_t frame_scanner::scan(uint64_t abs_start,
         }
         d_in_missing_run = false;
         const pmt::pmt_t& v = length_tags[ti].value;
-        const int64_t len = pmt::is_integer(v) ? pmt::to_long(v) : -1;
+        const int64_t len = tag_length(v);
         if (len == int64_t(d_frame_len)) {
             if (pos + d_frame_len > n_avail)
                 break; // wait for the rest of the frame

@@ -25,7 +25,8 @@ namespace gpuldpc {
  * of the expected length are frames; other packets are skipped whole and
  * counted (bad_length), so the next packet is found again; items before the
  * next length tag are skipped and counted (missing_tag). State carries over
- * between calls, so a skip may span several work() calls.
+ * between calls, so a skip may span several work() calls. Not thread-safe:
+ * one scanner per block, used by the block's thread.
  */
 class frame_scanner
 {
@@ -44,6 +45,14 @@ public:
     const pmt::pmt_t& key() const { return d_key; }
     size_t frame_len() const { return d_frame_len; }
     const counters& stats() const { return d_stats; }
+    /*! Whether the scanner is inside a packet of another length (skipping it). */
+    bool skipping() const { return d_skip_remaining > 0; }
+
+    /*!
+     * The packet length a length tag holds: any PMT integer (long or uint64);
+     * -1 for other values, negative ones, and those beyond int64.
+     */
+    static int64_t tag_length(const pmt::pmt_t& value);
 
     /*!
      * Scans items [abs_start, abs_start + n_avail). \p length_tags are the tags

@@ -11,13 +11,13 @@
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 
 namespace gr {
 namespace gpuldpc {
 
 namespace {
 
-const pmt::pmt_t PORT_PDUS = pmt::mp("pdus");
 const pmt::pmt_t PORT_STATS = pmt::mp("stats");
 const pmt::pmt_t KEY_CONVERGED = pmt::mp("ldpc_converged");
 const pmt::pmt_t KEY_ITERATIONS = pmt::mp("ldpc_iterations");
@@ -68,114 +68,186 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 int threads,
                                                 double stats_interval)
 {
-    return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
-                                                        algorithm,
-                                                        schedule,
-                                                        max_iterations,
-                                                        flip_llr_sign,
-                                                        output,
-                                                        max_batch,
-                                                        device,
-                                                        length_tag_key,
-                                                        pass_failed,
-                                                        threads,
-                                                        stats_interval);
+    params p;
+    p.algorithm = algorithm;
+    p.schedule = schedule;
+    p.max_iterations = max_iterations;
+    p.flip_llr_sign = flip_llr_sign;
+    p.output = output;
+    p.max_batch = max_batch;
+    p.device = device;
+    p.length_tag_key = length_tag_key;
+    p.pass_failed = pass_failed;
+    p.threads = threads;
+    p.stats_interval = stats_interval;
+    return make_from_params(code, p);
 }
 
+ldpc_decoder::sptr ldpc_decoder::make_from_params(ldpc_code::sptr code, const params& p)
+{
+    if (!code)
+        throw std::invalid_argument("code: no code given");
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(code, p);
+}
 
-ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
-                                     const std::string& algorithm,
-                                     const std::string& schedule,
-                                     int max_iterations,
-                                     bool flip_llr_sign,
-                                     const std::string& output,
-                                     int max_batch,
-                                     const std::string& device,
-                                     const std::string& length_tag_key,
-                                     bool pass_failed,
-                                     int threads,
-                                     double stats_interval)
+namespace {
+
+size_t soft_bits_per_frame(const ldpc_code& code)
+{
+    return size_t(code.n()) * code.bits_per_symbol();
+}
+
+size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
+{
+    const size_t info_bits = size_t(code.k()) * code.bits_per_symbol();
+    if (output == "packed")
+        return packed_size(info_bits);
+    if (output == "bits")
+        return info_bits;
+    if (output == "symbols")
+        return size_t(code.k());
+    throw std::invalid_argument("output='" + output +
+                                "' is unknown; allowed: packed, bits, symbols");
+}
+
+// A batch of input at most this large, so that the upstream buffer (two
+// batches) stays bounded for very long frames.
+constexpr size_t max_batch_input_bytes = size_t(64) << 20;
+
+size_t decoder_batch(const ldpc_code& code, int max_batch)
+{
+    if (max_batch < 1)
+        throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
+                                    " is out of range; allowed: 1 or more");
+    const size_t frame_bytes = soft_bits_per_frame(code) * sizeof(float);
+    const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
+    return std::min(size_t(max_batch), fits);
+}
+
+} // namespace
+
+ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
     : gr::block("ldpc_decoder",
                 // streams are optional: the block also works on PDUs alone
                 gr::io_signature::make(0, 1, sizeof(float)),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
+      framed_block(soft_bits_per_frame(*code),
+                   sizeof(float),
+                   output_bytes_per_frame(*code, p.output),
+                   decoder_batch(*code, p.max_batch),
+                   p.length_tag_key,
+                   "soft bits"),
       d_code(code),
-      d_decoder(make_batch_decoder(
-          code, algorithm, schedule, max_iterations, flip_llr_sign, device, threads)),
-      d_mode(output == "packed"    ? output_mode::packed
-             : output == "bits"    ? output_mode::bits
-             : output == "symbols" ? output_mode::symbols
-                                   : throw std::invalid_argument(
-                                         "output='" + output +
-                                         "' is unknown; allowed: packed, bits, symbols")),
-      d_in_len(d_decoder->llr_per_frame()),
-      d_out_len(d_mode == output_mode::packed
-                    ? packed_size(d_decoder->info_bits_per_frame())
-                : d_mode == output_mode::bits ? d_decoder->info_bits_per_frame()
-                                              : code->k()),
-      d_max_batch(max_batch >= 1 ? size_t(max_batch)
-                                 : throw std::invalid_argument(
-                                       "max_batch=" + std::to_string(max_batch) +
-                                       " is out of range; allowed: 1 or more")),
-      d_pass_failed(pass_failed),
-      d_stats_interval(stats_interval > 0
-                           ? stats_interval
+      d_decoder(make_batch_decoder(code,
+                                   p.algorithm,
+                                   p.schedule,
+                                   p.max_iterations,
+                                   p.flip_llr_sign,
+                                   p.device,
+                                   p.threads)),
+      d_mode(p.output == "packed" ? output_mode::packed
+             : p.output == "bits" ? output_mode::bits
+                                  : output_mode::symbols),
+      d_pass_failed(p.pass_failed),
+      d_stats_interval(p.stats_interval > 0
+                           ? p.stats_interval
                            : throw std::invalid_argument(
-                                 "stats_interval=" + std::to_string(stats_interval) +
+                                 "stats_interval=" + std::to_string(p.stats_interval) +
                                  " is out of range; allowed: > 0 seconds")),
-      d_scanner(d_in_len, length_tag_key),
-      d_out_len_key(pmt::mp(length_tag_key.empty() ? "packet_len" : length_tag_key)),
-      d_batch_in(d_max_batch * d_in_len),
-      d_batch_bits(d_max_batch * d_decoder->info_bits_per_frame()),
-      d_batch_status(d_max_batch),
+      d_batch_in(batch() * in_len()),
+      d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
+      d_batch_status(batch()),
       d_symbols(code->k()),
       d_last_stats(std::chrono::steady_clock::now())
 {
-    if (device == "auto")
+    if (p.device == "auto")
         d_logger->info("device=auto: decoding on {} (no CUDA decoder in use)",
                        d_decoder->device_name());
-    set_output_multiple(int(d_out_len));
-    set_tag_propagation_policy(TPP_DONT);
-    d_starts.reserve(d_max_batch);
-
-    message_port_register_in(PORT_PDUS);
-    message_port_register_out(PORT_PDUS);
+    if (batch() < size_t(p.max_batch))
+        d_logger->info("max_batch={}: batches of {} frames of {} soft bits ({} MiB of "
+                       "input at most per batch)",
+                       p.max_batch,
+                       batch(),
+                       in_len(),
+                       max_batch_input_bytes >> 20);
+    register_pdu_ports();
     message_port_register_out(PORT_STATS);
-    set_msg_handler(PORT_PDUS, [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
 }
 
-void ldpc_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
+void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
+                                       const size_t* starts,
+                                       size_t n,
+                                       uint8_t* out,
+                                       std::vector<char>& emit)
 {
-    // Tagged streams may need only a few items to skip a short bad packet, so
-    // ask for one frame at most and let work() take what is there.
-    const size_t frames = std::max<size_t>(1, size_t(noutput_items) / d_out_len);
-    ninput_items_required[0] =
-        d_scanner.tagged() ? 1 : int(std::min(frames, d_max_batch) * d_in_len);
-}
+    const float* in = reinterpret_cast<const float*>(in_bytes);
+    const size_t len = in_len();
+    // back-to-back frames (untagged streams, PDUs) decode in place
+    bool contiguous = true;
+    for (size_t i = 1; i < n && contiguous; ++i)
+        contiguous = starts[i] == starts[0] + i * len;
+    const float* batch_in = in + starts[0];
+    if (!contiguous) {
+        for (size_t i = 0; i < n; ++i)
+            std::copy_n(in + starts[i], len, &d_batch_in[i * len]);
+        batch_in = d_batch_in.data();
+    }
 
-void ldpc_decoder_impl::decode_batch(size_t n)
-{
     const auto t0 = std::chrono::steady_clock::now();
-    d_decoder->decode(d_batch_in.data(), n, d_batch_bits.data(), d_batch_status.data());
-    d_decode_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+    d_decode_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - t0)
+                                .count());
+
+    size_t emitted = 0;
+    uint64_t iterations = 0, failed = 0, dropped = 0;
     for (size_t i = 0; i < n; ++i) {
         const frame_status& st = d_batch_status[i];
-        d_frames++;
-        d_iterations += st.iterations;
-        d_failed += !st.converged;
+        iterations += st.iterations;
+        failed += !st.converged;
         if (st.invalid_inputs) {
-            d_invalid += st.invalid_inputs;
-            if (should_log(d_invalid))
+            const uint64_t total =
+                d_invalid.fetch_add(st.invalid_inputs) + st.invalid_inputs;
+            if (should_log(total))
                 d_logger->warn("{} NaN/Inf soft values in a frame, decoded as erasures "
                                "({} in all)",
                                st.invalid_inputs,
-                               d_invalid);
+                               total);
         }
+        if (!st.converged && !d_pass_failed) {
+            ++dropped;
+            continue;
+        }
+        format_output(i, out + emitted * out_len());
+        emit[i] = 1;
+        ++emitted;
     }
+    d_iterations += iterations;
+    d_failed += failed;
+    d_dropped += dropped;
+    d_batches++;
+    if (n > d_largest_batch.load(std::memory_order_relaxed))
+        d_largest_batch.store(n, std::memory_order_relaxed);
+    d_frames += n; // last, so that readers never see more failures than frames
 }
 
-void ldpc_decoder_impl::format_output(size_t i, uint8_t* out) const
+void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
+{
+    const frame_status& st = d_batch_status[i];
+    out.emplace_back(KEY_CONVERGED, pmt::from_bool(st.converged));
+    out.emplace_back(KEY_ITERATIONS, pmt::from_long(long(st.iterations)));
+    out.emplace_back(KEY_SYNDROME, pmt::from_long(long(st.syndrome_weight)));
+}
+
+const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
+                                            size_t& n_items) const
+{
+    if (!pmt::is_f32vector(payload))
+        return nullptr;
+    return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
+}
+
+void ldpc_decoder_impl::format_output(size_t i, uint8_t* out)
 {
     const size_t nbits = d_decoder->info_bits_per_frame();
     const uint8_t* bits = &d_batch_bits[i * nbits];
@@ -192,130 +264,35 @@ void ldpc_decoder_impl::format_output(size_t i, uint8_t* out) const
     }
 }
 
-int ldpc_decoder_impl::general_work(int noutput_items,
-                                    gr_vector_int& ninput_items,
-                                    gr_vector_const_void_star& input_items,
-                                    gr_vector_void_star& output_items)
+double ldpc_decoder_impl::average_iterations() const
 {
-    const float* in = static_cast<const float*>(input_items[0]);
-    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
-    const uint64_t abs_in = nitems_read(0);
-    const size_t max_frames = std::min(d_max_batch, size_t(noutput_items) / d_out_len);
-
-    d_tags.clear();
-    if (d_scanner.tagged())
-        get_tags_in_window(d_tags, 0, 0, ninput_items[0], d_scanner.key());
-    d_starts.clear();
-    const size_t consumed =
-        d_scanner.scan(abs_in, size_t(ninput_items[0]), d_tags, max_frames, d_starts);
-    const size_t n = d_starts.size();
-
-    std::lock_guard<std::mutex> lock(d_mutex);
-    log_skipped(d_logger, d_scanner, d_reported, "soft bits");
-    for (size_t i = 0; i < n; ++i)
-        std::copy_n(in + d_starts[i], d_in_len, &d_batch_in[i * d_in_len]);
-    if (n > 0)
-        decode_batch(n);
-
-    size_t produced = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const frame_status& st = d_batch_status[i];
-        if (!st.converged && !d_pass_failed) {
-            d_dropped++;
-            continue;
-        }
-        format_output(i, out + produced * d_out_len);
-        const uint64_t out_abs = nitems_written(0) + produced * d_out_len;
-        add_item_tag(0, out_abs, d_out_len_key, pmt::from_long(long(d_out_len)));
-        add_item_tag(0, out_abs, KEY_CONVERGED, pmt::from_bool(st.converged));
-        add_item_tag(0, out_abs, KEY_ITERATIONS, pmt::from_long(long(st.iterations)));
-        const uint64_t in_abs = abs_in + d_starts[i];
-        d_frame_tags.clear();
-        get_tags_in_range(d_frame_tags, 0, in_abs, in_abs + d_in_len);
-        move_frame_tags(d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);
-        for (const auto& t : d_frame_tags)
-            add_item_tag(0, t);
-        ++produced;
-    }
-    consume_each(int(consumed));
-    publish_stats(false);
-    return int(produced * d_out_len);
-}
-
-void ldpc_decoder_impl::handle_pdu(const pmt::pmt_t& msg)
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    if (!pmt::is_pair(msg) || !pmt::is_f32vector(pmt::cdr(msg))) {
-        d_bad_pdus++;
-        d_logger->warn("dropped a message on 'pdus' that is not a PDU with an f32vector "
-                       "({} so far)",
-                       d_bad_pdus);
-        return;
-    }
-    const pmt::pmt_t meta =
-        pmt::is_dict(pmt::car(msg)) ? pmt::car(msg) : pmt::make_dict();
-    size_t len = 0;
-    const float* data = pmt::f32vector_elements(pmt::cdr(msg), len);
-    if (len == 0 || len % d_in_len != 0) {
-        d_bad_pdus++;
-        d_logger->warn(
-            "dropped a PDU of {} soft bits; frames are {} soft bits ({} so far)",
-            len,
-            d_in_len,
-            d_bad_pdus);
-        return;
-    }
-    const size_t frames = len / d_in_len;
-    std::vector<uint8_t> out(d_out_len);
-    for (size_t done = 0; done < frames;) {
-        const size_t n = std::min(d_max_batch, frames - done);
-        std::copy_n(data + done * d_in_len, n * d_in_len, d_batch_in.data());
-        decode_batch(n);
-        for (size_t i = 0; i < n; ++i) {
-            const frame_status& st = d_batch_status[i];
-            if (!st.converged && !d_pass_failed) {
-                d_dropped++;
-                continue;
-            }
-            format_output(i, out.data());
-            pmt::pmt_t m =
-                pmt::dict_add(meta, KEY_CONVERGED, pmt::from_bool(st.converged));
-            m = pmt::dict_add(m, KEY_ITERATIONS, pmt::from_long(long(st.iterations)));
-            m = pmt::dict_add(m, KEY_SYNDROME, pmt::from_long(long(st.syndrome_weight)));
-            message_port_pub(PORT_PDUS,
-                             pmt::cons(m, pmt::init_u8vector(out.size(), out.data())));
-        }
-        done += n;
-    }
-    publish_stats(false);
-}
-
-pmt::pmt_t ldpc_decoder_impl::make_stats() const
-{
-    const auto& s = d_scanner.stats();
-    pmt::pmt_t d = pmt::make_dict();
-    auto add = [&d](const char* k, const pmt::pmt_t& v) {
-        d = pmt::dict_add(d, pmt::mp(k), v);
-    };
-    add("frames", pmt::from_uint64(d_frames));
-    add("failed", pmt::from_uint64(d_failed));
-    add("dropped", pmt::from_uint64(d_dropped));
-    add("bad_length", pmt::from_uint64(s.bad_length + d_bad_pdus));
-    add("missing_tag_items", pmt::from_uint64(s.missing_tag_items));
-    add("invalid_inputs", pmt::from_uint64(d_invalid));
-    add("avg_iterations",
-        pmt::from_double(d_frames ? double(d_iterations) / double(d_frames) : 0.0));
-    const double fps = d_decode_seconds > 0 ? double(d_frames) / d_decode_seconds : 0.0;
-    add("frames_per_second", pmt::from_double(fps));
-    add("info_bits_per_second", pmt::from_double(fps * d_decoder->info_bits_per_frame()));
-    add("device", pmt::mp(d_decoder->device_name()));
-    return d;
+    const uint64_t frames = d_frames.load();
+    return frames ? double(d_iterations.load()) / double(frames) : 0.0;
 }
 
 pmt::pmt_t ldpc_decoder_impl::stats() const
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return make_stats();
+    // a consistent enough snapshot: frames is read first and written last
+    const uint64_t frames = d_frames.load();
+    pmt::pmt_t d = pmt::make_dict();
+    auto add = [&d](const char* k, const pmt::pmt_t& v) {
+        d = pmt::dict_add(d, pmt::mp(k), v);
+    };
+    add("frames", pmt::from_uint64(frames));
+    add("failed", pmt::from_uint64(d_failed.load()));
+    add("dropped", pmt::from_uint64(d_dropped.load()));
+    d = add_framing_stats(d);
+    add("invalid_inputs", pmt::from_uint64(d_invalid.load()));
+    add("avg_iterations",
+        pmt::from_double(frames ? double(d_iterations.load()) / double(frames) : 0.0));
+    const double seconds = double(d_decode_ns.load()) * 1e-9;
+    const double fps = seconds > 0 ? double(frames) / seconds : 0.0;
+    add("frames_per_second", pmt::from_double(fps));
+    add("info_bits_per_second", pmt::from_double(fps * d_decoder->info_bits_per_frame()));
+    add("batches", pmt::from_uint64(d_batches.load()));
+    add("largest_batch", pmt::from_uint64(d_largest_batch.load()));
+    add("device", pmt::mp(d_decoder->device_name()));
+    return d;
 }
 
 void ldpc_decoder_impl::publish_stats(bool force)
@@ -325,66 +302,25 @@ void ldpc_decoder_impl::publish_stats(bool force)
         std::chrono::duration<double>(now - d_last_stats).count() < d_stats_interval)
         return;
     d_last_stats = now;
-    message_port_pub(PORT_STATS, make_stats());
+    message_port_pub(PORT_STATS, stats());
 }
 
 bool ldpc_decoder_impl::stop()
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
     publish_stats(true);
-    const auto& s = d_scanner.stats();
     d_logger->info("{} frames decoded on {}: {} failed ({} dropped), {} bad-length "
-                   "packets, {} items without a length tag, {} NaN/Inf soft values",
-                   d_frames,
+                   "packets, {} items without a length tag, {} incomplete frames at the "
+                   "end, {} tags dropped, {} NaN/Inf soft values",
+                   d_frames.load(),
                    d_decoder->device_name(),
-                   d_failed,
-                   d_dropped,
-                   s.bad_length + d_bad_pdus,
-                   s.missing_tag_items,
-                   d_invalid);
+                   d_failed.load(),
+                   d_dropped.load(),
+                   framing_bad_length(),
+                   framing_missing_tag_items(),
+                   framing_truncated(),
+                   framing_dropped_tags(),
+                   d_invalid.load());
     return true;
-}
-
-uint64_t ldpc_decoder_impl::frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_frames;
-}
-
-uint64_t ldpc_decoder_impl::failed_frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_failed;
-}
-
-uint64_t ldpc_decoder_impl::dropped_frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_dropped;
-}
-
-uint64_t ldpc_decoder_impl::bad_length_frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_scanner.stats().bad_length + d_bad_pdus;
-}
-
-uint64_t ldpc_decoder_impl::missing_tag_items() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_scanner.stats().missing_tag_items;
-}
-
-uint64_t ldpc_decoder_impl::invalid_inputs() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_invalid;
-}
-
-double ldpc_decoder_impl::average_iterations() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_frames ? double(d_iterations) / double(d_frames) : 0.0;
 }
 
 } // namespace gpuldpc

@@ -36,11 +36,30 @@ namespace gpuldpc {
  *
  * Batching: every call decodes as many complete frames as are waiting (at
  * most \p max_batch), so batches fill under load and a lone frame is decoded
- * at once when input runs dry.
+ * at once when input runs dry. The block declares its rate (output frame per
+ * input frame) and an output multiple of one batch, so GNU Radio gives the
+ * upstream buffer room for two batches of input (2 * batch_size() *
+ * input_frame_length() floats); batch_size() is \p max_batch unless a batch of
+ * input would exceed 64 MiB, where it is lowered (with a log line).
+ *
+ * End of stream: an incomplete frame left when the upstream finishes (a
+ * packet cut short, or untagged items short of a frame) is counted
+ * (truncated_frames()) and logged, and the flowgraph finishes.
+ *
+ * Tags: tags on the items of an output frame go with it. Tags on items that
+ * yield no output frame (skipped packets and items, truncated frames, failed
+ * frames that are dropped) are not forwarded; they are counted
+ * (dropped_tags(), "dropped_tags" in the stats), length tags excluded.
+ *
+ * Topology: stream input and stream output are used together (for PDUs of
+ * a stream, connect the output to pdu.tagged_stream_to_pdu), or neither (PDUs
+ * alone on the "pdus" ports); one without the other is rejected with an error
+ * when the flowgraph starts.
  *
  * Output tags on the first item of each frame: the length key (frame length),
- * "ldpc_converged" (bool), "ldpc_iterations" (long). Tags of an input frame are
- * carried to its output frame at the proportional offset.
+ * "ldpc_converged" (bool), "ldpc_iterations" (long), "ldpc_syndrome_weight"
+ * (long). Tags of an input frame are carried to its output frame at the
+ * proportional offset. Length tags may hold any PMT integer (long or uint64).
  *
  * Failed frames (not converged) are passed on with ldpc_converged = false, or
  * dropped and counted when \p pass_failed is false.
@@ -49,16 +68,36 @@ namespace gpuldpc {
  * "pdus" out (u8vector per frame, metadata of the input plus "ldpc_converged",
  * "ldpc_iterations", "ldpc_syndrome_weight"); "stats" out, a dictionary
  * published every \p stats_interval seconds and when the flowgraph stops:
- * frames, failed, dropped, bad_length, missing_tag_items, invalid_inputs,
- * avg_iterations, frames_per_second, info_bits_per_second, device.
+ * frames, failed, dropped, bad_length, missing_tag_items, truncated_frames,
+ * dropped_tags, invalid_inputs, avg_iterations, frames_per_second,
+ * info_bits_per_second, batches (decoder calls), largest_batch (frames),
+ * device.
  *
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
  * block: it is counted, logged and reported on "stats".
+ *
+ * Threads: every accessor below MAY be called from any thread while the
+ * flowgraph runs; counters are atomic and no lock is held while decoding.
  */
 class GPULDPC_API ldpc_decoder : virtual public gr::block
 {
 public:
     typedef std::shared_ptr<ldpc_decoder> sptr;
+
+    /*! The block's parameters (the arguments of make() after the code). */
+    struct params {
+        std::string algorithm = "auto";
+        std::string schedule = "flooding";
+        int max_iterations = 50;
+        bool flip_llr_sign = false;
+        std::string output = "packed";
+        int max_batch = 256;
+        std::string device = "auto";
+        std::string length_tag_key = "packet_len";
+        bool pass_failed = true;
+        int threads = 0;
+        double stats_interval = 1.0;
+    };
 
     /*!
      * \param code_file parity-check matrix file (alist or non-binary alist)
@@ -107,11 +146,16 @@ public:
                                int threads = 0,
                                double stats_interval = 1.0);
 
+    /*! The same with the parameters in one struct; every field is checked. */
+    static sptr make_from_params(ldpc_code::sptr code, const params& p);
+
     virtual uint64_t frames() const = 0;            //!< frames decoded
     virtual uint64_t failed_frames() const = 0;     //!< frames that did not converge
     virtual uint64_t dropped_frames() const = 0;    //!< failed frames not passed on
     virtual uint64_t bad_length_frames() const = 0; //!< packets/PDUs of a wrong length
     virtual uint64_t missing_tag_items() const = 0; //!< items outside any packet
+    virtual uint64_t truncated_frames() const = 0;  //!< incomplete at end of stream
+    virtual uint64_t dropped_tags() const = 0;      //!< tags on items with no output
     virtual uint64_t invalid_inputs() const = 0;    //!< NaN/Inf soft values
     virtual double average_iterations() const = 0;
     /*! The dictionary that the "stats" port publishes, as of now. */
@@ -119,6 +163,7 @@ public:
     virtual std::string device_name() const = 0;
     virtual int input_frame_length() const = 0;  //!< soft bits per frame
     virtual int output_frame_length() const = 0; //!< bytes per output frame
+    virtual int batch_size() const = 0;          //!< frames per decoder call at most
 };
 
 } // namespace gpuldpc

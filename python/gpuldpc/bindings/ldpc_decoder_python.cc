@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(ce6cc33ddcc3d8e229c613e6145384a3) */
+/* BINDTOOL_HEADER_FILE_HASH(5198e47c507ab1d4455ddb84f4928216) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -90,6 +90,9 @@ void bind_ldpc_decoder(py::module& m)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
         .def("bad_length_frames", &ldpc_decoder::bad_length_frames)
         .def("missing_tag_items", &ldpc_decoder::missing_tag_items)
+        .def("truncated_frames", &ldpc_decoder::truncated_frames)
+        .def("dropped_tags", &ldpc_decoder::dropped_tags)
+        .def("batch_size", &ldpc_decoder::batch_size)
         .def("invalid_inputs", &ldpc_decoder::invalid_inputs)
         .def("average_iterations", &ldpc_decoder::average_iterations)
         .def("stats", &ldpc_decoder::stats)

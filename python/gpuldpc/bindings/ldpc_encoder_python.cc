@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_encoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(10fd5775eee535e1ea318d77e4b39adc) */
+/* BINDTOOL_HEADER_FILE_HASH(1ce6a0c33f214e23113f665ebe72b93f) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -54,6 +54,9 @@ void bind_ldpc_encoder(py::module& m)
         .def("bad_length_frames", &ldpc_encoder::bad_length_frames)
         .def("missing_tag_items", &ldpc_encoder::missing_tag_items)
         .def("invalid_frames", &ldpc_encoder::invalid_frames)
+        .def("truncated_frames", &ldpc_encoder::truncated_frames)
+        .def("dropped_tags", &ldpc_encoder::dropped_tags)
+        .def("batch_size", &ldpc_encoder::batch_size)
         .def("input_frame_length", &ldpc_encoder::input_frame_length)
         .def("output_frame_length", &ldpc_encoder::output_frame_length);
 }

@@ -1,0 +1,274 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_common.h"
+#include "framed_block.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+const pmt::pmt_t PORT_PDUS = pmt::mp("pdus");
+} // namespace
+
+framed_block::framed_block(size_t in_len,
+                           size_t in_itemsize,
+                           size_t out_len,
+                           size_t batch,
+                           const std::string& length_tag_key,
+                           const char* unit)
+    : d_in_len(in_len),
+      d_in_itemsize(in_itemsize),
+      d_out_len(out_len),
+      d_batch(batch),
+      d_unit(unit),
+      d_scanner(in_len, length_tag_key),
+      d_out_len_key(pmt::mp(length_tag_key.empty() ? "packet_len" : length_tag_key))
+{
+    if (in_len == 0 || out_len == 0 || batch == 0)
+        throw std::invalid_argument("framed_block: empty frames or batch");
+    // The rate as a reduced fraction: GNU Radio sizes buffers from its
+    // denominator, and a double would round it.
+    const size_t g = std::gcd(in_len, out_len);
+    set_relative_rate(uint64_t(out_len / g), uint64_t(in_len / g));
+    set_output_multiple(int(batch * out_len));
+    set_tag_propagation_policy(TPP_DONT);
+    d_starts.reserve(batch);
+    d_emit.reserve(batch);
+}
+
+void framed_block::register_pdu_ports()
+{
+    message_port_register_in(PORT_PDUS);
+    message_port_register_out(PORT_PDUS);
+    set_msg_handler(PORT_PDUS, [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
+}
+
+void framed_block::frame_annotations(size_t, annotations&) const {}
+
+bool framed_block::check_topology(int ninputs, int noutputs)
+{
+    // GNU Radio runs a block without outputs as a sink, which it calls only
+    // when a whole output multiple of input waits: whole batches, and never
+    // the end of a stream. Frames from a stream go out on the stream.
+    if (ninputs > 0 && noutputs == 0)
+        throw std::runtime_error(
+            alias() + ": the stream input needs the stream output connected (to "
+                      "blocks.null_sink, or pdu.tagged_stream_to_pdu for PDUs); for PDUs "
+                      "alone use the 'pdus' ports and connect neither stream");
+    if (noutputs > 0 && ninputs == 0)
+        throw std::runtime_error(
+            alias() + ": the stream output needs the stream input connected (frames "
+                      "come from the stream); for PDUs alone use the 'pdus' ports and "
+                      "connect neither stream");
+    return true;
+}
+
+void framed_block::forecast(int, gr_vector_int& ninput_items_required)
+{
+    if (ninput_items_required.empty())
+        return;
+    // Once the upstream is done, one item is enough for work() to see the
+    // rest, count what can never complete a frame, and let the flowgraph end.
+    const auto reader = detail() ? detail()->input(0) : nullptr;
+    if (reader && reader->done()) {
+        ninput_items_required[0] = 1;
+        return;
+    }
+    if (!d_scanner.tagged()) {
+        ninput_items_required[0] = int(d_in_len);
+        return;
+    }
+    // Tagged: the waiting packet's length when it is a frame; one item when
+    // the items ahead are skipped (a packet of another length, or no tag).
+    int need = 1;
+    if (!d_scanner.skipping()) {
+        const uint64_t r = nitems_read(0);
+        d_tags.clear();
+        get_tags_in_range(d_tags, 0, r, r + 1, d_scanner.key());
+        if (!d_tags.empty() &&
+            frame_scanner::tag_length(d_tags.front().value) == int64_t(d_in_len))
+            need = int(d_in_len);
+    }
+    ninput_items_required[0] = need;
+}
+
+bool framed_block::input_ended(size_t seen)
+{
+    const auto reader = detail()->input(0);
+    gr::thread::scoped_lock guard(*reader->mutex());
+    // done() is set after the upstream's last items are in the buffer, so
+    // nothing more will come once both hold
+    return reader->done() && size_t(reader->items_available()) <= seen;
+}
+
+void framed_block::sync_scanner_counters()
+{
+    const auto& s = d_scanner.stats();
+    d_bad_length.store(s.bad_length, std::memory_order_relaxed);
+    d_missing_tag_items.store(s.missing_tag_items, std::memory_order_relaxed);
+    log_skipped(d_logger, d_scanner, d_reported, d_unit);
+}
+
+size_t framed_block::count_content_tags(uint64_t start, uint64_t end)
+{
+    if (end <= start)
+        return 0;
+    d_frame_tags.clear();
+    get_tags_in_range(d_frame_tags, 0, start, end);
+    size_t n = 0;
+    for (const auto& t : d_frame_tags)
+        n += !(d_scanner.tagged() && pmt::eq(t.key, d_scanner.key()));
+    return n;
+}
+
+pmt::pmt_t framed_block::with_annotations(pmt::pmt_t meta) const
+{
+    for (const auto& kv : d_annotations)
+        meta = pmt::dict_add(meta, kv.first, kv.second);
+    return meta;
+}
+
+int framed_block::general_work(int noutput_items,
+                               gr_vector_int& ninput_items,
+                               gr_vector_const_void_star& input_items,
+                               gr_vector_void_star& output_items)
+{
+    const size_t avail = size_t(ninput_items[0]);
+    const uint8_t* in = static_cast<const uint8_t*>(input_items[0]);
+    const uint64_t abs_in = nitems_read(0);
+    const size_t max_frames = std::min(d_batch, size_t(noutput_items) / d_out_len);
+
+    d_tags.clear();
+    if (d_scanner.tagged())
+        get_tags_in_window(d_tags, 0, 0, avail, d_scanner.key());
+    d_starts.clear();
+    size_t consumed = d_scanner.scan(abs_in, avail, d_tags, max_frames, d_starts);
+    const size_t n = d_starts.size();
+
+    if (n == 0 && consumed < avail && input_ended(avail)) {
+        // The upstream is done and the rest can never complete a frame.
+        const uint64_t count = d_truncated.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (should_log(count))
+            d_logger->warn("the stream ended inside a frame: {} of {} {} dropped ({} "
+                           "incomplete frames so far)",
+                           avail - consumed,
+                           d_in_len,
+                           d_unit,
+                           count);
+        consumed = avail;
+    }
+    sync_scanner_counters();
+
+    size_t produced = 0;
+    size_t forwarded_tags = 0;
+    if (n > 0) {
+        uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+        d_emit.assign(n, 0);
+        {
+            std::lock_guard<std::mutex> lock(d_process_mutex);
+            process_frames(in, d_starts.data(), n, out, d_emit);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            if (!d_emit[i])
+                continue;
+            const uint64_t in_abs = abs_in + d_starts[i];
+            d_frame_tags.clear();
+            get_tags_in_range(d_frame_tags, 0, in_abs, in_abs + d_in_len);
+            d_annotations.clear();
+            frame_annotations(i, d_annotations);
+            const uint64_t out_abs = nitems_written(0) + produced * d_out_len;
+            add_item_tag(0, out_abs, d_out_len_key, pmt::from_long(long(d_out_len)));
+            for (const auto& kv : d_annotations)
+                add_item_tag(0, out_abs, kv.first, kv.second);
+            move_frame_tags(
+                d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);
+            for (const auto& t : d_frame_tags)
+                add_item_tag(0, t);
+            forwarded_tags += d_frame_tags.size();
+            ++produced;
+        }
+    }
+    // Tags on consumed items that went out with no frame are counted.
+    const size_t content_tags = count_content_tags(abs_in, abs_in + consumed);
+    if (content_tags > forwarded_tags)
+        d_dropped_tags.fetch_add(content_tags - forwarded_tags,
+                                 std::memory_order_relaxed);
+
+    consume_each(int(consumed));
+    after_processing();
+    return int(produced * d_out_len);
+}
+
+void framed_block::handle_pdu(const pmt::pmt_t& msg)
+{
+    size_t n_items = 0;
+    const uint8_t* data = pmt::is_pair(msg) ? pdu_items(pmt::cdr(msg), n_items) : nullptr;
+    if (!data || n_items == 0 || n_items % d_in_len != 0) {
+        const uint64_t count = d_bad_pdus.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (should_log(count))
+            d_logger->warn("dropped a message on 'pdus': expected a PDU with a {} of a "
+                           "multiple of {} {} ({} so far)",
+                           pdu_type(),
+                           d_in_len,
+                           d_unit,
+                           count);
+        after_processing();
+        return;
+    }
+    const pmt::pmt_t meta =
+        pmt::is_dict(pmt::car(msg)) ? pmt::car(msg) : pmt::make_dict();
+    const size_t frames = n_items / d_in_len;
+    std::vector<size_t> starts(std::min(frames, d_batch));
+    std::vector<uint8_t> out(starts.size() * d_out_len);
+    std::vector<char> emit;
+    for (size_t f0 = 0; f0 < frames; f0 += d_batch) {
+        const size_t nb = std::min(d_batch, frames - f0);
+        for (size_t i = 0; i < nb; ++i)
+            starts[i] = (f0 + i) * d_in_len;
+        emit.assign(nb, 0);
+        std::vector<std::pair<size_t, pmt::pmt_t>> published;
+        {
+            std::lock_guard<std::mutex> lock(d_process_mutex);
+            process_frames(data, starts.data(), nb, out.data(), emit);
+            size_t k = 0;
+            for (size_t i = 0; i < nb; ++i) {
+                if (!emit[i])
+                    continue;
+                d_annotations.clear();
+                frame_annotations(i, d_annotations);
+                published.emplace_back(k++, with_annotations(meta));
+            }
+        }
+        for (const auto& p : published)
+            message_port_pub(
+                PORT_PDUS,
+                pmt::cons(p.second,
+                          pmt::init_u8vector(d_out_len, &out[p.first * d_out_len])));
+    }
+    after_processing();
+}
+
+pmt::pmt_t framed_block::add_framing_stats(pmt::pmt_t d) const
+{
+    d = pmt::dict_add(d, pmt::mp("bad_length"), pmt::from_uint64(framing_bad_length()));
+    d = pmt::dict_add(
+        d, pmt::mp("missing_tag_items"), pmt::from_uint64(framing_missing_tag_items()));
+    d = pmt::dict_add(
+        d, pmt::mp("truncated_frames"), pmt::from_uint64(framing_truncated()));
+    d = pmt::dict_add(
+        d, pmt::mp("dropped_tags"), pmt::from_uint64(framing_dropped_tags()));
+    return d;
+}
+
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,144 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_FRAMED_BLOCK_H
+#define INCLUDED_GPULDPC_FRAMED_BLOCK_H
+
+#include "frame_scanner.h"
+#include <gnuradio/block.h>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief The skeleton of a block that turns whole input frames into whole
+ * output frames (ldpc_decoder, ldpc_encoder): framing of tagged and untagged
+ * streams and of PDUs, the scheduler's contract, end of stream, tags and
+ * counters. Subclasses supply process_frames() and the PDU payload type.
+ *
+ * Scheduler contract:
+ * - relative rate out_len / in_len and an output multiple of one batch of
+ *   output frames, so that GNU Radio sizes the upstream buffer for two batches
+ *   of input (2 * decimation * output_multiple items) and a full batch can
+ *   wait;
+ * - forecast() asks for one frame (in tagged mode the waiting packet's length,
+ *   or one item when the packet will be skipped), so a lone frame is processed
+ *   as soon as it is complete and batches fill from the backlog;
+ * - when the upstream is done, forecast() asks for one item, and work() counts
+ *   and consumes what can never complete a frame, so the flowgraph finishes.
+ *
+ * Threads: work() and the PDU handler run on the block's thread; the counters
+ * are atomics any thread MAY read while the flowgraph runs.
+ */
+class framed_block : virtual public gr::block
+{
+public:
+    /*! Key/value pairs describing one processed frame (tags or PDU metadata). */
+    using annotations = std::vector<std::pair<pmt::pmt_t, pmt::pmt_t>>;
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+    bool check_topology(int ninputs, int noutputs) override;
+
+    uint64_t framing_bad_length() const { return d_bad_length + d_bad_pdus; }
+    uint64_t framing_missing_tag_items() const { return d_missing_tag_items; }
+    uint64_t framing_truncated() const { return d_truncated; }
+    uint64_t framing_dropped_tags() const { return d_dropped_tags; }
+    size_t batch() const { return d_batch; }
+    size_t in_len() const { return d_in_len; }
+    size_t out_len() const { return d_out_len; }
+
+protected:
+    /*!
+     * \param in_len input items per frame
+     * \param in_itemsize bytes per input item
+     * \param out_len output bytes per frame
+     * \param batch frames per call at most (>= 1)
+     * \param length_tag_key length tag key; "" for untagged streams
+     * \param unit what an input item is, for log lines ("soft bits", "bytes")
+     */
+    framed_block(size_t in_len,
+                 size_t in_itemsize,
+                 size_t out_len,
+                 size_t batch,
+                 const std::string& length_tag_key,
+                 const char* unit);
+    framed_block() = delete;
+
+    /*!
+     * Processes \p n frames that start at items \p starts[i] of \p in (raw
+     * bytes; items of in_itemsize). MUST write the output frames it emits one
+     * after another from \p out (out_len bytes each) and set emit[i] (emit has
+     * n entries, all false on entry).
+     */
+    virtual void process_frames(const uint8_t* in,
+                                const size_t* starts,
+                                size_t n,
+                                uint8_t* out,
+                                std::vector<char>& emit) = 0;
+    /*! Tags/metadata for frame \p i of the last process_frames() call. */
+    virtual void frame_annotations(size_t i, annotations& out) const;
+    /*!
+     * The items of a PDU payload, or null when its type is not the block's
+     * (then \p n_items is left alone).
+     */
+    virtual const uint8_t* pdu_items(const pmt::pmt_t& payload,
+                                     size_t& n_items) const = 0;
+    /*! Called after each work() call and each PDU, on the block's thread. */
+    virtual void after_processing() {}
+    /*! The PDU payload type, for log lines ("f32vector"). */
+    virtual const char* pdu_type() const = 0;
+
+    /*! Registers the "pdus" message ports; call from the constructor. */
+    void register_pdu_ports();
+    /*! Appends the framing counters to a stats dictionary. */
+    pmt::pmt_t add_framing_stats(pmt::pmt_t dict) const;
+
+private:
+    void handle_pdu(const pmt::pmt_t& msg);
+    bool input_ended(size_t seen);
+    void sync_scanner_counters();
+    size_t count_content_tags(uint64_t start, uint64_t end);
+    // meta plus d_annotations (filled for the frame at hand)
+    pmt::pmt_t with_annotations(pmt::pmt_t meta) const;
+
+    const size_t d_in_len;
+    const size_t d_in_itemsize;
+    const size_t d_out_len;
+    const size_t d_batch;
+    const char* d_unit;
+    frame_scanner d_scanner;
+    pmt::pmt_t d_out_len_key;
+
+    // work() scratch, sized once
+    std::vector<size_t> d_starts;
+    std::vector<char> d_emit;
+    std::vector<gr::tag_t> d_tags, d_frame_tags;
+    annotations d_annotations;
+    frame_scanner::counters d_reported;
+    std::mutex d_process_mutex; // stream and PDU port share the subclass's engine
+
+    std::atomic<uint64_t> d_bad_length{ 0 };
+    std::atomic<uint64_t> d_bad_pdus{ 0 };
+    std::atomic<uint64_t> d_missing_tag_items{ 0 };
+    std::atomic<uint64_t> d_truncated{ 0 };
+    std::atomic<uint64_t> d_dropped_tags{ 0 };
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_FRAMED_BLOCK_H */

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# How the frame blocks (ldpc_decoder, ldpc_encoder) meet GNU Radio's
+# scheduler: frames larger than the default buffers, batches as large as
+# max_batch, the end of a finite stream, topologies, length tags of every
+# integer type, and tags on frames that produce no output.
+
+import os
+import threading
+import time
+import unittest
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+CODES = gpuldpc.codes_dir()
+# LLR of a strongly received 0 bit (log P1/P0 < 0): the all-zero codeword
+# belongs to every linear code, so no encoder is needed for long codes.
+ZERO = -8.0
+
+
+def load(name):
+    return gpuldpc.ldpc_code.load(os.path.join(CODES, name))
+
+
+def make_tag(offset, key, value):
+    t = gr.tag_t()
+    t.offset = offset
+    t.key = pmt.intern(key)
+    t.value = value
+    return t
+
+
+_CODE_CACHE = {}
+
+
+def regular_code(n, dv, dc, q, seed=1):
+    key = (n, dv, dc, q, seed)
+    if key not in _CODE_CACHE:
+        _CODE_CACHE[key] = gpuldpc.construct_regular_code(n, dv, dc, q, seed)
+    return _CODE_CACHE[key]
+
+
+def zero_llr(code, frames, rng):
+    """Noisy soft bits of the all-zero codeword, well above threshold."""
+    n = code.n * code.bits_per_symbol
+    return (ZERO + rng.normal(0, 1.0, (frames, n))).astype(np.float32)
+
+
+def run_with_deadline(tb, seconds):
+    """tb.run() that fails instead of hanging; returns whether it finished."""
+    t = threading.Thread(target=tb.run, daemon=True)
+    t.start()
+    t.join(seconds)
+    if t.is_alive():
+        tb.stop()
+        tb.wait()
+        return False
+    return True
+
+
+class qa_framing(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.tb = gr.top_block()
+
+    def tearDown(self):
+        self.tb = None
+
+    # -- item 1: frames larger than GNU Radio's default buffers -------------
+
+    def check_large_frames(self, code, frames, output, tagged, behind_copy,
+                           max_batch=4):
+        self.tb = gr.top_block()
+        rng = np.random.default_rng(11)
+        llr = zero_llr(code, frames, rng)
+        n = llr.shape[1]
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n))
+                for i in range(frames)] if tagged else []
+        src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
+        dec = gpuldpc.ldpc_decoder(code, output=output, max_batch=max_batch,
+                                   max_iterations=5,
+                                   length_tag_key="packet_len" if tagged else "")
+        snk = blocks.vector_sink_b()
+        if behind_copy:
+            self.tb.connect(src, blocks.copy(gr.sizeof_float), dec, snk)
+        else:
+            self.tb.connect(src, dec, snk)
+        what = f"n={n} {output} tagged={tagged} copy={behind_copy}"
+        self.assertTrue(run_with_deadline(self.tb, 120), "hung: " + what)
+        out = np.array(snk.data(), dtype=np.uint8)
+        self.assertEqual(dec.frames(), frames, what)
+        self.assertEqual(len(out), frames * dec.output_frame_length(), what)
+        self.assertFalse(out.any(), what)
+
+    def test_frames_beyond_the_default_buffer(self):
+        # 20000 soft bits > 16383, the most a default float buffer offers
+        code = regular_code(20000, 3, 6, 2)
+        for output in ("packed", "bits", "symbols"):
+            for tagged in (False, True):
+                self.check_large_frames(code, 3, output, tagged, behind_copy=tagged)
+
+    def test_gf256_frames_of_64800_soft_bits(self):
+        code = regular_code(8100, 2, 4, 256)
+        self.check_large_frames(code, 3, "packed", True, behind_copy=True, max_batch=2)
+        self.check_large_frames(code, 3, "symbols", False, behind_copy=False,
+                                max_batch=3)
+
+    def test_max_batch_is_reachable(self):
+        # A slow decoder (low SNR, many iterations) behind a fast source: the
+        # backlog must grow past what the default buffer holds (16 frames of
+        # 1008 soft bits) up to max_batch.
+        code = load("regular_3_6_n1008_gf2.alist")
+        rng = np.random.default_rng(12)
+        frames, max_batch = 512, 128
+        llr = (-1.0 + rng.normal(0, 2.0, (frames, code.n))).astype(np.float32)
+        src = blocks.vector_source_f(llr.ravel().tolist(), False)
+        dec = gpuldpc.ldpc_decoder(code, max_batch=max_batch, length_tag_key="",
+                                   max_iterations=20, threads=1)
+        self.assertEqual(dec.batch_size(), max_batch)
+        snk = blocks.null_sink(gr.sizeof_char)
+        self.tb.connect(src, blocks.copy(gr.sizeof_float), dec, snk)
+        self.assertTrue(run_with_deadline(self.tb, 120))
+        stats = dec.stats()
+        largest = pmt.to_uint64(pmt.dict_ref(stats, pmt.intern("largest_batch"),
+                                             pmt.PMT_NIL))
+        self.assertEqual(dec.frames(), frames)
+        self.assertGreater(largest, 16)
+        self.assertLessEqual(largest, max_batch)
+
+    def test_batch_is_bounded_in_bytes(self):
+        # 64 MiB of input per batch at most
+        code = regular_code(96, 2, 4, 256)
+        dec = gpuldpc.ldpc_decoder(code, max_batch=100000)
+        self.assertEqual(dec.batch_size(), (64 << 20) // (96 * 8 * 4))
+
+    # -- item 2: the end of a finite stream --------------------------------
+
+    def test_truncated_tagged_frame_at_stream_end(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(13)
+        n = code.n
+        llr = zero_llr(code, 3, rng).ravel()[: 2 * n + n // 2]
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(3)]
+        src = blocks.vector_source_f(llr.tolist(), False, 1, tags)
+        dec = gpuldpc.ldpc_decoder(code, output="bits")
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30), "tb.run() hung")
+        self.assertEqual(dec.frames(), 2)
+        self.assertEqual(dec.truncated_frames(), 1)
+        self.assertEqual(len(snk.data()), 2 * code.k)
+
+    def test_untagged_leftover_at_stream_end(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(14)
+        llr = zero_llr(code, 3, rng).ravel()[: 2 * code.n + 7]
+        src = blocks.vector_source_f(llr.tolist(), False)
+        dec = gpuldpc.ldpc_decoder(code, output="bits", length_tag_key="")
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30), "tb.run() hung")
+        self.assertEqual(dec.frames(), 2)
+        self.assertEqual(dec.truncated_frames(), 1)
+
+    def test_encoder_truncated_frame_at_stream_end(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        enc = gpuldpc.ldpc_encoder(code, input="bits")
+        k = enc.input_frame_length()
+        data = [0] * (2 * k + k // 2)
+        tags = [make_tag(i * k, "packet_len", pmt.from_long(k)) for i in range(3)]
+        src = blocks.vector_source_b(data, False, 1, tags)
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, enc, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30), "tb.run() hung")
+        self.assertEqual(enc.frames(), 2)
+        self.assertEqual(enc.truncated_frames(), 1)
+        self.assertEqual(len(snk.data()), 2 * enc.output_frame_length())
+
+    # -- item 3: topologies --------------------------------------------------
+
+    def test_stream_in_without_stream_out_is_rejected(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        for make in (lambda: gpuldpc.ldpc_decoder(code),
+                     lambda: gpuldpc.ldpc_encoder(code)):
+            self.tb = gr.top_block()
+            blk = make()
+            itemsize = gr.sizeof_float if isinstance(blk, gpuldpc.ldpc_decoder) else 1
+            src = blocks.vector_source_f([0.0] * 96) if itemsize == 4 else \
+                blocks.vector_source_b([0] * 96)
+            self.tb.connect(src, blk)
+            with self.assertRaisesRegex(RuntimeError, "stream output"):
+                self.tb.start()
+
+    def test_stream_to_pdus_through_tagged_stream_to_pdu(self):
+        # the documented way to PDUs from a stream
+        from gnuradio import pdu
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(15)
+        llr = zero_llr(code, 3, rng)
+        n = code.n
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(3)]
+        src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
+        dec = gpuldpc.ldpc_decoder(code, output="bits")
+        to_pdu = pdu.tagged_stream_to_pdu(gr.types.byte_t, "packet_len")
+        dbg = blocks.message_debug()
+        self.tb.connect(src, dec, to_pdu)
+        self.tb.msg_connect((to_pdu, "pdus"), (dbg, "store"))
+        self.assertTrue(run_with_deadline(self.tb, 30))
+        self.assertEqual(dbg.num_messages(), 3)
+        meta = pmt.car(dbg.get_message(0))
+        self.assertTrue(pmt.to_bool(pmt.dict_ref(meta, pmt.intern("ldpc_converged"),
+                                                 pmt.PMT_NIL)))
+
+    def test_stream_out_without_stream_in_is_rejected(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        dec = gpuldpc.ldpc_decoder(code)
+        self.tb.connect(dec, blocks.null_sink(gr.sizeof_char))
+        with self.assertRaisesRegex(RuntimeError, "stream input"):
+            self.tb.start()
+
+    # -- item 4: length tags of every PMT integer type -----------------------
+
+    def test_length_tags_as_uint64(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(16)
+        llr = zero_llr(code, 2, rng)
+        n = code.n
+        tags = [make_tag(0, "packet_len", pmt.from_uint64(n)),
+                make_tag(n, "packet_len", pmt.from_long(n))]
+        src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
+        dec = gpuldpc.ldpc_decoder(code, output="bits")
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30))
+        self.assertEqual(dec.frames(), 2)
+        self.assertEqual(dec.bad_length_frames(), 0)
+
+    def test_encoder_length_tags_as_uint64(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        enc = gpuldpc.ldpc_encoder(code, input="bits")
+        k = enc.input_frame_length()
+        src = blocks.vector_source_b([0] * k, False, 1,
+                                     [make_tag(0, "packet_len", pmt.from_uint64(k))])
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, enc, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30))
+        self.assertEqual(enc.frames(), 1)
+
+    # -- item 5: tags on items that produce no output ------------------------
+
+    def test_tags_on_skipped_and_dropped_frames_are_counted(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(17)
+        n = code.n
+        good = zero_llr(code, 2, rng)
+        hopeless = rng.normal(0, 1, n).astype(np.float32)
+        pieces = [good[0], np.zeros(n // 2, np.float32), hopeless, good[1],
+                  np.zeros(7, np.float32)]
+        tags, pos = [], 0
+        for i, p in enumerate(pieces[:4]):
+            tags.append(make_tag(pos, "packet_len", pmt.from_long(len(p))))
+            tags.append(make_tag(pos + 1, "marker", pmt.from_long(i)))
+            pos += len(p)
+        tags.append(make_tag(pos + 2, "marker", pmt.from_long(4)))  # untagged items
+        src = blocks.vector_source_f(np.concatenate(pieces).tolist(), False, 1, tags)
+        dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
+                                   max_iterations=5)
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.assertTrue(run_with_deadline(self.tb, 30))
+        self.assertEqual(dec.frames(), 3)
+        self.assertEqual(dec.dropped_frames(), 1)
+        markers = sorted(pmt.to_long(t.value) for t in snk.tags()
+                         if pmt.symbol_to_string(t.key) == "marker")
+        self.assertEqual(markers, [0, 3])
+        # the bad-length packet's, the dropped frame's and the untagged one's
+        self.assertEqual(dec.dropped_tags(), 3)
+        stats = dec.stats()
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(stats, pmt.intern("dropped_tags"),
+                                                    pmt.PMT_NIL)), 3)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_framing)
