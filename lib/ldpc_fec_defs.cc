@@ -22,19 +22,22 @@ size_t check_frames_per_call(int frames)
                                     " is out of range; allowed: 1 or more");
     return size_t(frames);
 }
-// Codewords per call for a FECAPI frame size in information bits, or 0 (with
-// a log line) when it is not a positive multiple of the codeword's.
+// Codewords per call for a FECAPI frame size in information bits. A size
+// that is not a positive multiple of a codeword's is an error, as in gr-fec's
+// own decoders: logged, thrown, and the definition keeps its previous size.
 size_t codewords_in(unsigned int frame_size, size_t k_bits, gr::logger_ptr logger)
 {
     if (frame_size == 0 || frame_size % k_bits != 0) {
-        logger->error("frame size {} bits is not a multiple of the {} information bits "
-                      "of a codeword",
-                      frame_size,
-                      k_bits);
-        return 0;
+        const std::string msg =
+            "frame_size=" + std::to_string(frame_size) +
+            " bits is not usable; allowed: a positive multiple of the " +
+            std::to_string(k_bits) + " information bits of a codeword";
+        logger->error("{}", msg);
+        throw std::runtime_error(msg);
     }
     return frame_size / k_bits;
 }
+
 } // namespace
 
 gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_file,
@@ -103,8 +106,6 @@ bool ldpc_decoder_def::set_frame_size(unsigned int frame_size)
 {
     const size_t codewords =
         codewords_in(frame_size, d_decoder->info_bits_per_frame(), d_logger);
-    if (codewords == 0)
-        return false;
     d_frames_per_call = codewords;
     d_scaled.resize(d_frames_per_call * d_decoder->llr_per_frame());
     d_status.resize(d_frames_per_call);
@@ -171,8 +172,6 @@ bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
 {
     const size_t codewords = codewords_in(
         frame_size, size_t(d_code->k()) * d_code->bits_per_symbol(), d_logger);
-    if (codewords == 0)
-        return false;
     d_frames_per_call = codewords;
     d_info.resize(d_frames_per_call * d_code->k());
     d_codeword.resize(d_frames_per_call * d_code->n());

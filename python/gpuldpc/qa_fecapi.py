@@ -6,8 +6,10 @@
 #
 
 import os
+import time
 
 import numpy as np
+import pmt
 from gnuradio import blocks, digital, fec, gr, gr_unittest
 
 from gnuradio import gpuldpc
@@ -66,8 +68,15 @@ class qa_fecapi(gr_unittest.TestCase):
         self.assertAlmostEqual(dec.rate(), 0.5)
         self.assertTrue(dec.set_frame_size(3 * code.k))
         self.assertEqual(dec.get_input_size(), 3 * code.n)
-        self.assertFalse(dec.set_frame_size(code.k + 1))
+        for bad in (code.k + 1, 0):
+            with self.assertRaisesRegex(RuntimeError, f"frame_size={bad} bits"):
+                dec.set_frame_size(bad)
+            self.assertEqual(dec.get_input_size(), 3 * code.n)  # unchanged
+            self.assertEqual(dec.get_output_size(), 3 * code.k)
         enc = gpuldpc.ldpc_encoder_def(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
+        with self.assertRaisesRegex(RuntimeError, "frame_size=7 bits"):
+            enc.set_frame_size(7)
         self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
         with self.assertRaisesRegex(ValueError, "frames_per_call=0"):
             gpuldpc.ldpc_decoder_def(code, frames_per_call=0)
@@ -75,6 +84,56 @@ class qa_fecapi(gr_unittest.TestCase):
             gpuldpc.ldpc_decoder_def(code, input_scale=-1.0)
         with self.assertRaisesRegex(ValueError, "algorithm='x'"):
             gpuldpc.ldpc_decoder_def(code, algorithm="x")
+
+    def noisy_codewords(self, code, frames, ebn0_db, seed):
+        rng = np.random.default_rng(seed)
+        info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+        sigma2 = 1.0 / (2.0 * code.rate * 10 ** (ebn0_db / 10.0))
+        y = (2.0 * bits - 1.0) + rng.normal(0, np.sqrt(sigma2), bits.shape)
+        info_bits = gpuldpc.sim.symbols_to_bits(info, code.bits_per_symbol)
+        return y.astype(np.float32), info_bits, 2.0 / sigma2
+
+    def test_tagged_decoder(self):
+        # packets of two codewords; the definition follows each packet's size
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_2_4_n96_gf64.alist"))
+        y, info_bits, scale = self.noisy_codewords(code, 8, 5.0, seed=3)
+        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+        n_bits = code.n * code.bits_per_symbol
+        tb = gr.top_block()
+        src = blocks.vector_source_f(y.ravel().tolist())
+        s2t = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, 2 * n_bits, "packet_len")
+        tdec = fec.tagged_decoder(dec, gr.sizeof_float, gr.sizeof_char, "packet_len",
+                                  2 * n_bits)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, s2t, tdec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
+                                      info_bits.ravel())
+        self.assertEqual(dec.frames(), 8)
+
+    def test_async_decoder(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        y, info_bits, scale = self.noisy_codewords(code, 3, 5.0, seed=4)
+        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+        adec = fec.async_decoder(dec, False, False, 1500)
+        dbg = blocks.message_debug()
+        tb = gr.top_block()
+        tb.msg_connect((adec, "out"), (dbg, "store"))
+        tb.start()
+        for f in range(3):
+            adec.to_basic_block()._post(
+                pmt.intern("in"),
+                pmt.cons(pmt.make_dict(), pmt.init_f32vector(y.shape[1], y[f].tolist())))
+        deadline = time.time() + 10
+        while dbg.num_messages() < 3 and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 3)
+        for f in range(3):
+            out = np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(f))))
+            np.testing.assert_array_equal(out, info_bits[f])
 
 
 if __name__ == '__main__':

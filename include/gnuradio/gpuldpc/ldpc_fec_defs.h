@@ -33,8 +33,11 @@ namespace gpuldpc {
  *   LLRs: set input_scale = 2 / sigma^2 for unit BPSK in noise of variance
  *   sigma^2 (min-sum does not depend on the scale).
  * - Output: frames_per_call * k * m unpacked information bits (0/1).
- * - set_frame_size(bits) MUST be given a multiple of k * m; the frames of one
- *   call are decoded as one batch.
+ * - set_frame_size(bits) MUST be given a positive multiple of k * m; any other
+ *   size is logged and throws std::runtime_error (as gr-fec's decoders do),
+ *   leaving the previous size in force. The frames of one call are decoded as
+ *   one batch. Works inside fec.extended_decoder, fec.decoder,
+ *   fec.tagged_decoder (packets of whole codewords) and fec.async_decoder.
  */
 class GPULDPC_API ldpc_decoder_def : public gr::fec::generic_decoder
 {
@@ -99,7 +102,8 @@ private:
  * \details
  * Contract (generic_encoder): input frames_per_call * k * m unpacked bits
  * (lowest bit of each byte), output frames_per_call * n * m unpacked code
- * bits; set_frame_size(bits) MUST be given a multiple of k * m.
+ * bits; set_frame_size(bits) MUST be given a positive multiple of k * m, any
+ * other size throws std::runtime_error and leaves the previous size.
  */
 class GPULDPC_API ldpc_encoder_def : public gr::fec::generic_encoder
 {
