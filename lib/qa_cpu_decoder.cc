@@ -6,10 +6,12 @@
  */
 
 #include <gnuradio/gpuldpc/engine/decoder.h>
+#include <dirent.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <thread>
 
 using namespace gr::gpuldpc;
 
@@ -178,6 +180,94 @@ BOOST_AUTO_TEST_CASE(batch_equals_frames_one_by_one)
             BOOST_CHECK_GT(failures, 0u);
             BOOST_CHECK_LT(failures, frames);
         }
+    }
+}
+
+namespace {
+
+// Threads of this process, from /proc (Linux).
+size_t process_threads()
+{
+    size_t n = 0;
+    if (DIR* d = opendir("/proc/self/task")) {
+        while (const dirent* e = readdir(d))
+            n += e->d_name[0] != '.';
+        closedir(d);
+    }
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(worker_threads_live_with_the_decoder)
+{
+    const auto code = test_code(2);
+    const size_t frames = 8;
+    const auto noisy = make_batch(*code, frames, 4.0, 6);
+    decoder_config cfg;
+    cfg.threads = 4;
+    auto dec = batch_decoder::make(code, cfg);
+    std::vector<uint8_t> bits(frames * dec->info_bits_per_frame());
+    std::vector<frame_status> st(frames);
+
+    // one-frame calls (FECAPI) use one workspace and start no thread
+    const size_t base = process_threads();
+    for (int i = 0; i < 3; ++i)
+        dec->decode(noisy.llr.data(), 1, bits.data(), st.data());
+    BOOST_CHECK_EQUAL(dec->workspaces(), 1u);
+    BOOST_CHECK_EQUAL(process_threads(), base);
+
+    // a batch starts the workers once; later calls reuse them
+    dec->decode(noisy.llr.data(), frames, bits.data(), st.data());
+    BOOST_CHECK_EQUAL(dec->workspaces(), 4u);
+    const size_t with_workers = process_threads();
+    BOOST_CHECK_EQUAL(with_workers, base + 3);
+    for (int i = 0; i < 20; ++i)
+        dec->decode(noisy.llr.data(), frames, bits.data(), st.data());
+    BOOST_CHECK_EQUAL(process_threads(), with_workers);
+    BOOST_CHECK_EQUAL(dec->workspaces(), 4u);
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK(st[f].converged);
+    BOOST_CHECK(std::equal(noisy.info_bits.begin(), noisy.info_bits.end(), bits.begin()));
+    dec.reset();
+    BOOST_CHECK_EQUAL(process_threads(), base);
+}
+
+BOOST_AUTO_TEST_CASE(calls_from_several_threads_are_safe)
+{
+    const auto code = test_code(16);
+    const size_t frames = 12;
+    decoder_config cfg;
+    cfg.threads = 2;
+    cfg.max_iterations = 20;
+    auto dec = batch_decoder::make(code, cfg);
+    const size_t nb = dec->info_bits_per_frame();
+    // each caller its own low-SNR frames; the answer is the one of a lone call
+    std::vector<noisy_batch> inputs;
+    std::vector<std::vector<uint8_t>> expected(4), got(4);
+    std::vector<std::vector<frame_status>> expected_st(4), got_st(4);
+    for (int c = 0; c < 4; ++c) {
+        inputs.push_back(make_batch(*code, frames, 1.5, 20 + c));
+        expected[c].resize(frames * nb);
+        expected_st[c].resize(frames);
+        dec->decode(
+            inputs[c].llr.data(), frames, expected[c].data(), expected_st[c].data());
+        got[c].resize(frames * nb);
+        got_st[c].resize(frames);
+    }
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c)
+        callers.emplace_back([&, c] {
+            for (int r = 0; r < 5; ++r)
+                dec->decode(
+                    inputs[c].llr.data(), frames, got[c].data(), got_st[c].data());
+        });
+    for (auto& t : callers)
+        t.join();
+    for (int c = 0; c < 4; ++c) {
+        BOOST_CHECK(got[c] == expected[c]);
+        for (size_t f = 0; f < frames; ++f)
+            BOOST_CHECK_EQUAL(got_st[c][f].iterations, expected_st[c][f].iterations);
     }
 }
 

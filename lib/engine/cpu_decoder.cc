@@ -7,13 +7,16 @@
 
 // CPU reference decoders: a schedule (flooding, layered) combined with a node
 // update rule (check_rules.h) by templates. Written for clarity first; speed
-// comes from running frames on several threads with per-thread workspaces
-// allocated once.
+// comes from running frames on a pool of threads that lives with the decoder,
+// each with a workspace allocated the first time it is used.
 
 #include "check_rules.h"
 #include "cpu_decoder.h"
+#include "worker_pool.h"
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 namespace gr {
@@ -159,17 +162,21 @@ class cpu_decoder final : public batch_decoder
 {
 public:
     cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
-        : batch_decoder(code, config)
+        : batch_decoder(code, config),
+          d_pool(std::max(
+              1u, config.threads ? config.threads : std::thread::hardware_concurrency()))
     {
-        unsigned t =
-            config.threads ? config.threads : std::thread::hardware_concurrency();
-        t = std::max(1u, t);
-        for (unsigned i = 0; i < t; ++i)
-            d_workspaces.emplace_back(*code, config);
+        // the first workspace now, so that a bad configuration fails here
+        d_workspaces.push_back(std::make_unique<workspace<Rule>>(*code, config));
     }
 
     std::string device_name() const override { return "cpu"; }
-    unsigned threads() const override { return unsigned(d_workspaces.size()); }
+    unsigned threads() const override { return unsigned(d_pool.max_workers()); }
+    size_t workspaces() const override
+    {
+        std::lock_guard<std::mutex> lock(d_call_mutex);
+        return d_workspaces.size();
+    }
 
     void decode(const float* llr,
                 size_t n_frames,
@@ -199,36 +206,20 @@ private:
              frame_status* status,
              uint8_t* codeword_bits)
     {
-        const size_t n_threads = std::min(d_workspaces.size(), n_frames);
-        if (n_threads <= 1) {
-            for (size_t f = 0; f < n_frames; ++f)
-                decode_frame(d_workspaces[0],
-                             in,
-                             symbol_input,
-                             f,
-                             info_bits,
-                             status,
-                             codeword_bits);
-            return;
-        }
-        std::vector<std::thread> pool;
-        pool.reserve(n_threads);
-        for (size_t t = 0; t < n_threads; ++t) {
-            pool.emplace_back([&, t] {
-                // frames t, t + n_threads, ...: balanced when frames differ in
-                // the iterations they need
-                for (size_t f = t; f < n_frames; f += n_threads)
-                    decode_frame(d_workspaces[t],
-                                 in,
-                                 symbol_input,
-                                 f,
-                                 info_bits,
-                                 status,
-                                 codeword_bits);
-            });
-        }
-        for (auto& th : pool)
-            th.join();
+        // calls from several threads take turns: the workspaces are shared
+        std::lock_guard<std::mutex> lock(d_call_mutex);
+        const size_t n_workers = std::min(d_pool.max_workers(), n_frames);
+        while (d_workspaces.size() < n_workers)
+            d_workspaces.push_back(std::make_unique<workspace<Rule>>(*d_code, d_config));
+        d_pool.run(n_frames, n_workers, [&](size_t frame, size_t worker) {
+            decode_frame(*d_workspaces[worker],
+                         in,
+                         symbol_input,
+                         frame,
+                         info_bits,
+                         status,
+                         codeword_bits);
+        });
     }
 
     void load_prior(workspace<Rule>& ws,
@@ -332,8 +323,10 @@ private:
         }
     }
 
-    // mutable scratch, one per thread; decode() is not reentrant (documented)
-    std::vector<workspace<Rule>> d_workspaces;
+    mutable std::mutex d_call_mutex;
+    worker_pool d_pool;
+    // scratch of worker i, made the first time a call uses i workers or more
+    std::vector<std::unique_ptr<workspace<Rule>>> d_workspaces;
 };
 
 template <class Rule>

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 import numpy as np
 from gnuradio import gr_unittest
@@ -27,6 +28,31 @@ def noisy_frames(code, frames, ebn0, seed):
 
 
 class qa_batch_decoder(gr_unittest.TestCase):
+
+    def test_calls_from_python_threads(self):
+        # decode() runs without the GIL; concurrent calls on one decoder take
+        # turns and each gets the answer of a lone call
+        code = gpuldpc.construct_regular_code(128, 2, 4, 16, seed=4)
+        dec = gpuldpc.batch_decoder(code, max_iterations=20, threads=2)
+        inputs = [noisy_frames(code, 10, 1.5, 40 + i)[1] for i in range(4)]
+        expected = [dec.decode(llr) for llr in inputs]
+        results = [[] for _ in inputs]
+
+        def caller(i):
+            for _ in range(5):
+                results[i].append(dec.decode(inputs[i]))
+
+        threads = [threading.Thread(target=caller, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for i, (bits, status) in enumerate(expected):
+            for got_bits, got_status in results[i]:
+                np.testing.assert_array_equal(got_bits, bits)
+                np.testing.assert_array_equal(got_status["iterations"],
+                                              status["iterations"])
+        self.assertEqual(dec.workspaces(), 2)
 
     def test_decode_shapes_and_status(self):
         for q in (2, 4, 16, 64, 256):

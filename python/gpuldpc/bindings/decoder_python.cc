@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(589be4be9a5053ff4088de07b52603b0) */
+/* BINDTOOL_HEADER_FILE_HASH(e8bf7a8c2f66e34e478ea638bde9aa50) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -148,6 +148,9 @@ void bind_decoder(py::module& m)
             [](const batch_decoder& d) { return d.config().max_iterations; })
         .def_property_readonly("device", &batch_decoder::device_name)
         .def_property_readonly("threads", &batch_decoder::threads)
+        .def("workspaces",
+             &batch_decoder::workspaces,
+             "Per-thread workspaces allocated so far (one per worker a call has used).")
         .def_property_readonly("code",
                                [](const batch_decoder& d) {
                                    return std::const_pointer_cast<ldpc_code>(

@@ -98,9 +98,11 @@ struct frame_status {
  * Contract:
  * - decode() MUST produce for every frame the same result as decoding that
  *   frame alone: frames never influence each other.
- * - An object MUST NOT allocate per frame; decode() may be called any number
- *   of times with any number of frames. It is not reentrant: one call at a
- *   time per object (it owns its workspace).
+ * - An object MUST NOT allocate per frame or per call once a batch size has
+ *   been seen; decode() may be called any number of times with any number of
+ *   frames. Worker threads, where a backend uses them, live with the object.
+ * - Calls from several threads are safe: they take turns (one decodes at a
+ *   time per object, since it owns its workspaces).
  * - Construction MUST reject an algorithm that does not fit the code
  *   (std::invalid_argument naming the argument).
  */
@@ -144,8 +146,14 @@ public:
     decoder_algorithm algorithm() const { return d_config.algorithm; }
     /*! "cpu" or the GPU's name. */
     virtual std::string device_name() const = 0;
-    /*! Worker threads in use. */
+    /*! Worker threads a call may use at most (the caller's included). */
     virtual unsigned threads() const = 0;
+    /*!
+     * Per-thread workspaces allocated so far: a CPU decoder makes one per
+     * worker the first time a call has frames for it, so a one-frame caller
+     * holds one whatever the thread count.
+     */
+    virtual size_t workspaces() const = 0;
 
     size_t llr_per_frame() const
     {
