@@ -10,12 +10,13 @@
 
 /*!
  * \file
- * Export macro of the engine. The engine headers include no GNU Radio header,
- * so that the engine can be used from plain C++ programs.
+ * Export macro of the engine library (gpuldpc-engine). The engine headers
+ * include no GNU Radio header and the library links no GNU Radio library, so
+ * that the engine can be used from plain C++ programs.
  */
 
 #if defined(_WIN32)
-#ifdef gnuradio_gpuldpc_EXPORTS
+#ifdef gpuldpc_engine_EXPORTS
 #define GPULDPC_ENGINE_API __declspec(dllexport)
 #else
 #define GPULDPC_ENGINE_API __declspec(dllimport)
