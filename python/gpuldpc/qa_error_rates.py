@@ -6,13 +6,22 @@
 #
 """Error-rate regression tests of the CPU reference decoders.
 
-Each case decodes TRIALS frames (BPSK, AWGN, fixed seed) and requires the
-number of frame errors to lie in an interval derived from the trial counts:
-the reference rate comes from a long run with other seeds
+Each case decodes N frames (BPSK, AWGN, fixed seed) and requires the number
+of frame errors to lie in an interval derived from the trial counts: the
+reference rate comes from a long run with other seeds
 (scripts/error-rate-references, frames and errors recorded below); its
 99.9 % Clopper-Pearson interval is widened by the 0.05 %/99.95 % binomial
-quantiles for TRIALS frames. A decoder change that moves the error rate by
-more than chance allows fails here."""
+quantiles for N frames. A correct decoder thus fails a case with probability
+below 0.1 % (0.05 % per side, beyond the reference's own 0.1 %).
+
+N is sized per case so that a regression fails: the smallest N (on a grid
+growing by 10 %) for which a decoder whose frame error rate is twice the
+reference's, 2 * p0 (for p0 > 1/3, where doubling would pass 2/3: half the
+reference's success rate, (1 + p0) / 2), exceeds the upper bound with
+probability >= 99 % (exact binomial tail). So a 2x FER regression fails each
+case with probability >= 99 %. Low error rates need many frames (about 29000
+for a GF(64) point at p0 = 0.5 %); the whole file decodes in about three
+minutes on two cores."""
 
 import math
 import os
@@ -65,7 +74,8 @@ REFERENCE = {  # (frames, frame errors); 20000 frames or 2000 errors
     ('regular_2_4_n64_gf256.alist', 'fft-bp', 'flooding', 1.5): (20000, 947),
 }
 
-TRIALS = 300
+# chance that a doubled frame error rate fails a case
+POWER = 0.99
 
 
 def binom_pmf(i, n, p):
@@ -114,7 +124,29 @@ def allowed_errors(ref_frames, ref_errors, trials):
     return binom_quantile(trials, p_lo, 0.0005), binom_quantile(trials, p_hi, 0.9995)
 
 
-def run_case(index, code_name, algorithm, schedule, ebn0, trials=TRIALS):
+def regressed_rate(p0):
+    """The frame error rate of a regression the test must catch."""
+    return min(2.0 * p0, (1.0 + p0) / 2.0)
+
+
+def binom_sf(k, n, p):
+    """P(X > k), X ~ Binomial(n, p)."""
+    return max(0.0, 1.0 - binom_cdf(k, n, p))
+
+
+def trials_for(ref_frames, ref_errors, power=POWER):
+    """Smallest N (grid) at which a doubled FER exceeds the bound with `power`."""
+    p_lo, p_hi = clopper_pearson(ref_errors, ref_frames, 1e-3)
+    p1 = regressed_rate(ref_errors / ref_frames)
+    n = 100
+    while True:
+        hi = binom_quantile(n, p_hi, 0.9995)
+        if binom_sf(hi, n, p1) >= power:
+            return n
+        n = int(n * 1.1) + 1
+
+
+def run_case(index, code_name, algorithm, schedule, ebn0, trials=300):
     code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(), code_name))
     dec = gpuldpc.batch_decoder(code, algorithm=algorithm, schedule=schedule,
                                 max_iterations=ITERATIONS)
@@ -128,14 +160,31 @@ class qa_error_rates(gr_unittest.TestCase):
         self.assertEqual(set(REFERENCE), set(CASES))
         for i, case in enumerate(CASES):
             ref_frames, ref_errors = REFERENCE[case]
-            lo, hi = allowed_errors(ref_frames, ref_errors, TRIALS)
-            p = run_case(i, *case)
+            trials = trials_for(ref_frames, ref_errors)
+            lo, hi = allowed_errors(ref_frames, ref_errors, trials)
+            p = run_case(i, *case, trials=trials)
             with self.subTest(case=case):
-                self.assertEqual(p["frames"], TRIALS)
+                self.assertEqual(p["frames"], trials)
                 self.assertTrue(
                     lo <= p["frame_errors"] <= hi,
-                    f"{case}: {p['frame_errors']} frame errors in {TRIALS}, allowed "
+                    f"{case}: {p['frame_errors']} frame errors in {trials}, allowed "
                     f"{lo}..{hi} (reference {ref_errors}/{ref_frames})")
+
+    def test_trial_counts_catch_a_doubled_error_rate(self):
+        # the sizing itself: at each case's N a doubled FER lands above the
+        # bound with POWER, the reference's upper rate at most 0.05 % of the time
+        for case in CASES:
+            ref_frames, ref_errors = REFERENCE[case]
+            n = trials_for(ref_frames, ref_errors)
+            lo, hi = allowed_errors(ref_frames, ref_errors, n)
+            p1 = regressed_rate(ref_errors / ref_frames)
+            self.assertGreaterEqual(binom_sf(hi, n, p1), POWER, case)
+            _, p_hi = clopper_pearson(ref_errors, ref_frames, 1e-3)
+            self.assertLessEqual(binom_sf(hi, n, p_hi), 0.0005 + 1e-12, case)
+            # 300 frames, the former size, could not see it
+            if n > 300:
+                _, hi300 = allowed_errors(ref_frames, ref_errors, 300)
+                self.assertLess(binom_sf(hi300, 300, p1), POWER, case)
 
     def test_layered_needs_fewer_iterations(self):
         # same frames for both schedules; equal FER within chance, fewer iterations
@@ -147,7 +196,7 @@ class qa_error_rates(gr_unittest.TestCase):
             self.assertLess(l["avg_iterations"], 0.8 * f["avg_iterations"],
                             f"{code_name}: {l} vs {f}")
             # layered must not lose more than chance allows: one-sided 99.95 %
-            lo, hi = allowed_errors(TRIALS, f["frame_errors"], TRIALS)
+            lo, hi = allowed_errors(300, f["frame_errors"], 300)
             self.assertLessEqual(l["frame_errors"], hi)
 
     def test_below_the_shannon_limit_nothing_decodes(self):
