@@ -82,14 +82,15 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
             ++polls;
         }
     });
-    // PDUs from a third thread, beside the stream
+    // PDUs from a third thread, beside the stream, once the flowgraph runs
+    tb->start();
     std::thread poster([&] {
         const std::vector<float> frame(n, -6.0f);
         for (int i = 0; i < 20; ++i)
             dec->_post(pmt::mp("pdus"),
                        pmt::cons(pmt::make_dict(), pmt::init_f32vector(n, frame)));
     });
-    tb->run();
+    tb->wait();
     poster.join();
     running = false;
     poller.join();
