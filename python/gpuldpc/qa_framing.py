@@ -113,6 +113,11 @@ class qa_framing(gr_unittest.TestCase):
         self.check_large_frames(code, 3, "symbols", False, behind_copy=False,
                                 max_batch=3)
 
+    def test_gf256_frames_of_64800_symbols(self):
+        # 518400 soft bits a frame: 32 times the default buffer
+        code = regular_code(64800, 2, 4, 256)
+        self.check_large_frames(code, 2, "packed", True, behind_copy=True, max_batch=2)
+
     def test_max_batch_is_reachable(self):
         # A slow decoder (low SNR, many iterations) behind a fast source: the
         # backlog must grow past what the default buffer holds (16 frames of
