@@ -13,6 +13,7 @@
 #include <gnuradio/gpuldpc/api.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -81,9 +82,9 @@ public:
     const char* get_input_conversion() override { return "none"; }
     const char* get_output_conversion() override { return "none"; }
 
-    /*! Frames whose decoding did not converge, since construction. */
+    /*! Frames whose decoding did not converge, since construction. Any thread. */
     uint64_t failed_frames() const { return d_failed; }
-    uint64_t frames() const { return d_frames; }
+    uint64_t frames() const { return d_frames; } //!< frames decoded; any thread
 
 private:
     batch_decoder::sptr d_decoder;
@@ -91,8 +92,8 @@ private:
     float d_input_scale;
     std::vector<float> d_scaled;
     std::vector<frame_status> d_status;
-    float d_last_iterations = 0.0f;
-    uint64_t d_frames = 0, d_failed = 0;
+    std::atomic<float> d_last_iterations{ 0.0f };
+    std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 };
 };
 
 /*!

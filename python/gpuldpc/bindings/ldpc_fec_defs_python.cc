@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(138f5b35bc598800fc944d7a08589de2) */
+/* BINDTOOL_HEADER_FILE_HASH(2265e93ab1671ed2759229d27e7cafa2) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
