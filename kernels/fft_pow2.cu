@@ -377,9 +377,11 @@ fft_pass(float2 (&u)[1 << LOG_R], const vector_view& v, Hook& hook)
 // loading, then all computing.
 //
 // in and out are not __restrict__: they may be equal (every vector is read
-// before a block writes it, and by that block alone). window_shared: the
-// window is copied to shared memory, else read from global memory.
-template <int LOG_N, bool FWD, int LOG_R, int BUF>
+// before a block writes it, and by that block alone). WG: the window is read
+// from global memory instead of a copy in shared memory (a template
+// parameter: as a run-time choice it cost the split kernel 124 bytes of
+// register spills on sm_90).
+template <int LOG_N, bool FWD, int LOG_R, int BUF, bool WG>
 __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
                                   fft_traits<LOG_N, LOG_R>::kMinBlocksPipelined)
     fft_pow2_pipelined_kernel(const float2* in,
@@ -388,8 +390,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
                               const float2* __restrict__ twiddles,
                               size_t n_vectors,
                               bool shift_in,
-                              bool shift_out,
-                              bool window_shared)
+                              bool shift_out)
 {
     using tr = fft_traits<LOG_N, LOG_R>;
     constexpr int N = tr::kN, T = tr::kT, R = tr::kR, V = tr::kVectorsPerBlock;
@@ -423,7 +424,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
 
     // the window, once per block, in shared memory after the buffers
     float* window_s = smem + size_t(V) * 2 * BUF * tr::kSmemFloats;
-    if (window && window_shared) {
+    if (window && !WG) {
         for (int i = threadIdx.x; i < N; i += blockDim.x)
             window_s[i] = window[i];
         __syncthreads();
@@ -448,8 +449,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
         if (window)
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                const float a =
-                    window_shared ? window_s[offset(r)] : __ldg(window + offset(r));
+                const float a = WG ? __ldg(window + offset(r)) : window_s[offset(r)];
                 u[r] = make_float2(u[r].x * a, u[r].y * a);
             }
         const size_t vec = group * V + local_vec;
@@ -473,7 +473,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
 // above): piece 2v + j of vector v is z_j. Both halves of the next piece are
 // loaded a share per pass and combined when that piece's turn comes.
 // Never in place (a piece reads the half that the other piece writes).
-template <int LOG_N, bool FWD, int LOG_R, int BUF>
+template <int LOG_N, bool FWD, int LOG_R, int BUF, bool WG>
 __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
                                   fft_traits<LOG_N, LOG_R>::kMinBlocksPipelined)
     fft_pow2_pipelined_split_kernel(const float2* __restrict__ in,
@@ -482,8 +482,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
                                     const float2* __restrict__ twiddles,
                                     size_t n_vectors,
                                     bool shift_in,
-                                    bool shift_out,
-                                    bool window_shared)
+                                    bool shift_out)
 {
     using tr = fft_traits<LOG_N, LOG_R>;
     constexpr int N = tr::kN, T = tr::kT, R = tr::kR, NF = 2 * N;
@@ -501,7 +500,7 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
     };
 
     float* window_s = smem + 2 * BUF * tr::kSmemFloats;
-    if (window && window_shared) {
+    if (window && !WG) {
         for (int i = threadIdx.x; i < NF; i += blockDim.x)
             window_s[i] = window[i];
         __syncthreads();
@@ -533,8 +532,8 @@ __global__ void __launch_bounds__(fft_traits<LOG_N, LOG_R>::kBlock,
             float2 x = ax[r], y = ay[r];
             if (window) {
                 const int ia = xo + offset(r), ib = yo + offset(r);
-                const float a = window_shared ? window_s[ia] : __ldg(window + ia);
-                const float b = window_shared ? window_s[ib] : __ldg(window + ib);
+                const float a = WG ? __ldg(window + ia) : window_s[ia];
+                const float b = WG ? __ldg(window + ib) : window_s[ib];
                 x = make_float2(x.x * a, x.y * a);
                 y = make_float2(y.x * b, y.y * b);
             }
@@ -600,19 +599,19 @@ void fill_twiddles(float2* table)
 
 // The kernel that serves a variant: one vector group per pass of the loop, or
 // one half-vector piece.
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF>
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF, bool WG>
 constexpr auto kernel_for()
 {
     if constexpr (LOG_S == 0)
-        return fft_pow2_pipelined_kernel<LOG_N, FWD, LOG_R, BUF>;
+        return fft_pow2_pipelined_kernel<LOG_N, FWD, LOG_R, BUF, WG>;
     else
-        return fft_pow2_pipelined_split_kernel<LOG_N, FWD, LOG_R, BUF>;
+        return fft_pow2_pipelined_split_kernel<LOG_N, FWD, LOG_R, BUF, WG>;
 }
 
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF>
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF, bool WG>
 size_t resident_blocks(const fft_pow2_variant& var)
 {
-    const auto kernel = kernel_for<LOG_N, LOG_S, FWD, LOG_R, BUF>();
+    const auto kernel = kernel_for<LOG_N, LOG_S, FWD, LOG_R, BUF, WG>();
     if (var.shared_bytes > 48 * 1024) // above the default limit the kernel must opt in
         allow_large_shared_memory(reinterpret_cast<const void*>(kernel));
     int device = 0, sms = 0, per_sm = 0;
@@ -624,24 +623,18 @@ size_t resident_blocks(const fft_pow2_variant& var)
     return size_t(std::max(1, sms * per_sm));
 }
 
-template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF>
+template <int LOG_N, int LOG_S, bool FWD, int LOG_R, int BUF, bool WG>
 void launch(const fft_pow2_params& p, cudaStream_t stream)
 {
     using tr = fft_traits<LOG_N, LOG_R>;
     const size_t pieces = p.n_vectors << LOG_S;
     const size_t blocks = (pieces + tr::kVectorsPerBlock - 1) / tr::kVectorsPerBlock;
-    kernel_for<LOG_N, LOG_S, FWD, LOG_R, BUF>()<<<
-        unsigned(std::min(blocks, p.resident_blocks)),
-        tr::kBlock,
-        p.variant.shared_bytes,
-        stream>>>(p.in,
-                  p.out,
-                  p.window,
-                  p.twiddles,
-                  p.n_vectors,
-                  p.shift_in,
-                  p.shift_out,
-                  p.variant.window_shared);
+    const auto kernel = kernel_for<LOG_N, LOG_S, FWD, LOG_R, BUF, WG>();
+    kernel<<<unsigned(std::min(blocks, p.resident_blocks)),
+             tr::kBlock,
+             p.variant.shared_bytes,
+             stream>>>(
+        p.in, p.out, p.window, p.twiddles, p.n_vectors, p.shift_in, p.shift_out);
     GPULDPC_CUDA_CHECK_LAUNCH("fft_pow2 kernel");
 }
 
@@ -653,28 +646,40 @@ using int_c = std::integral_constant<int, V>;
 constexpr int kLogRadix = 4;
 
 // The one switch from a runtime variant to compile-time sizes: calls
-// f(int_c<LOG_N>, int_c<LOG_S>, int_c<BUF>) for the kernel that serves it.
-// Single buffers and 4096-point pieces exist only where a size needs them
-// under a tighter limit (n >= 4096; below, two buffers take at most 41 KiB).
+// f(int_c<LOG_N>, int_c<LOG_S>, int_c<BUF>, int_c<WG>) for the kernel that
+// serves it. Single buffers, 4096-point pieces and the window from global
+// memory exist only where a size needs them under a tighter limit (n >= 4096;
+// below, two buffers and the window take at most 41 KiB).
 template <typename F, int... L>
 void with_variant(const fft_pow2_variant& v, F&& f, std::integer_sequence<int, L...>)
 {
     constexpr int first = int(fft_pow2_min_log2n);
     const unsigned n = v.piece_log2n, s = v.split_log2, b = v.buffers;
-    if (s == 1 && n == 13 && b == 2)
-        return f(int_c<13>{}, int_c<1>{}, int_c<2>{});
-    if (s == 1 && n == 13 && b == 1)
-        return f(int_c<13>{}, int_c<1>{}, int_c<1>{});
-    if (s == 1 && n == 12 && b == 1)
-        return f(int_c<12>{}, int_c<1>{}, int_c<1>{});
-    if (s == 0 && n == 13 && b == 1)
-        return f(int_c<13>{}, int_c<0>{}, int_c<1>{});
-    if (s == 0 && n == 12 && b == 1)
-        return f(int_c<12>{}, int_c<0>{}, int_c<1>{});
-    if (s == 0 && b == 2)
-        ((n == unsigned(L + first) ? f(int_c<L + first>{}, int_c<0>{}, int_c<2>{})
-                                   : void()),
-         ...);
+    const bool g = !v.window_shared;
+    auto whole = [&](auto G) {
+        if (n == 12)
+            return b == 1 ? f(int_c<12>{}, int_c<0>{}, int_c<1>{}, G)
+                          : f(int_c<12>{}, int_c<0>{}, int_c<2>{}, G);
+        if (n == 13)
+            return b == 1 ? f(int_c<13>{}, int_c<0>{}, int_c<1>{}, G)
+                          : f(int_c<13>{}, int_c<0>{}, int_c<2>{}, G);
+        if constexpr (decltype(G)::value == 0)
+            ((n == unsigned(L + first) ? f(int_c<L + first>{}, int_c<0>{}, int_c<2>{}, G)
+                                       : void()),
+             ...);
+        else
+            throw std::invalid_argument(
+                "fft_pow2: the variant must come from fft_pow2_choose");
+    };
+    auto split = [&](auto G) {
+        if (n == 12)
+            return f(int_c<12>{}, int_c<1>{}, int_c<1>{}, G);
+        return b == 1 ? f(int_c<13>{}, int_c<1>{}, int_c<1>{}, G)
+                      : f(int_c<13>{}, int_c<1>{}, int_c<2>{}, G);
+    };
+    if (s == 0)
+        return g ? whole(int_c<1>{}) : whole(int_c<0>{});
+    return g ? split(int_c<1>{}) : split(int_c<0>{});
 }
 
 template <typename F>
@@ -731,8 +736,10 @@ fft_pow2_variant fft_pow2_choose(unsigned log2n, bool window, size_t shared_limi
     if (log2n == 13)
         shapes.push_back({ 12, 1, 1 });
     for (const shape& sh : shapes)
+        // without a window, window_shared stays true: the kernels that read no
+        // window from global memory
         for (bool window_shared : { true, false }) {
-            if (window_shared && !window)
+            if (!window_shared && !window)
                 continue;
             fft_pow2_variant v;
             v.log2n = log2n;
@@ -740,7 +747,8 @@ fft_pow2_variant fft_pow2_choose(unsigned log2n, bool window, size_t shared_limi
             v.split_log2 = sh.split;
             v.buffers = sh.buffers;
             v.window_shared = window_shared;
-            v.shared_bytes = shared_bytes(sh.piece, sh.split, sh.buffers, window_shared);
+            v.shared_bytes =
+                shared_bytes(sh.piece, sh.split, sh.buffers, window && window_shared);
             if (v.shared_bytes <= limit)
                 return v;
         }
@@ -754,7 +762,7 @@ bool fft_pow2_in_place_ok(const fft_pow2_variant& v) { return v.split_log2 == 0;
 size_t fft_pow2_twiddle_count(const fft_pow2_variant& v)
 {
     size_t count = 0;
-    with_variant(v, [&](auto L, auto S, auto) {
+    with_variant(v, [&](auto L, auto S, auto, auto) {
         count = twiddle_count<L(), S(), kLogRadix>();
     });
     return count;
@@ -762,16 +770,17 @@ size_t fft_pow2_twiddle_count(const fft_pow2_variant& v)
 
 void fft_pow2_fill_twiddles(const fft_pow2_variant& v, float2* table)
 {
-    with_variant(
-        v, [&](auto L, auto S, auto) { fill_twiddles<L(), S(), kLogRadix>(table); });
+    with_variant(v, [&](auto L, auto S, auto, auto) {
+        fill_twiddles<L(), S(), kLogRadix>(table);
+    });
 }
 
 size_t fft_pow2_resident_blocks(const fft_pow2_variant& v, bool forward)
 {
     size_t blocks = 0;
-    with_variant(v, [&](auto L, auto S, auto B) {
-        blocks = forward ? resident_blocks<L(), S(), true, kLogRadix, B()>(v)
-                         : resident_blocks<L(), S(), false, kLogRadix, B()>(v);
+    with_variant(v, [&](auto L, auto S, auto B, auto G) {
+        blocks = forward ? resident_blocks<L(), S(), true, kLogRadix, B(), G() != 0>(v)
+                         : resident_blocks<L(), S(), false, kLogRadix, B(), G() != 0>(v);
     });
     return blocks;
 }
@@ -782,7 +791,8 @@ void launch_fft_pow2(const fft_pow2_params& p, cudaStream_t stream)
     check_size(v.log2n);
     const size_t n = size_t(1) << v.log2n;
     if (v.piece_log2n + v.split_log2 != v.log2n)
-        throw std::invalid_argument("fft_pow2: the variant must come from fft_pow2_choose");
+        throw std::invalid_argument(
+            "fft_pow2: the variant must come from fft_pow2_choose");
     if (reinterpret_cast<uintptr_t>(p.in) % 8 || reinterpret_cast<uintptr_t>(p.out) % 8)
         throw std::invalid_argument("fft_pow2: in and out must be 8-byte aligned");
     if (!p.twiddles)
@@ -802,11 +812,11 @@ void launch_fft_pow2(const fft_pow2_params& p, cudaStream_t stream)
         throw std::invalid_argument("fft_pow2: n=" + std::to_string(n) +
                                     (a != b ? ": in and out must be equal or apart"
                                             : " in this variant needs in and out apart"));
-    with_variant(v, [&](auto L, auto S, auto B) {
+    with_variant(v, [&](auto L, auto S, auto B, auto G) {
         if (p.forward)
-            launch<L(), S(), true, kLogRadix, B()>(p, stream);
+            launch<L(), S(), true, kLogRadix, B(), G() != 0>(p, stream);
         else
-            launch<L(), S(), false, kLogRadix, B()>(p, stream);
+            launch<L(), S(), false, kLogRadix, B(), G() != 0>(p, stream);
     });
 }
 
