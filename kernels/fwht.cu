@@ -341,15 +341,17 @@ size_t dispatch_smem(unsigned log2n, bool sequency, std::integer_sequence<int, L
 size_t whole_shared_bytes(unsigned log2n, bool sequency)
 {
     // n = 2 runs in registers (fwht2_kernel)
-    return log2n < 2 ? 0
-                     : dispatch_smem(log2n, sequency, std::make_integer_sequence<int, 14>{});
+    return log2n < 2
+               ? 0
+               : dispatch_smem(log2n, sequency, std::make_integer_sequence<int, 14>{});
 }
 
-// Pieces of split vectors: 8192 floats. n = 32768 in natural order runs as four
-// of them even where the whole vector fits (H200: 56.6 % of copy bandwidth
-// against 53.6 % for one block of 32768; two of 16384: 48.6 %). n = 16384
-// stays whole where it fits: split in two it measured the same (78.6 against
-// 79.1 %), the doubled reads through L2 eating the gain.
+// Pieces of split vectors: 8192 floats. n = 32768, and n = 16384 in natural
+// order, run out of place as pieces even where the whole vector fits. H100,
+// 128 MiB batches, share of copy bandwidth: 16384 as two pieces 93.5 %
+// against 87.0 % whole; 32768 in sequency order as four 43.7 % against 36.3 %
+// whole. (H200, natural order: 32768 as four 56.6 % against 53.6 % whole, as
+// two of 16384 48.6 %; 16384 as two 78.6 % against 79.1 % whole.)
 constexpr unsigned kPieceLog2n = 13;
 
 template <int LOG_N, int LOG_S>
@@ -371,12 +373,13 @@ void launch_n2(const fwht_params& p, cudaStream_t stream)
     const bool vec4 = reinterpret_cast<uintptr_t>(p.in) % 16 == 0 &&
                       reinterpret_cast<uintptr_t>(p.out) % 16 == 0;
     const size_t threads = vec4 ? p.n_vectors / 2 : p.n_vectors;
-    const unsigned blocks = unsigned(
-        std::max<size_t>(1, std::min<size_t>((threads + 255) / 256, 1u << 20)));
+    const unsigned blocks =
+        unsigned(std::max<size_t>(1, std::min<size_t>((threads + 255) / 256, 1u << 20)));
     if (vec4)
         fwht2_kernel<true><<<blocks, 256, 0, stream>>>(p.in, p.out, p.n_vectors, p.scale);
     else
-        fwht2_kernel<false><<<blocks, 256, 0, stream>>>(p.in, p.out, p.n_vectors, p.scale);
+        fwht2_kernel<false>
+            <<<blocks, 256, 0, stream>>>(p.in, p.out, p.n_vectors, p.scale);
     GPULDPC_CUDA_CHECK_LAUNCH("fwht2_kernel");
 }
 
@@ -393,7 +396,8 @@ void dispatch_whole(const fwht_params& p,
 
 } // namespace
 
-fwht_variant fwht_choose(unsigned log2n, bool sequency, bool in_place, size_t shared_limit)
+fwht_variant
+fwht_choose(unsigned log2n, bool sequency, bool in_place, size_t shared_limit)
 {
     if (log2n < 1 || log2n > 15)
         throw std::invalid_argument("fwht: log2n=" + std::to_string(log2n) +
@@ -403,7 +407,8 @@ fwht_variant fwht_choose(unsigned log2n, bool sequency, bool in_place, size_t sh
     const fwht_variant split{ kPieceLog2n,
                               log2n > kPieceLog2n ? log2n - kPieceLog2n : 0,
                               whole_shared_bytes(kPieceLog2n, sequency) };
-    if (log2n == 15 && !sequency && !in_place)
+    // measured faster as pieces (above); 16384 in sequency order not measured
+    if ((log2n == 15 || (log2n == 14 && !sequency)) && !in_place)
         return split;
     if (whole.shared_bytes <= limit)
         return whole;
@@ -429,7 +434,8 @@ void launch_fwht(const fwht_params& p, cudaStream_t stream)
     if (p.n_vectors > (size_t(1) << 40))
         throw std::invalid_argument("fwht: too many vectors in one launch");
     const size_t bytes = (p.n_vectors << p.log2n) * sizeof(float);
-    const auto a = reinterpret_cast<uintptr_t>(p.in), b = reinterpret_cast<uintptr_t>(p.out);
+    const auto a = reinterpret_cast<uintptr_t>(p.in),
+               b = reinterpret_cast<uintptr_t>(p.out);
     if (a != b && a < b + bytes && b < a + bytes)
         throw std::invalid_argument("fwht: in and out must be equal or apart");
     if (p.log2n == 1)
