@@ -120,6 +120,9 @@ BOOST_AUTO_TEST_CASE(fwht_gpu_device_memory_in_place, *utf::precondition(gpu_pre
             for (bool in_place : { true, false }) {
                 BOOST_REQUIRE(cudaMemcpy(d, in.data(), bytes, cudaMemcpyHostToDevice) ==
                               cudaSuccess);
+                // pageable H2D copies may return before the data lands, and the
+                // engines' streams do not wait for the legacy default stream
+                BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
                 float* out = in_place ? d : d + in.size();
                 gpu.execute_device(d, out, batch, nullptr);
                 BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -347,6 +350,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_device_memory_in_place, *utf::precondition(gpu_pres
             for (int in_place = 0; in_place < 2; ++in_place) {
                 BOOST_REQUIRE(cudaMemcpy(d, in.data(), bytes, cudaMemcpyHostToDevice) ==
                               cudaSuccess);
+                BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
                 auto* out = in_place ? d : d + in.size();
                 gpu.execute_device(d, out, batch, nullptr);
                 BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -518,7 +522,8 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
     }();
     std::mt19937 rng(21);
     std::normal_distribution<float> gauss;
-    for (const char* cap : { "48K", "65536", "99KiB", static_cast<const char*>(nullptr) }) {
+    for (const char* cap :
+         { "48K", "65536", "99KiB", static_cast<const char*>(nullptr) }) {
         env_cap set(cap);
         const size_t limit = cuda_shared_memory_limit(0);
         const size_t expected =
@@ -606,8 +611,8 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
                     const size_t bin = rng() % n;
                     const auto ref = reference_bin(&xc[0], n, true, {}, false, bin);
                     BOOST_CHECK_MESSAGE(std::abs(ref - std::complex<double>(yc[bin])) <=
-                                            2e-5 * (1 + double(k)) * std::sqrt(double(n)) *
-                                                4,
+                                            2e-5 * (1 + double(k)) *
+                                                std::sqrt(double(n)) * 4,
                                         "butterfly complex cap=" << label << " n=" << n
                                                                  << " " << fft.variant());
                 }
@@ -627,7 +632,8 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_variable_is_parsed,
     }();
     {
         env_cap set("64k");
-        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), std::min(device_limit, size_t(65536)));
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0),
+                          std::min(device_limit, size_t(65536)));
     }
     {
         env_cap set("1000"); // below what every device gives: 48 KiB
@@ -672,6 +678,7 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
                                      in.data(),
                                      in.size() * sizeof(float),
                                      cudaMemcpyHostToDevice) == cudaSuccess);
+            BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
             gpu.execute_device(src, out, batch, nullptr);
             BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
             BOOST_REQUIRE(cudaMemcpy(got.data(),
@@ -695,15 +702,16 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
                                      in.data(),
                                      in.size() * sizeof(float),
                                      cudaMemcpyHostToDevice) == cudaSuccess);
+            BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
             gpu.execute_device(d, d, batch, nullptr);
             BOOST_REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
             BOOST_REQUIRE(cudaMemcpy(got.data(),
                                      d,
                                      got.size() * sizeof(float),
                                      cudaMemcpyDeviceToHost) == cudaSuccess);
-            BOOST_CHECK_MESSAGE(max_diff(ref, got) <= 1e-6 * max_abs(ref),
-                                "in place n=" << n << " sequency="
-                                              << (order == fwht_ordering::sequency));
+            BOOST_CHECK_MESSAGE(
+                max_diff(ref, got) <= 1e-6 * max_abs(ref),
+                "in place n=" << n << " sequency=" << (order == fwht_ordering::sequency));
         }
     }
     // in and out overlapping without being equal is an invalid argument
@@ -712,7 +720,8 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
     cudaFree(d);
 }
 
-BOOST_AUTO_TEST_CASE(engines_restore_the_callers_device, *utf::precondition(gpu_present()))
+BOOST_AUTO_TEST_CASE(engines_restore_the_callers_device,
+                     *utf::precondition(gpu_present()))
 {
     // Every public call makes the engine's device current only for its
     // duration: the calling thread's device is the same before and after
@@ -796,15 +805,14 @@ BOOST_AUTO_TEST_CASE(only_cuda_errors_fall_back_to_the_cpu)
             throw cuda_error("qa: cudaErrorMemoryAllocation", 2);
             return std::make_unique<fake_engine>();
         }));
-        BOOST_CHECK_THROW(choose_engine<fake_engine>("auto",
-                                                     logger,
-                                                     [](int) {
-                                                         throw std::invalid_argument(
-                                                             "bad");
-                                                         return std::make_unique<
-                                                             fake_engine>();
-                                                     }),
-                          std::invalid_argument);
+        BOOST_CHECK_THROW(
+            choose_engine<fake_engine>("auto",
+                                       logger,
+                                       [](int) {
+                                           throw std::invalid_argument("bad");
+                                           return std::make_unique<fake_engine>();
+                                       }),
+            std::invalid_argument);
     }
 }
 

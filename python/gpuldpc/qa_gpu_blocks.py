@@ -99,7 +99,8 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                     for order in ("natural", "sequency"):
                         gpu = gpuldpc.fwht_cuda(n, "none", order)
                         self.assertLessEqual(gpu.shared_memory_limit, cap_bytes)
-                        self.assertLessEqual(gpu.shared_memory_bytes, gpu.shared_memory_limit)
+                        self.assertLessEqual(gpu.shared_memory_bytes,
+                                             gpu.shared_memory_limit)
                         cpu = gpuldpc.fwht_cpu(n, "none", order).execute(x)
                         np.testing.assert_allclose(gpu.execute(x), cpu, rtol=0,
                                                    atol=1e-6 * np.abs(cpu).max(),
