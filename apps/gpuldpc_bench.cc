@@ -368,7 +368,8 @@ void bench_butterfly(size_t bytes, int reps)
                                  g_stream);
             },
             reps);
-        report("walsh float", n, vectors, ms, t.bank_conflicts(), t.shared_memory_bytes());
+        report(
+            "walsh float", n, vectors, ms, t.bank_conflicts(), t.shared_memory_bytes());
     }
     {
         const size_t n = 1024, vectors = bytes / (n * 8);
@@ -572,7 +573,8 @@ void write_json(const std::string& path, const std::string& commit)
       << "\",\n  \"shared_memory_limit\": " << g_smem_limit
       << ",\n  \"shared_memory_device_limit\": " << g_smem_device
       << ",\n  \"shared_memory_cap\": "
-      << (g_smem_cap.empty() ? std::string("null") : "\"" + json_escape(g_smem_cap) + "\"")
+      << (g_smem_cap.empty() ? std::string("null")
+                             : "\"" + json_escape(g_smem_cap) + "\"")
       << ",\n  \"records\": [\n";
     for (size_t i = 0; i < g_records.size(); ++i) {
         const record& r = g_records[i];

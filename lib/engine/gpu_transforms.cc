@@ -202,7 +202,8 @@ struct fwht_cuda::impl {
                   cpu.ordering() == fwht_ordering::sequency,
                   shared_limit },
           apart(kernels::fwht_choose(params.log2n, params.sequency, false, shared_limit)),
-          in_place(kernels::fwht_choose(params.log2n, params.sequency, true, shared_limit)),
+          in_place(
+              kernels::fwht_choose(params.log2n, params.sequency, true, shared_limit)),
           pipeline(n_ * sizeof(float),
                    n_ * sizeof(float),
                    chunk ? chunk : default_chunk(n_ * 4))
@@ -263,11 +264,10 @@ size_t fwht_cuda::shared_memory_bytes() const
 std::string fwht_cuda::variant() const
 {
     const kernels::fwht_variant& v = d_impl->apart;
-    std::string text =
-        v.split_log2 == 0
-            ? std::string("whole vectors per block")
-            : "vectors split in " + std::to_string(1u << v.split_log2) + " pieces of " +
-                  std::to_string(1u << v.piece_log2n);
+    std::string text = v.split_log2 == 0
+                           ? std::string("whole vectors per block")
+                           : "vectors split in " + std::to_string(1u << v.split_log2) +
+                                 " pieces of " + std::to_string(1u << v.piece_log2n);
     text += ", " + kib(v.shared_bytes) + " of shared memory";
     if (d_impl->in_place.piece_log2n == 0)
         text += "; in place through a device copy";
@@ -552,7 +552,7 @@ struct fft_cuda::impl {
     std::string callback_status = "no callback needed";
     // one-pass kernel with window and shift (piece_log2n 0: cuFFT)
     kernels::fft_pow2_variant fused;
-    size_t fused_blocks = 0; // its persistent grid on this device
+    size_t fused_blocks = 0;              // its persistent grid on this device
     cuda::device_buffer<float2> twiddles; // of the one-pass kernel
     std::vector<cufftHandle> plans[cuda::stream_pipeline::kSlots];
     cuda::stream own_stream;
@@ -604,7 +604,8 @@ std::string fft_cuda::variant() const
     if (!d_impl->window.size())
         text += ", no window";
     else
-        text += v.window_shared ? ", window in shared memory" : ", window from global memory";
+        text +=
+            v.window_shared ? ", window in shared memory" : ", window from global memory";
     return text + ", " + kib(v.shared_bytes) + " of shared memory";
 }
 
@@ -820,8 +821,8 @@ std::string butterfly_cuda<T>::variant() const
     if (v.global)
         return "one vector per block in global memory (larger than the shared-memory "
                "limit)";
-    return std::to_string(v.vectors_per_block) + " vector(s) per block in shared memory, " +
-           kib(v.shared_bytes);
+    return std::to_string(v.vectors_per_block) +
+           " vector(s) per block in shared memory, " + kib(v.shared_bytes);
 }
 
 template <typename T>
