@@ -82,6 +82,7 @@ int select_cuda_device(const std::string& device)
     return spec.index;
 }
 
+#ifdef GPULDPC_HAVE_CUDA
 namespace {
 
 // GPULDPC_SHARED_MEMORY_LIMIT: bytes, or KiB with a K / KiB suffix (any case);
@@ -107,6 +108,7 @@ size_t shared_memory_cap_from_env()
 }
 
 } // namespace
+#endif
 
 size_t cuda_shared_memory_limit(int device)
 {
