@@ -8,6 +8,7 @@
 #include "block_common.h"
 #include "ldpc_decoder_impl.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
+#include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -160,9 +161,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
       d_symbols(code->k()),
       d_last_stats(std::chrono::steady_clock::now())
 {
-    if (p.device == "auto")
-        d_logger->info("device=auto: decoding on {} (no CUDA decoder in use)",
-                       d_decoder->device_name());
+    d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
     if (batch() < size_t(p.max_batch))
         d_logger->info("max_batch={}: batches of {} frames of {} soft bits ({} MiB of "
                        "input at most per batch)",
@@ -194,7 +193,16 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+    try {
+        d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+    } catch (const cuda_error& e) {
+        // the GPU failed: the CPU decodes this batch and all that follow
+        d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on",
+                        e.what());
+        std::atomic_store(&d_decoder,
+                          batch_decoder::make(d_code, d_decoder->config(), "cpu"));
+        d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+    }
     d_decode_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                 std::chrono::steady_clock::now() - t0)
                                 .count());
@@ -288,10 +296,11 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
     const double seconds = double(d_decode_ns.load()) * 1e-9;
     const double fps = seconds > 0 ? double(frames) / seconds : 0.0;
     add("frames_per_second", pmt::from_double(fps));
-    add("info_bits_per_second", pmt::from_double(fps * d_decoder->info_bits_per_frame()));
+    add("info_bits_per_second",
+        pmt::from_double(fps * double(d_code->k()) * d_code->bits_per_symbol()));
     add("batches", pmt::from_uint64(d_batches.load()));
     add("largest_batch", pmt::from_uint64(d_largest_batch.load()));
-    add("device", pmt::mp(d_decoder->device_name()));
+    add("device", pmt::mp(device_name()));
     return d;
 }
 
@@ -312,7 +321,7 @@ bool ldpc_decoder_impl::stop()
                    "packets, {} items without a length tag, {} incomplete frames at the "
                    "end, {} tags dropped, {} NaN/Inf soft values",
                    d_frames.load(),
-                   d_decoder->device_name(),
+                   device_name(),
                    d_failed.load(),
                    d_dropped.load(),
                    framing_bad_length(),

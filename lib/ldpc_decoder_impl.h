@@ -13,6 +13,7 @@
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <atomic>
 #include <chrono>
+#include <memory>
 
 namespace gr {
 namespace gpuldpc {
@@ -34,7 +35,10 @@ public:
     uint64_t invalid_inputs() const override { return d_invalid; }
     double average_iterations() const override;
     pmt::pmt_t stats() const override;
-    std::string device_name() const override { return d_decoder->device_name(); }
+    std::string device_name() const override
+    {
+        return std::atomic_load(&d_decoder)->device_name();
+    }
     int input_frame_length() const override { return int(in_len()); }
     int output_frame_length() const override { return int(out_len()); }
     int batch_size() const override { return int(batch()); }
@@ -58,6 +62,7 @@ private:
     void publish_stats(bool force);
 
     ldpc_code::sptr d_code;
+    // replaced (atomically) by a CPU decoder if the GPU fails at run time
     batch_decoder::sptr d_decoder;
     output_mode d_mode;
     bool d_pass_failed;

@@ -6,7 +6,9 @@
  */
 
 #include "cpu_decoder.h"
+#include "cuda_decoder.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/device.h>
 #include <cmath>
 #include <stdexcept>
 
@@ -106,14 +108,28 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
     if (resolved.algorithm == decoder_algorithm::automatic)
         resolved.algorithm =
             code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
-    if (device == "cpu" || device == "auto")
+    const device_spec spec = parse_device(device); // names the argument on error
+    if (spec.type == device_spec::kind::cpu)
         return detail::make_cpu_decoder(code, resolved);
-    if (device == "cuda" || device.rfind("cuda:", 0) == 0)
-        throw std::runtime_error("device='" + device +
-                                 "': this build has no CUDA LDPC decoder yet; allowed: "
-                                 "auto, cpu");
-    throw std::invalid_argument("device='" + device +
-                                "' is unknown; allowed: auto, cpu, cuda, cuda:N");
+    if (spec.type == device_spec::kind::automatic) {
+        // the GPU when one is usable and runs the algorithm, else the CPU
+        if (!detail::cuda_decoder_supports(resolved.algorithm))
+            return detail::make_cpu_decoder(code, resolved);
+        const int index = select_cuda_device("auto");
+        if (index >= 0) {
+            try {
+                return detail::make_cuda_decoder(code, resolved, index);
+            } catch (const cuda_error&) {
+                // an unusable device: the CPU serves
+            }
+        }
+        return detail::make_cpu_decoder(code, resolved);
+    }
+    if (!detail::cuda_decoder_supports(resolved.algorithm))
+        throw std::invalid_argument("algorithm='" + to_string(resolved.algorithm) +
+                                    "' has no CUDA decoder; allowed with device='" +
+                                    device + "': fft-bp (auto for q > 2)");
+    return detail::make_cuda_decoder(code, resolved, select_cuda_device(device));
 }
 
 } // namespace gpuldpc

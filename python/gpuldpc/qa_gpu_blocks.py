@@ -34,6 +34,44 @@ def run(block, data, item, vlen):
 
 class qa_gpu_blocks(gr_unittest.TestCase):
 
+    def test_ldpc_decoder_block_gpu_equals_cpu(self):
+        # encoder -> BPSK/AWGN LLRs -> decoder on the GPU and on the CPU, tagged
+        # stream with a marker tag, and PDUs: the same frames out, in order
+        import pmt
+        from gnuradio.gpuldpc import sim
+        for name in ("regular_2_4_n96_gf64.alist", "regular_2_4_n64_gf256.alist"):
+            code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(), name))
+            rng = np.random.default_rng(3)
+            frames = 40
+            info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+            bits = sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+            llr = sim.bpsk_awgn_llr(bits, sim.noise_variance(3.0, code.rate), rng)
+            n = llr.shape[1]
+            outs = {}
+            for device in ("cuda", "cpu"):
+                tags = [gr.tag_utils.python_to_tag((i * n, pmt.intern("packet_len"),
+                                                    pmt.from_long(n)))
+                        for i in range(frames)]
+                tags.append(gr.tag_utils.python_to_tag((5 * n + 3, pmt.intern("marker"),
+                                                        pmt.from_long(1))))
+                tb = gr.top_block()
+                src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
+                dec = gpuldpc.ldpc_decoder(code, output="symbols", device=device,
+                                           max_batch=16)
+                snk = blocks.vector_sink_b()
+                tb.connect(src, dec, snk)
+                tb.run()
+                self.assertEqual(dec.frames(), frames)
+                out = np.array(snk.data(), dtype=np.uint8).reshape(frames, code.k)
+                markers = [t.offset // code.k for t in snk.tags()
+                           if pmt.symbol_to_string(t.key) == "marker"]
+                self.assertEqual(markers, [5])
+                outs[device] = out
+                if device == "cuda":
+                    self.assertNotEqual(dec.device_name(), "cpu")
+            np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
+            np.testing.assert_array_equal(outs["cuda"], info)
+
     def test_fwht_block_gpu_equals_cpu(self):
         rng = np.random.default_rng(1)
         for n in (2, 32, 64, 1024, 32768):

@@ -207,7 +207,8 @@ def main(argv=None):
     except RuntimeError as e:
         print(f"gpuldpc-sim: error: {e}", file=sys.stderr)
         return 1
-    batch = args.batch or 64 * decoder.threads
+    # the GPU decoder takes one frame per thread block: large batches fill it
+    batch = args.batch or (64 * decoder.threads if decoder.device == "cpu" else 1024)
 
     def progress(line):
         if not args.quiet:

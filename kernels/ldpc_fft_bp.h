@@ -1,0 +1,100 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_LDPC_FFT_BP_H
+#define INCLUDED_GPULDPC_KERNELS_LDPC_FFT_BP_H
+
+// Launcher of the GF(q) FFT-BP decoding kernel (ldpc_fft_bp.cu); plain C++.
+//
+// One thread block decodes one frame through all its iterations (the loop
+// runs on the device; a converged frame's block stops). Check nodes are
+// updated by the whole block: messages permuted by their coefficients,
+// Walsh-Hadamard transformed, multiplied excluding each edge, transformed
+// back and permuted again, as the CPU reference's fft_bp_rule does, in log
+// probabilities with the same normalisation and floor. Two variants, chosen
+// per code from the shared memory a block may use:
+// - on chip: the frame's check-to-variable messages and beliefs live in
+//   shared memory for all iterations;
+// - global: they live in global memory (per frame, mostly in L2); only one
+//   check's working set is in shared memory.
+
+#include <cuda_runtime_api.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+
+/*! A code's Tanner graph and field tables in device memory. */
+struct fft_bp_graph {
+    unsigned n;                       //!< variables (symbols)
+    unsigned checks;                  //!< check nodes
+    unsigned q;                       //!< field size, 2 .. 256
+    unsigned bits_per_symbol;         //!< m = log2 q
+    unsigned k;                       //!< information symbols
+    unsigned max_check_degree;        //!< largest check degree
+    size_t edges;                     //!< edges (nonzeros of H)
+    const uint32_t* check_offsets;    //!< checks + 1; edges of check c, check-major
+    const uint32_t* edge_variable;    //!< edges
+    const uint8_t* edge_coefficient;  //!< edges, nonzero field elements
+    const uint32_t* variable_offsets; //!< n + 1
+    const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
+    const uint32_t* info_positions;   //!< k
+    const uint8_t* gf_mul;            //!< q * q: gf_mul[a * q + b] = a * b
+};
+
+/*! Per-frame result; the layout of the engine's frame_status. */
+struct fft_bp_status {
+    uint8_t converged;
+    uint32_t iterations;
+    uint32_t syndrome_weight;
+    uint32_t invalid_inputs;
+};
+
+/*! The variant that serves a code under a shared-memory limit. */
+struct fft_bp_variant {
+    bool on_chip;        //!< messages and beliefs in shared memory
+    size_t shared_bytes; //!< dynamic shared memory per block
+    unsigned threads;    //!< threads per block
+};
+
+/*!
+ * The variant for a graph's dimensions under \p shared_limit bytes of dynamic
+ * shared memory per block. Throws std::invalid_argument when not even one
+ * check's working set (3 * max_check_degree * q floats) fits.
+ */
+fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit);
+
+/*! One launch: n_frames frames, frame after frame in every buffer. */
+struct fft_bp_params {
+    fft_bp_graph graph;
+    fft_bp_variant variant;
+    const float* input; //!< bit LLRs (n * m per frame) or symbol LLs (n * q)
+    bool symbol_input;  //!< input holds symbol log-likelihoods
+    float to_log_p0_p1; //!< bit LLR * this = log(P(0)/P(1)): -1 or +1
+    unsigned max_iterations;
+    bool early_termination;
+    bool layered; //!< layered schedule (check by check), else flooding
+    size_t n_frames;
+    float* prior;           //!< n * q per frame (log probabilities)
+    float* app;             //!< n * q per frame; global variant only
+    float* c2v;             //!< edges * q per frame; global variant only
+    uint8_t* hard;          //!< n per frame
+    uint8_t* info_bits;     //!< k * m per frame (0/1, MSB first)
+    uint8_t* codeword_bits; //!< n * m per frame, or null
+    fft_bp_status* status;  //!< per frame
+};
+
+/*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
+void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream);
+
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_KERNELS_LDPC_FFT_BP_H */

@@ -1,0 +1,294 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Host side of the CUDA batch decoder: the code's graph uploaded once,
+// per-frame workspaces sized for the largest batch seen (and kept), frames
+// decoded in launches of a bounded number of frames.
+
+#include "cuda_decoder.h"
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <stdexcept>
+
+#ifdef GPULDPC_HAVE_CUDA
+#include "cuda_resources.h"
+#include "ldpc_fft_bp.h"
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+#endif
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+bool cuda_decoder_supports(decoder_algorithm algorithm)
+{
+    return algorithm == decoder_algorithm::fft_bp;
+}
+
+#ifdef GPULDPC_HAVE_CUDA
+
+namespace {
+
+static_assert(sizeof(kernels::fft_bp_status) == sizeof(frame_status) &&
+                  offsetof(kernels::fft_bp_status, iterations) ==
+                      offsetof(frame_status, iterations) &&
+                  offsetof(kernels::fft_bp_status, invalid_inputs) ==
+                      offsetof(frame_status, invalid_inputs),
+              "the kernel's status is the engine's frame_status");
+
+// Workspace of one launch at most (beliefs and messages of all its frames in
+// the global variant), so that very long codes take several launches.
+constexpr size_t launch_workspace_bytes = size_t(512) << 20;
+
+template <typename T>
+cuda::device_buffer<T> upload(const std::vector<T>& v)
+{
+    cuda::device_buffer<T> b(std::max<size_t>(v.size(), 1));
+    if (!v.empty())
+        GPULDPC_CUDA_CHECK(
+            cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return b;
+}
+
+class cuda_decoder final : public batch_decoder
+{
+public:
+    cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
+        : batch_decoder(code, config), d_device(device)
+    {
+        if (!cuda_decoder_supports(d_config.algorithm))
+            throw std::invalid_argument("algorithm='" + to_string(d_config.algorithm) +
+                                        "' has no CUDA decoder; allowed with "
+                                        "device=cuda: fft-bp (auto for q > 2)");
+        cuda::scoped_device guard(d_device);
+        d_stream = std::make_unique<cuda::stream>();
+        cudaDeviceProp prop;
+        GPULDPC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
+        d_name = prop.name;
+        const ldpc_code& c = *d_code;
+        d_check_offsets = upload(c.check_offsets());
+        d_edge_variable = upload(c.edge_variable());
+        d_edge_coefficient = upload(c.edge_coefficient());
+        d_variable_offsets = upload(c.variable_offsets());
+        d_variable_edges = upload(c.variable_edges());
+        d_info_positions = upload(c.info_positions());
+        std::vector<uint8_t> mul(size_t(c.q()) * c.q());
+        for (unsigned a = 0; a < c.q(); ++a)
+            std::copy_n(c.field().mul_row(uint8_t(a)), c.q(), &mul[size_t(a) * c.q()]);
+        d_gf_mul = upload(mul);
+
+        auto& g = d_graph;
+        g.n = c.n();
+        g.checks = c.m();
+        g.q = c.q();
+        g.bits_per_symbol = c.bits_per_symbol();
+        g.k = c.k();
+        g.max_check_degree = 0;
+        for (unsigned i = 0; i < c.m(); ++i)
+            g.max_check_degree = std::max(g.max_check_degree, c.check_degree(i));
+        g.edges = c.num_edges();
+        g.check_offsets = d_check_offsets.data();
+        g.edge_variable = d_edge_variable.data();
+        g.edge_coefficient = d_edge_coefficient.data();
+        g.variable_offsets = d_variable_offsets.data();
+        g.variable_edges = d_variable_edges.data();
+        g.info_positions = d_info_positions.data();
+        g.gf_mul = d_gf_mul.data();
+        d_variant = kernels::fft_bp_choose(g, cuda_shared_memory_limit(d_device));
+
+        const size_t per_frame =
+            (2 * size_t(g.n) * g.q + (d_variant.on_chip ? 0 : g.edges * g.q)) *
+            sizeof(float);
+        d_max_launch = std::max<size_t>(1, launch_workspace_bytes / per_frame);
+        // frames per launch at most, for tests of multi-launch batches
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES")) {
+            const long v = std::strtol(env, nullptr, 10);
+            if (v < 1)
+                throw std::invalid_argument(
+                    std::string("GPULDPC_GPU_DECODER_LAUNCH_FRAMES='") + env +
+                    "' is not usable; allowed: a whole number >= 1");
+            d_max_launch = std::min(d_max_launch, size_t(v));
+        }
+    }
+
+    ~cuda_decoder() override
+    {
+        // everything goes on the decoder's device, after its last launch
+        cuda::scoped_device guard(d_device, std::nothrow);
+        if (d_stream && cudaStreamSynchronize(d_stream->get()) != cudaSuccess)
+            cudaGetLastError();
+        d_input = {};
+        d_prior = {};
+        d_app = {};
+        d_c2v = {};
+        d_hard = {};
+        d_info = {};
+        d_codeword = {};
+        d_status = {};
+        d_check_offsets = {};
+        d_edge_variable = {};
+        d_variable_offsets = {};
+        d_variable_edges = {};
+        d_info_positions = {};
+        d_edge_coefficient = {};
+        d_gf_mul = {};
+        d_stream.reset();
+    }
+
+    std::string device_name() const override { return d_name; }
+    unsigned threads() const override { return 1; }
+    size_t workspaces() const override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        return d_capacity ? 1 : 0;
+    }
+
+    void decode(const float* llr,
+                size_t n_frames,
+                uint8_t* info_bits,
+                frame_status* status,
+                uint8_t* codeword_bits) override
+    {
+        run(llr, false, n_frames, info_bits, status, codeword_bits);
+    }
+
+    void decode_symbol_llr(const float* symbol_ll,
+                           size_t n_frames,
+                           uint8_t* info_bits,
+                           frame_status* status,
+                           uint8_t* codeword_bits) override
+    {
+        run(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+    }
+
+    /*! Whether the frame's messages stay in shared memory. */
+    bool on_chip() const { return d_variant.on_chip; }
+
+private:
+    void reserve(size_t frames)
+    {
+        if (frames <= d_capacity)
+            return;
+        const auto& g = d_graph;
+        const size_t m = g.bits_per_symbol, nq = size_t(g.n) * g.q;
+        d_input = cuda::device_buffer<float>(frames * std::max(nq, size_t(g.n) * m));
+        d_prior = cuda::device_buffer<float>(frames * nq);
+        if (!d_variant.on_chip) {
+            d_app = cuda::device_buffer<float>(frames * nq);
+            d_c2v = cuda::device_buffer<float>(frames * g.edges * g.q);
+        }
+        d_hard = cuda::device_buffer<uint8_t>(frames * g.n);
+        d_info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
+        d_codeword = cuda::device_buffer<uint8_t>(frames * size_t(g.n) * m);
+        d_status = cuda::device_buffer<kernels::fft_bp_status>(frames);
+        d_capacity = frames;
+    }
+
+    void run(const float* in,
+             bool symbol_input,
+             size_t n_frames,
+             uint8_t* info_bits,
+             frame_status* status,
+             uint8_t* codeword_bits)
+    {
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        const auto& g = d_graph;
+        const size_t m = g.bits_per_symbol;
+        const size_t in_per_frame = symbol_input ? size_t(g.n) * g.q : size_t(g.n) * m;
+        const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = size_t(g.n) * m;
+        const size_t launch = std::min(n_frames, d_max_launch);
+        reserve(launch);
+        const cudaStream_t s = d_stream->get();
+
+        kernels::fft_bp_params p{};
+        p.graph = g;
+        p.variant = d_variant;
+        p.input = d_input.data();
+        p.symbol_input = symbol_input;
+        p.to_log_p0_p1 = d_config.flip_llr_sign ? 1.0f : -1.0f;
+        p.max_iterations = d_config.max_iterations;
+        p.early_termination = d_config.early_termination;
+        p.layered = d_config.schedule == decoder_schedule::layered;
+        p.prior = d_prior.data();
+        p.app = d_variant.on_chip ? nullptr : d_app.data();
+        p.c2v = d_variant.on_chip ? nullptr : d_c2v.data();
+        p.hard = d_hard.data();
+        p.info_bits = d_info.data();
+        p.status = d_status.data();
+        for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
+            const size_t nf = std::min(launch, n_frames - f0);
+            p.n_frames = nf;
+            p.codeword_bits = codeword_bits ? d_codeword.data() : nullptr;
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(d_input.data(),
+                                               in + f0 * in_per_frame,
+                                               nf * in_per_frame * sizeof(float),
+                                               cudaMemcpyHostToDevice,
+                                               s));
+            kernels::launch_fft_bp(p, s);
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
+                                               d_info.data(),
+                                               nf * info_per_frame,
+                                               cudaMemcpyDeviceToHost,
+                                               s));
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
+                                               d_status.data(),
+                                               nf * sizeof(frame_status),
+                                               cudaMemcpyDeviceToHost,
+                                               s));
+            if (codeword_bits)
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
+                                                   d_codeword.data(),
+                                                   nf * cw_per_frame,
+                                                   cudaMemcpyDeviceToHost,
+                                                   s));
+            d_stream->synchronize();
+        }
+    }
+
+    int d_device;
+    std::string d_name;
+    mutable std::mutex d_mutex; // calls take turns: one workspace
+    cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
+        d_variable_edges, d_info_positions;
+    cuda::device_buffer<uint8_t> d_edge_coefficient, d_gf_mul;
+    kernels::fft_bp_graph d_graph{};
+    kernels::fft_bp_variant d_variant{};
+    size_t d_max_launch = 1;
+    size_t d_capacity = 0;
+    std::unique_ptr<cuda::stream> d_stream; // made on the decoder's device
+    cuda::device_buffer<float> d_input, d_prior, d_app, d_c2v;
+    cuda::device_buffer<uint8_t> d_hard, d_info, d_codeword;
+    cuda::device_buffer<kernels::fft_bp_status> d_status;
+};
+
+} // namespace
+
+batch_decoder::sptr
+make_cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
+{
+    return std::make_shared<cuda_decoder>(std::move(code), config, device);
+}
+
+#else
+
+batch_decoder::sptr make_cuda_decoder(ldpc_code::sptr, const decoder_config&, int)
+{
+    throw std::runtime_error("this build has no CUDA backend");
+}
+
+#endif
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr

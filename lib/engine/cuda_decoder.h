@@ -1,0 +1,33 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_CUDA_DECODER_H
+#define INCLUDED_GPULDPC_ENGINE_CUDA_DECODER_H
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+/*!
+ * The CUDA batch decoder on device \p device (fft-bp, flooding or layered).
+ * Throws std::invalid_argument for an algorithm it does not run,
+ * std::runtime_error in a build without CUDA, cuda_error when the device
+ * cannot be used.
+ */
+batch_decoder::sptr
+make_cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device);
+
+/*! Whether the CUDA decoder runs this algorithm (fft-bp for any q). */
+bool cuda_decoder_supports(decoder_algorithm algorithm);
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_CUDA_DECODER_H */

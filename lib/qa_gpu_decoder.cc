@@ -1,0 +1,291 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA batch decoder against the CPU reference (CTest label gpu; without a
+// CUDA device every case is skipped and says so). GPULDPC_GPU_TEST_SMALL=1
+// shrinks the batches, for compute-sanitizer runs; GPULDPC_SHARED_MEMORY_LIMIT
+// caps shared memory, which moves the larger codes to the global variant.
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <random>
+
+using namespace gr::gpuldpc;
+namespace utf = boost::unit_test;
+
+namespace {
+
+struct gpu_present {
+    utf::assertion_result operator()(utf::test_unit_id)
+    {
+        const bool ok = !cuda_devices().empty();
+        if (!ok)
+            std::cout << "gpu tests skipped: no CUDA device" << std::endl;
+        return utf::assertion_result(ok);
+    }
+};
+
+bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+
+struct noisy_batch {
+    std::vector<uint8_t> info_bits; // frames * k * m
+    std::vector<float> llr;         // frames * n * m, log(P(1)/P(0))
+};
+
+// Random information, systematic encoding, BPSK (bit b -> 1 - 2b), AWGN.
+noisy_batch
+make_batch(const ldpc_code& code, size_t frames, double ebn0_db, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    const unsigned m = code.bits_per_symbol(), k = code.k(), n = code.n();
+    const double sigma2 = 1.0 / (2.0 * code.rate() * std::pow(10.0, ebn0_db / 10.0));
+    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
+    noisy_batch b;
+    std::vector<uint8_t> info(frames * k), cw(frames * n);
+    for (auto& s : info)
+        s = uint8_t(rng() % code.q());
+    code.encode(info.data(), cw.data(), frames);
+    for (size_t i = 0; i < frames * k; ++i)
+        for (unsigned j = 0; j < m; ++j)
+            b.info_bits.push_back((info[i] >> (m - 1 - j)) & 1);
+    for (size_t i = 0; i < frames * n; ++i)
+        for (unsigned j = 0; j < m; ++j) {
+            const double s = 1.0 - 2.0 * ((cw[i] >> (m - 1 - j)) & 1);
+            b.llr.push_back(float(-2.0 * (s + noise(rng)) / sigma2));
+        }
+    return b;
+}
+
+ldpc_code::sptr test_code(unsigned q)
+{
+    // (2,4)-regular for q > 2, (3,6) for q = 2; a few hundred bits a frame
+    if (q == 2)
+        return std::make_shared<ldpc_code>(construct_regular_code(240, 3, 6, 2, 11));
+    const unsigned n = q == 4 ? 128 : q == 16 ? 96 : q == 64 ? 96 : 64;
+    return std::make_shared<ldpc_code>(construct_regular_code(n, 2, 4, q, 11));
+}
+
+struct result {
+    std::vector<uint8_t> bits;
+    std::vector<frame_status> status;
+};
+
+result run(batch_decoder& d, const std::vector<float>& llr, size_t frames)
+{
+    result r;
+    r.bits.resize(frames * d.info_bits_per_frame());
+    r.status.resize(frames);
+    d.decode(llr.data(), frames, r.bits.data(), r.status.data());
+    return r;
+}
+
+decoder_config config(decoder_schedule schedule, unsigned iterations = 20)
+{
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::fft_bp;
+    cfg.schedule = schedule;
+    cfg.max_iterations = iterations;
+    return cfg;
+}
+
+size_t frame_errors(const result& r, const std::vector<uint8_t>& info, size_t nb)
+{
+    size_t errors = 0;
+    for (size_t f = 0; f < r.status.size(); ++f)
+        errors += !std::equal(r.bits.begin() + f * nb,
+                              r.bits.begin() + (f + 1) * nb,
+                              info.begin() + f * nb);
+    return errors;
+}
+
+const decoder_schedule schedules[] = { decoder_schedule::flooding,
+                                       decoder_schedule::layered };
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
+                     *utf::precondition(gpu_present()))
+{
+    for (unsigned q : { 2u, 4u, 16u, 64u, 256u }) {
+        const auto code = test_code(q);
+        const size_t frames = small() ? 8 : 200;
+        const auto noisy = make_batch(*code, frames, 3.5, q);
+        for (auto sched : schedules) {
+            auto gpu = batch_decoder::make(code, config(sched), "cuda");
+            auto cpu = batch_decoder::make(code, config(sched), "cpu");
+            BOOST_TEST_MESSAGE("q=" << q << " on " << gpu->device_name());
+            const auto g = run(*gpu, noisy.llr, frames);
+            const auto c = run(*cpu, noisy.llr, frames);
+            const size_t nb = gpu->info_bits_per_frame();
+            size_t same_iterations = 0;
+            for (size_t f = 0; f < frames; ++f) {
+                BOOST_CHECK_MESSAGE(std::equal(g.bits.begin() + f * nb,
+                                               g.bits.begin() + (f + 1) * nb,
+                                               c.bits.begin() + f * nb),
+                                    "q=" << q << " frame " << f);
+                BOOST_CHECK_EQUAL(g.status[f].converged, c.status[f].converged);
+                BOOST_CHECK_EQUAL(g.status[f].syndrome_weight,
+                                  c.status[f].syndrome_weight);
+                BOOST_CHECK(g.status[f].converged == (g.status[f].syndrome_weight == 0));
+                same_iterations += g.status[f].iterations == c.status[f].iterations;
+            }
+            // rounding (exp/log of the device) may move a frame by an iteration
+            BOOST_CHECK_GE(same_iterations * 10, frames * 9);
+            // and the comparison is not vacuous: nearly every frame decodes
+            BOOST_CHECK_LE(frame_errors(g, noisy.info_bits, nb) * 20, frames);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gpu_frame_errors_agree_with_cpu, *utf::precondition(gpu_present()))
+{
+    // Near FER 1e-2 on the same frames: the counts of two binomial samples of N
+    // frames differ by at most z * sqrt(2 N p (1 - p)) + 1 with z = 3.29
+    // (two-sided 0.1 %); frames are shared, so the real spread is smaller.
+    for (unsigned q : { 4u, 64u, 256u }) {
+        const auto code = test_code(q);
+        const size_t frames = small() ? 16 : 2000;
+        const double ebn0 = q == 4 ? 2.0 : q == 64 ? 1.6 : 1.4;
+        const auto noisy = make_batch(*code, frames, ebn0, 100 + q);
+        for (auto sched : schedules) {
+            auto gpu = batch_decoder::make(code, config(sched, 30), "cuda");
+            auto cpu = batch_decoder::make(code, config(sched, 30), "cpu");
+            const size_t nb = gpu->info_bits_per_frame();
+            const double eg =
+                double(frame_errors(run(*gpu, noisy.llr, frames), noisy.info_bits, nb));
+            const double ec =
+                double(frame_errors(run(*cpu, noisy.llr, frames), noisy.info_bits, nb));
+            const double p = (eg + ec) / (2.0 * frames);
+            const double bound = 3.29 * std::sqrt(2.0 * frames * p * (1.0 - p)) + 1.0;
+            BOOST_TEST_MESSAGE("q=" << q << " GPU " << eg << " CPU " << ec << " of "
+                                    << frames);
+            BOOST_CHECK_MESSAGE(std::fabs(eg - ec) <= bound,
+                                "q=" << q << ": GPU " << eg << " vs CPU " << ec
+                                     << " frame errors in " << frames << ", bound "
+                                     << bound);
+            if (!small()) // the point is near the waterfall: errors do occur
+                BOOST_CHECK_GT(ec, 0.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gpu_status_without_early_termination,
+                     *utf::precondition(gpu_present()))
+{
+    const auto code = test_code(16);
+    const size_t frames = 9;
+    const auto noisy = make_batch(*code, frames, 4.0, 5);
+    for (auto sched : schedules) {
+        auto cfg = config(sched, 7);
+        cfg.early_termination = false;
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        const auto g = run(*gpu, noisy.llr, frames);
+        for (const auto& st : g.status) {
+            BOOST_CHECK_EQUAL(st.iterations, 7u);
+            BOOST_CHECK(st.converged == (st.syndrome_weight == 0));
+        }
+        BOOST_CHECK_EQUAL(frame_errors(g, noisy.info_bits, gpu->info_bits_per_frame()),
+                          0u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gpu_frames_are_independent, *utf::precondition(gpu_present()))
+{
+    // a batch of mixed SNRs with NaN/Inf in one frame: every frame gets the
+    // result it gets alone; batch sizes 1, odd, and beyond one launch
+    const auto code = test_code(64);
+    const size_t frames = small() ? 5 : 37;
+    auto noisy = make_batch(*code, frames, 1.2, 9);
+    const auto clean = make_batch(*code, frames, 5.0, 10);
+    const size_t nl = size_t(code->n()) * code->bits_per_symbol();
+    for (size_t f = 0; f < frames; f += 2) // every other frame at a high SNR
+        std::copy_n(&clean.llr[f * nl], nl, &noisy.llr[f * nl]);
+    noisy.llr[3 * nl + 5] = std::numeric_limits<float>::quiet_NaN();
+    noisy.llr[3 * nl + 6] = std::numeric_limits<float>::infinity();
+    for (auto sched : schedules) {
+        auto gpu = batch_decoder::make(code, config(sched), "cuda");
+        const auto batch = run(*gpu, noisy.llr, frames);
+        const size_t nb = gpu->info_bits_per_frame();
+        for (size_t f = 0; f < frames; ++f) {
+            const std::vector<float> one(noisy.llr.begin() + f * nl,
+                                         noisy.llr.begin() + (f + 1) * nl);
+            const auto alone = run(*gpu, one, 1);
+            BOOST_CHECK(std::equal(
+                alone.bits.begin(), alone.bits.end(), batch.bits.begin() + f * nb));
+            BOOST_CHECK_EQUAL(alone.status[0].iterations, batch.status[f].iterations);
+            BOOST_CHECK_EQUAL(batch.status[f].invalid_inputs, f == 3 ? 2u : 0u);
+        }
+    }
+    // more frames than one launch holds
+    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
+    auto chunked = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
+    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    auto whole = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
+    const auto a = run(*chunked, noisy.llr, frames);
+    const auto b = run(*whole, noisy.llr, frames);
+    BOOST_CHECK(a.bits == b.bits);
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK_EQUAL(a.status[f].iterations, b.status[f].iterations);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_symbol_likelihoods_and_sign, *utf::precondition(gpu_present()))
+{
+    const auto code = test_code(16);
+    const unsigned q = code->q(), m = code->bits_per_symbol();
+    const size_t frames = 6;
+    const auto noisy = make_batch(*code, frames, 3.0, 12);
+    // symbol log-likelihoods from the bit LLRs: sum of log P(bit) (no loss)
+    std::vector<float> ll(frames * code->n() * q);
+    for (size_t v = 0; v < frames * code->n(); ++v)
+        for (unsigned x = 0; x < q; ++x) {
+            float s = 0;
+            for (unsigned b = 0; b < m; ++b) {
+                const float l = noisy.llr[v * m + b]; // log(P1/P0)
+                s += ((x >> (m - 1 - b)) & 1) ? -std::log1p(std::exp(-l))
+                                              : -std::log1p(std::exp(l));
+            }
+            ll[v * q + x] = s;
+        }
+    auto gpu = batch_decoder::make(code, config(decoder_schedule::flooding), "cuda");
+    auto cpu = batch_decoder::make(code, config(decoder_schedule::flooding), "cpu");
+    std::vector<uint8_t> gb(frames * gpu->info_bits_per_frame()), cb(gb.size());
+    std::vector<frame_status> gs(frames), cs(frames);
+    gpu->decode_symbol_llr(ll.data(), frames, gb.data(), gs.data());
+    cpu->decode_symbol_llr(ll.data(), frames, cb.data(), cs.data());
+    BOOST_CHECK(gb == cb);
+    BOOST_CHECK(gb == noisy.info_bits);
+    // flipped sign convention
+    std::vector<float> flipped(noisy.llr);
+    for (auto& x : flipped)
+        x = -x;
+    auto cfg = config(decoder_schedule::layered);
+    cfg.flip_llr_sign = true;
+    auto gpu_flipped = batch_decoder::make(code, cfg, "cuda");
+    BOOST_CHECK(run(*gpu_flipped, flipped, frames).bits == noisy.info_bits);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)
+{
+    const auto code = test_code(16);
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::log_fft_bp;
+    // auto takes the CPU where the GPU does not run the algorithm
+    BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
+    BOOST_CHECK_THROW(batch_decoder::make(code, cfg, "cuda"), std::exception);
+    BOOST_CHECK_THROW(batch_decoder::make(code, {}, "gpu"), std::invalid_argument);
+    if (cuda_devices().empty()) {
+        BOOST_CHECK_THROW(batch_decoder::make(code, {}, "cuda"), std::runtime_error);
+        BOOST_CHECK_EQUAL(batch_decoder::make(code, {}, "auto")->device_name(), "cpu");
+    } else {
+        BOOST_CHECK_NE(batch_decoder::make(code, {}, "auto")->device_name(), "cpu");
+    }
+}
