@@ -20,6 +20,8 @@
 namespace gr {
 namespace gpuldpc {
 
+cuda_error::~cuda_error() = default;
+
 bool cuda_compiled()
 {
 #ifdef GPULDPC_HAVE_CUDA

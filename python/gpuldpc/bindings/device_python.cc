@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/device.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(2cb75e79b9cc59babd2f79bc705e0c3e) */
+/* BINDTOOL_HEADER_FILE_HASH(14be59cadb2e20af566cbb832d8daba2) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -28,6 +28,9 @@ public:
     cuda_error(const std::string& what, int code) : std::runtime_error(what), d_code(code)
     {
     }
+    // defined in the engine library: one type_info for every library and
+    // program that throws or catches it
+    ~cuda_error() override;
     int code() const { return d_code; }
 
 private:
