@@ -14,6 +14,7 @@
 
 #include "cuda_check.h"
 #include "ldpc_fft_bp.h"
+#include <algorithm>
 #include <cfloat>
 #include <stdexcept>
 #include <string>
@@ -74,6 +75,33 @@ __device__ __forceinline__ float sanitize(float x, unsigned& invalid)
     return fminf(fmaxf(x, -input_limit), input_limit);
 }
 
+// The threads that update one check: the whole block (layered: checks in
+// order) or one warp (flooding: each warp its own checks, at once).
+template <bool Warp>
+struct group {
+    static __device__ __forceinline__ unsigned rank()
+    {
+        return Warp ? (threadIdx.x & 31) : threadIdx.x;
+    }
+    static __device__ __forceinline__ unsigned size() { return Warp ? 32u : blockDim.x; }
+    static __device__ __forceinline__ void sync()
+    {
+        if (Warp)
+            __syncwarp();
+        else
+            __syncthreads();
+    }
+    // edges are spread over the group's warps
+    static __device__ __forceinline__ unsigned first_edge()
+    {
+        return Warp ? 0u : threadIdx.x >> 5;
+    }
+    static __device__ __forceinline__ unsigned edge_step()
+    {
+        return Warp ? 1u : blockDim.x >> 5;
+    }
+};
+
 struct frame_state {
     const float* prior;
     float* app;
@@ -85,13 +113,15 @@ struct frame_state {
 };
 
 // In-place Walsh-Hadamard transforms of `rows` rows of q floats (q = 2^log2q),
-// the butterflies of the CPU's fwht_inplace, by the whole block.
+// the butterflies of the CPU's fwht_inplace, by a group.
+template <bool Warp>
 __device__ void fwht_rows(float* rows, unsigned n_rows, unsigned q, unsigned log2q)
 {
+    using G = group<Warp>;
     const unsigned half = q >> 1;
     const unsigned total = n_rows * half;
     for (unsigned h = 1; h < q; h <<= 1) {
-        for (unsigned t = threadIdx.x; t < total; t += blockDim.x) {
+        for (unsigned t = G::rank(); t < total; t += G::size()) {
             const unsigned row = t >> (log2q - 1);
             const unsigned j = t & (half - 1);
             const unsigned a = ((j & ~(h - 1)) << 1) | (j & (h - 1));
@@ -100,27 +130,29 @@ __device__ void fwht_rows(float* rows, unsigned n_rows, unsigned q, unsigned log
             r[a] = u + w;
             r[a + h] = u - w;
         }
-        __syncthreads();
+        G::sync();
     }
 }
 
-// One check node update by the whole block: variable-to-check messages from
-// the beliefs and the old check-to-variable messages, then new check-to-
-// variable messages; with `layered`, the beliefs of its variables at once.
+// One check node update by a group (block or warp): variable-to-check
+// messages from the beliefs and the old check-to-variable messages, then new
+// check-to-variable messages; with `layered`, the beliefs of its variables at
+// once. \p s holds the group's own scratch rows.
+template <bool Warp>
 __device__ void check_update(const fft_bp_params& p,
                              const frame_state& s,
                              unsigned c,
                              unsigned log2q,
                              bool layered)
 {
+    using G = group<Warp>;
     const fft_bp_graph& g = p.graph;
     const unsigned q = g.q;
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned n_warps = blockDim.x >> 5;
+    const unsigned lane = threadIdx.x & 31;
     const unsigned e0 = g.check_offsets[c];
     const unsigned deg = g.check_offsets[c + 1] - e0;
 
-    for (unsigned i = warp; i < deg; i += n_warps) {
+    for (unsigned i = G::first_edge(); i < deg; i += G::edge_step()) {
         const unsigned v = g.edge_variable[e0 + i];
         const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* app = s.app + size_t(v) * q;
@@ -148,11 +180,11 @@ __device__ void check_update(const fft_bp_params& p,
         for (unsigned x = lane; x < q; x += 32)
             u[x] *= norm;
     }
-    __syncthreads();
-    fwht_rows(s.spectra, deg, q, log2q);
+    G::sync();
+    fwht_rows<Warp>(s.spectra, deg, q, log2q);
 
     // spectrum of the sum of all other edges: prefix times suffix products
-    for (unsigned t = threadIdx.x; t < deg * q; t += blockDim.x) {
+    for (unsigned t = G::rank(); t < deg * q; t += G::size()) {
         const unsigned i = t >> log2q, x = t & (q - 1);
         float prefix = 1.0f;
         for (unsigned j = 0; j < i; ++j)
@@ -162,10 +194,10 @@ __device__ void check_update(const fft_bp_params& p,
             suffix = suffix * s.spectra[size_t(j) * q + x];
         s.work[t] = prefix * suffix;
     }
-    __syncthreads();
-    fwht_rows(s.work, deg, q, log2q);
+    G::sync();
+    fwht_rows<Warp>(s.work, deg, q, log2q);
 
-    for (unsigned i = warp; i < deg; i += n_warps) {
+    for (unsigned i = G::first_edge(); i < deg; i += G::edge_step()) {
         const unsigned v = g.edge_variable[e0 + i];
         const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* w = s.work + size_t(i) * q;
@@ -200,7 +232,7 @@ __device__ void check_update(const fft_bp_params& p,
                 app[x] = o[r] - amax;
         }
     }
-    __syncthreads();
+    G::sync();
 }
 
 // Hard decision of every variable from its belief, by warps.
@@ -286,12 +318,16 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned n_warps = blockDim.x >> 5;
 
+    // scratch rows: one set per check-updating warp; warp 0's set serves the
+    // whole block in the layered schedule
+    const size_t rows = size_t(g.max_check_degree) * q;
     frame_state s;
     s.spectra = smem;
-    s.work = s.spectra + size_t(g.max_check_degree) * q;
-    s.vin = s.work + size_t(g.max_check_degree) * q;
+    s.work = s.spectra + rows;
+    s.vin = s.work + rows;
+    float* scratch_end = smem + 3 * rows * p.variant.check_warps;
     if (p.variant.on_chip) {
-        s.app = s.vin + size_t(g.max_check_degree) * q;
+        s.app = scratch_end;
         s.c2v = s.app + nq;
     } else {
         s.app = p.app + frame * nq;
@@ -357,13 +393,23 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
 
     unsigned iterations = 0;
     if (!(p.early_termination && unsat == 0)) {
+        frame_state mine = s; // this warp's scratch rows (flooding)
+        mine.spectra = smem + 3 * rows * warp;
+        mine.work = mine.spectra + rows;
+        mine.vin = mine.work + rows;
         for (unsigned it = 1; it <= p.max_iterations; ++it) {
-            for (unsigned c = 0; c < g.checks; ++c)
-                check_update(p, s, c, log2q, p.layered);
-            if (p.layered)
+            if (p.layered) {
+                for (unsigned c = 0; c < g.checks; ++c)
+                    check_update<false>(p, s, c, log2q, true);
                 decide(p, s);
-            else
+            } else {
+                // checks are independent within a flooding iteration
+                if (warp < p.variant.check_warps)
+                    for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
+                        check_update<true>(p, mine, c, log2q, false);
+                __syncthreads();
                 variable_update(p, s);
+            }
             iterations = it;
             unsat = syndrome_weight(p, s, &s_unsat);
             if (p.early_termination && unsat == 0)
@@ -404,22 +450,33 @@ constexpr size_t static_shared_bytes = 64;
 
 } // namespace
 
-fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit)
+fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered)
 {
-    const size_t scratch = scratch_bytes(g);
-    const size_t on_chip =
-        scratch + (size_t(g.n) + g.edges) * size_t(g.q) * sizeof(float);
+    const size_t per_warp = scratch_bytes(g);
+    const size_t messages = (size_t(g.n) + g.edges) * size_t(g.q) * sizeof(float);
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
-    if (on_chip <= usable)
-        return { true, on_chip, block_threads };
-    if (scratch <= usable)
-        return { false, scratch, block_threads };
-    throw std::invalid_argument(
-        "the code's largest check (degree " + std::to_string(g.max_check_degree) +
-        " over GF(" + std::to_string(g.q) + ")) needs " + std::to_string(scratch) +
-        " bytes of shared memory per block; this GPU allows " +
-        std::to_string(shared_limit));
+    const unsigned max_warps = block_threads / 32;
+    if (per_warp > usable)
+        throw std::invalid_argument(
+            "the code's largest check (degree " + std::to_string(g.max_check_degree) +
+            " over GF(" + std::to_string(g.q) + ")) needs " + std::to_string(per_warp) +
+            " bytes of shared memory per block; this GPU allows " +
+            std::to_string(shared_limit));
+    if (layered) // one check at a time by the whole block: one scratch set
+        return messages + per_warp <= usable
+                   ? fft_bp_variant{ true, messages + per_warp, block_threads, 1 }
+                   : fft_bp_variant{ false, per_warp, block_threads, 1 };
+    // flooding: as many warps on checks as fit; on chip only if the messages
+    // leave room for half of them (else the global variant with all is faster)
+    const unsigned all = unsigned(std::min<size_t>(max_warps, usable / per_warp));
+    if (messages < usable) {
+        const unsigned w =
+            unsigned(std::min<size_t>(max_warps, (usable - messages) / per_warp));
+        if (w >= std::max(1u, all / 2))
+            return { true, messages + w * per_warp, block_threads, w };
+    }
+    return { false, all * per_warp, block_threads, all };
 }
 
 void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
@@ -430,7 +487,8 @@ void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
         throw std::invalid_argument("launch_fft_bp: q must be a power of two, 2 .. 256");
     if (g.max_check_degree == 0 || p.max_iterations == 0)
         throw std::invalid_argument("launch_fft_bp: empty checks or no iterations");
-    if (p.variant.threads != block_threads)
+    if (p.variant.threads != block_threads || p.variant.check_warps < 1 ||
+        p.variant.check_warps > block_threads / 32)
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
     if (!p.variant.on_chip && (!p.app || !p.c2v))
         throw std::invalid_argument(

@@ -12,7 +12,8 @@
 //
 // One thread block decodes one frame through all its iterations (the loop
 // runs on the device; a converged frame's block stops). Check nodes are
-// updated by the whole block: messages permuted by their coefficients,
+// updated by a warp each (flooding: several checks at once) or by the whole
+// block (layered: one after another): messages permuted by their coefficients,
 // Walsh-Hadamard transformed, multiplied excluding each edge, transformed
 // back and permuted again, as the CPU reference's fft_bp_rule does, in log
 // probabilities with the same normalisation and floor. Two variants, chosen
@@ -58,17 +59,21 @@ struct fft_bp_status {
 
 /*! The variant that serves a code under a shared-memory limit. */
 struct fft_bp_variant {
-    bool on_chip;        //!< messages and beliefs in shared memory
-    size_t shared_bytes; //!< dynamic shared memory per block
-    unsigned threads;    //!< threads per block
+    bool on_chip;         //!< messages and beliefs in shared memory
+    size_t shared_bytes;  //!< dynamic shared memory per block
+    unsigned threads;     //!< threads per block
+    unsigned check_warps; //!< warps updating checks at once (flooding), each
+                          //!< with its own 3 * max_check_degree * q scratch floats
 };
 
 /*!
- * The variant for a graph's dimensions under \p shared_limit bytes of dynamic
- * shared memory per block. Throws std::invalid_argument when not even one
- * check's working set (3 * max_check_degree * q floats) fits.
+ * The variant for a graph's dimensions and schedule under \p shared_limit
+ * bytes of dynamic shared memory per block. Flooding updates checks by warps,
+ * as many at once as scratch fits (up to 8); layered, by the whole block, one
+ * check after another. Throws std::invalid_argument when not even one check's
+ * working set (3 * max_check_degree * q floats) fits.
  */
-fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit);
+fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered);
 
 /*! One launch: n_frames frames, frame after frame in every buffer. */
 struct fft_bp_params {

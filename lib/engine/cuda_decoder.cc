@@ -102,7 +102,10 @@ public:
         g.variable_edges = d_variable_edges.data();
         g.info_positions = d_info_positions.data();
         g.gf_mul = d_gf_mul.data();
-        d_variant = kernels::fft_bp_choose(g, cuda_shared_memory_limit(d_device));
+        d_variant =
+            kernels::fft_bp_choose(g,
+                                   cuda_shared_memory_limit(d_device),
+                                   d_config.schedule == decoder_schedule::layered);
 
         const size_t per_frame =
             (2 * size_t(g.n) * g.q + (d_variant.on_chip ? 0 : g.edges * g.q)) *
