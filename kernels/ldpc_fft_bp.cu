@@ -75,6 +75,11 @@ __device__ __forceinline__ float sanitize(float x, unsigned& invalid)
     return fminf(fmaxf(x, -input_limit), input_limit);
 }
 
+__host__ __device__ constexpr unsigned log2_of(unsigned q)
+{
+    return q <= 1 ? 0 : 1 + log2_of(q >> 1);
+}
+
 // The threads that update one check: the whole block (layered: checks in
 // order) or one warp (flooding: each warp its own checks, at once).
 template <bool Warp>
@@ -114,9 +119,10 @@ struct frame_state {
 
 // In-place Walsh-Hadamard transforms of `rows` rows of q floats (q = 2^log2q),
 // the butterflies of the CPU's fwht_inplace, by a group.
-template <bool Warp>
-__device__ void fwht_rows(float* rows, unsigned n_rows, unsigned q, unsigned log2q)
+template <unsigned Q, bool Warp>
+__device__ void fwht_rows(float* rows, unsigned n_rows)
 {
+    constexpr unsigned q = Q, log2q = log2_of(Q);
     using G = group<Warp>;
     const unsigned half = q >> 1;
     const unsigned total = n_rows * half;
@@ -138,16 +144,14 @@ __device__ void fwht_rows(float* rows, unsigned n_rows, unsigned q, unsigned log
 // messages from the beliefs and the old check-to-variable messages, then new
 // check-to-variable messages; with `layered`, the beliefs of its variables at
 // once. \p s holds the group's own scratch rows.
-template <bool Warp>
-__device__ void check_update(const fft_bp_params& p,
-                             const frame_state& s,
-                             unsigned c,
-                             unsigned log2q,
-                             bool layered)
+template <unsigned Q, bool Warp>
+__device__ void
+check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool layered)
 {
     using G = group<Warp>;
     const fft_bp_graph& g = p.graph;
-    const unsigned q = g.q;
+    constexpr unsigned q = Q, log2q = log2_of(Q);
+    constexpr unsigned per_lane = (Q + 31) / 32; // values of a row per lane
     const unsigned lane = threadIdx.x & 31;
     const unsigned e0 = g.check_offsets[c];
     const unsigned deg = g.check_offsets[c + 1] - e0;
@@ -181,7 +185,7 @@ __device__ void check_update(const fft_bp_params& p,
             u[x] *= norm;
     }
     G::sync();
-    fwht_rows<Warp>(s.spectra, deg, q, log2q);
+    fwht_rows<Q, Warp>(s.spectra, deg);
 
     // spectrum of the sum of all other edges: prefix times suffix products
     for (unsigned t = G::rank(); t < deg * q; t += G::size()) {
@@ -195,7 +199,7 @@ __device__ void check_update(const fft_bp_params& p,
         s.work[t] = prefix * suffix;
     }
     G::sync();
-    fwht_rows<Warp>(s.work, deg, q, log2q);
+    fwht_rows<Q, Warp>(s.work, deg);
 
     for (unsigned i = G::first_edge(); i < deg; i += G::edge_step()) {
         const unsigned v = g.edge_variable[e0 + i];
@@ -207,9 +211,13 @@ __device__ void check_update(const fft_bp_params& p,
         mx = warp_max(mx);
         // rounding can leave tiny negative probabilities: floored
         const float floor = mx * expf(-log_floor);
-        float o[8]; // q / 32 values per lane at most
+        float o[per_lane];
         float omax = -FLT_MAX;
-        for (unsigned x = lane, r = 0; x < q; x += 32, ++r) {
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
             o[r] = logf(fmaxf(w[mul[x]], floor));
             omax = fmaxf(omax, o[r]);
         }
@@ -217,7 +225,11 @@ __device__ void check_update(const fft_bp_params& p,
         float* out = s.c2v + size_t(e0 + i) * q;
         const float* in = s.vin + size_t(i) * q;
         float amax = -FLT_MAX;
-        for (unsigned x = lane, r = 0; x < q; x += 32, ++r) {
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
             o[r] = fmaxf(o[r] - omax, -log_floor);
             out[x] = o[r];
             if (layered) {
@@ -228,17 +240,23 @@ __device__ void check_update(const fft_bp_params& p,
         if (layered) {
             amax = warp_max(amax);
             float* app = s.app + size_t(v) * q;
-            for (unsigned x = lane, r = 0; x < q; x += 32, ++r)
+#pragma unroll
+            for (unsigned r = 0; r < per_lane; ++r) {
+                const unsigned x = lane + 32 * r;
+                if (q < 32 && x >= q)
+                    break;
                 app[x] = o[r] - amax;
+            }
         }
     }
     G::sync();
 }
 
 // Hard decision of every variable from its belief, by warps.
+template <unsigned Q>
 __device__ void decide(const fft_bp_params& p, const frame_state& s)
 {
-    const unsigned q = p.graph.q;
+    constexpr unsigned q = Q;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (unsigned v = warp; v < p.graph.n; v += blockDim.x >> 5) {
         const float* a = s.app + size_t(v) * q;
@@ -257,10 +275,11 @@ __device__ void decide(const fft_bp_params& p, const frame_state& s)
 
 // Flooding's variable phase: beliefs = prior + all incoming messages, then
 // the hard decision.
+template <unsigned Q>
 __device__ void variable_update(const fft_bp_params& p, const frame_state& s)
 {
     const fft_bp_graph& g = p.graph;
-    const unsigned q = g.q;
+    constexpr unsigned q = Q;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (unsigned v = warp; v < g.n; v += blockDim.x >> 5) {
         const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
@@ -307,12 +326,14 @@ syndrome_weight(const fft_bp_params& p, const frame_state& s, unsigned* counter)
     return *counter;
 }
 
+template <unsigned Q>
 __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_params p)
 {
     extern __shared__ float smem[];
     __shared__ unsigned s_invalid, s_unsat;
     const fft_bp_graph& g = p.graph;
-    const unsigned q = g.q, m = g.bits_per_symbol, log2q = m;
+    static_assert(Q >= 2 && Q <= 256 && (Q & (Q - 1)) == 0, "q: a power of two, 2..256");
+    constexpr unsigned q = Q, m = log2_of(Q);
     const size_t frame = blockIdx.x;
     const size_t nq = size_t(g.n) * q;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -355,13 +376,15 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
             // log P(bit = 0) and log P(bit = 1), stable for large |l|
             const float lp0 = -log1pf(expf(-fabsf(l))) + (l < 0.0f ? l : 0.0f);
             const float lp1 = lp0 - l;
-            float a0[8], a1[8];
-            for (unsigned b = 0; b < 8; ++b) {
+            float a0[m], a1[m];
+#pragma unroll
+            for (unsigned b = 0; b < m; ++b) {
                 a0[b] = __shfl_sync(full_mask, lp0, b);
                 a1[b] = __shfl_sync(full_mask, lp1, b);
             }
             for (unsigned x = lane; x < q; x += 32) {
                 float sum = 0.0f;
+#pragma unroll
                 for (unsigned b = 0; b < m; ++b)
                     sum += ((x >> (m - 1 - b)) & 1) ? a1[b] : a0[b];
                 pr[x] = sum;
@@ -388,7 +411,7 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
     for (size_t t = threadIdx.x; t < g.edges * q; t += blockDim.x)
         s.c2v[t] = 0.0f;
     __syncthreads();
-    decide(p, s);
+    decide<Q>(p, s);
     unsigned unsat = syndrome_weight(p, s, &s_unsat);
 
     unsigned iterations = 0;
@@ -400,15 +423,15 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
         for (unsigned it = 1; it <= p.max_iterations; ++it) {
             if (p.layered) {
                 for (unsigned c = 0; c < g.checks; ++c)
-                    check_update<false>(p, s, c, log2q, true);
-                decide(p, s);
+                    check_update<Q, false>(p, s, c, true);
+                decide<Q>(p, s);
             } else {
                 // checks are independent within a flooding iteration
                 if (warp < p.variant.check_warps)
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
-                        check_update<true>(p, mine, c, log2q, false);
+                        check_update<Q, true>(p, mine, c, false);
                 __syncthreads();
-                variable_update(p, s);
+                variable_update<Q>(p, s);
             }
             iterations = it;
             unsat = syndrome_weight(p, s, &s_unsat);
@@ -438,6 +461,29 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
         st.invalid_inputs = s_invalid;
         p.status[frame] = st;
     }
+}
+
+template <unsigned Q>
+void launch(const fft_bp_params& p, cudaStream_t stream)
+{
+    const auto kernel = &fft_bp_kernel<Q>;
+    if (p.variant.shared_bytes > 48 * 1024) {
+        // dynamic shared memory up to the device's opt-in limit less the
+        // kernel's static counters (the attribute is the function's, so always
+        // the same value, whatever the launch)
+        int device = 0, optin = 0;
+        cudaFuncAttributes attr;
+        GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
+        GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(
+            &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+        GPULDPC_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 optin - int(attr.sharedSizeBytes)));
+    }
+    kernel<<<unsigned(p.n_frames), block_threads, p.variant.shared_bytes, stream>>>(p);
+    GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
 }
 
 size_t scratch_bytes(const fft_bp_graph& g)
@@ -497,26 +543,24 @@ void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
         return;
     if (p.n_frames > 0x7fffffffu)
         throw std::invalid_argument("launch_fft_bp: too many frames for one launch");
-    if (p.variant.shared_bytes > 48 * 1024) {
-        // dynamic shared memory up to the device's opt-in limit less the
-        // kernel's static counters (the attribute is the function's, so always
-        // the same value, whatever the launch)
-        int device = 0, optin = 0;
-        cudaFuncAttributes attr;
-        GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-        GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(
-            &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-        GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, fft_bp_kernel));
-        GPULDPC_CUDA_CHECK(
-            cudaFuncSetAttribute(fft_bp_kernel,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 optin - int(attr.sharedSizeBytes)));
+    switch (g.q) { // the one place where q becomes a compile-time constant
+    case 2:
+        return launch<2>(p, stream);
+    case 4:
+        return launch<4>(p, stream);
+    case 8:
+        return launch<8>(p, stream);
+    case 16:
+        return launch<16>(p, stream);
+    case 32:
+        return launch<32>(p, stream);
+    case 64:
+        return launch<64>(p, stream);
+    case 128:
+        return launch<128>(p, stream);
+    default:
+        return launch<256>(p, stream);
     }
-    fft_bp_kernel<<<unsigned(p.n_frames),
-                    block_threads,
-                    p.variant.shared_bytes,
-                    stream>>>(p);
-    GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
 }
 
 } // namespace kernels
