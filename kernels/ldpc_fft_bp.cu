@@ -421,7 +421,20 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
         mine.work = mine.spectra + rows;
         mine.vin = mine.work + rows;
         for (unsigned it = 1; it <= p.max_iterations; ++it) {
-            if (p.layered) {
+            if (p.layered && p.variant.check_warps > 1) {
+                // runs of consecutive checks without a shared variable: their
+                // updates commute, so warps take them at once and the result is
+                // that of the checks in order
+                for (unsigned r = 0; r < g.runs; ++r) {
+                    if (warp < p.variant.check_warps)
+                        for (unsigned c = g.run_offsets[r] + warp;
+                             c < g.run_offsets[r + 1];
+                             c += p.variant.check_warps)
+                            check_update<Q, true>(p, mine, c, true);
+                    __syncthreads();
+                }
+                decide<Q>(p, s);
+            } else if (p.layered) {
                 for (unsigned c = 0; c < g.checks; ++c)
                     check_update<Q, false>(p, s, c, true);
                 decide<Q>(p, s);
@@ -509,11 +522,12 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool la
             " over GF(" + std::to_string(g.q) + ")) needs " + std::to_string(per_warp) +
             " bytes of shared memory per block; this GPU allows " +
             std::to_string(shared_limit));
-    if (layered) // one check at a time by the whole block: one scratch set
+    if (layered && !g.run_offsets) // one check at a time by the whole block
         return messages + per_warp <= usable
                    ? fft_bp_variant{ true, messages + per_warp, block_threads, 1 }
                    : fft_bp_variant{ false, per_warp, block_threads, 1 };
-    // flooding: as many warps on checks as fit; on chip only if the messages
+    // as many warps on checks as fit (layered: on the checks of a run); on
+    // chip only if the messages
     // leave room for half of them (else the global variant with all is faster)
     const unsigned all = unsigned(std::min<size_t>(max_warps, usable / per_warp));
     if (messages < usable) {

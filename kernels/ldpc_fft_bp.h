@@ -47,6 +47,10 @@ struct fft_bp_graph {
     const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
     const uint32_t* info_positions;   //!< k
     const uint8_t* gf_mul;            //!< q * q: gf_mul[a * q + b] = a * b
+    //! layered schedule: checks run_offsets[r] .. run_offsets[r+1]-1 share no
+    //! variable (at most 8 a run); null: the block takes checks one by one
+    const uint32_t* run_offsets;
+    unsigned runs;
 };
 
 /*! Per-frame result; the layout of the engine's frame_status. */
@@ -69,8 +73,9 @@ struct fft_bp_variant {
 /*!
  * The variant for a graph's dimensions and schedule under \p shared_limit
  * bytes of dynamic shared memory per block. Flooding updates checks by warps,
- * as many at once as scratch fits (up to 8); layered, by the whole block, one
- * check after another. Throws std::invalid_argument when not even one check's
+ * as many at once as scratch fits (up to 8); layered, by warps on the checks
+ * of a run (graph.run_offsets) or, without runs, by the whole block, one check
+ * after another. Throws std::invalid_argument when not even one check's
  * working set (3 * max_check_degree * q floats) fits.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered);
