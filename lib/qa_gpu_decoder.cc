@@ -10,6 +10,7 @@
 // shrinks the batches, for compute-sanitizer runs; GPULDPC_SHARED_MEMORY_LIMIT
 // caps shared memory, which moves the larger codes to the global variant.
 
+#include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <boost/test/unit_test.hpp>
@@ -24,46 +25,11 @@ namespace utf = boost::unit_test;
 
 namespace {
 
-struct gpu_present {
-    utf::assertion_result operator()(utf::test_unit_id)
-    {
-        const bool ok = !cuda_devices().empty();
-        if (!ok)
-            std::cout << "gpu tests skipped: no CUDA device" << std::endl;
-        return utf::assertion_result(ok);
-    }
-};
+using qa::gpu_present;
+using qa::make_batch;
+using qa::noisy_batch;
 
 bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
-
-struct noisy_batch {
-    std::vector<uint8_t> info_bits; // frames * k * m
-    std::vector<float> llr;         // frames * n * m, log(P(1)/P(0))
-};
-
-// Random information, systematic encoding, BPSK (bit b -> 1 - 2b), AWGN.
-noisy_batch
-make_batch(const ldpc_code& code, size_t frames, double ebn0_db, uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    const unsigned m = code.bits_per_symbol(), k = code.k(), n = code.n();
-    const double sigma2 = 1.0 / (2.0 * code.rate() * std::pow(10.0, ebn0_db / 10.0));
-    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
-    noisy_batch b;
-    std::vector<uint8_t> info(frames * k), cw(frames * n);
-    for (auto& s : info)
-        s = uint8_t(rng() % code.q());
-    code.encode(info.data(), cw.data(), frames);
-    for (size_t i = 0; i < frames * k; ++i)
-        for (unsigned j = 0; j < m; ++j)
-            b.info_bits.push_back((info[i] >> (m - 1 - j)) & 1);
-    for (size_t i = 0; i < frames * n; ++i)
-        for (unsigned j = 0; j < m; ++j) {
-            const double s = 1.0 - 2.0 * ((cw[i] >> (m - 1 - j)) & 1);
-            b.llr.push_back(float(-2.0 * (s + noise(rng)) / sigma2));
-        }
-    return b;
-}
 
 ldpc_code::sptr test_code(unsigned q)
 {

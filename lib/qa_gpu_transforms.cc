@@ -12,6 +12,7 @@
 // fit the cap; shared_memory_limit_routes_every_size sets caps itself.
 
 #include "block_common.h"
+#include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
@@ -33,15 +34,7 @@ namespace utf = boost::unit_test;
 
 namespace {
 
-struct gpu_present {
-    utf::assertion_result operator()(utf::test_unit_id)
-    {
-        const bool ok = !cuda_devices().empty();
-        if (!ok)
-            std::cout << "gpu tests skipped: no CUDA device" << std::endl;
-        return utf::assertion_result(ok);
-    }
-};
+using qa::gpu_present;
 
 bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
 

@@ -19,23 +19,10 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpuldpc
-
-CODES = gpuldpc.codes_dir()
+from qa_ldpc_blocks import load, make_tag  # this folder's block-test helpers
 # LLR of a strongly received 0 bit (log P1/P0 < 0): the all-zero codeword
 # belongs to every linear code, so no encoder is needed for long codes.
 ZERO = -8.0
-
-
-def load(name):
-    return gpuldpc.ldpc_code.load(os.path.join(CODES, name))
-
-
-def make_tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
 
 
 _CODE_CACHE = {}
