@@ -18,14 +18,18 @@
 #include <gnuradio/fft/fft_v.h>
 #include <gnuradio/fft/window.h>
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <gnuradio/gpuldpc/fft.h>
+#include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <gnuradio/top_block.h>
 #include <cuda_runtime_api.h>
 #include <cufft.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -557,6 +561,191 @@ void bench_flowgraph(size_t vectors)
     g_records.push_back(s);
 }
 
+// --- decoder --------------------------------------------------------------
+
+// Noisy frames of a code: random information, systematic encoding, BPSK over
+// AWGN at Eb/N0 = ebn0_db, bit LLRs log(P(1)/P(0)). Also returns the bits.
+std::vector<float> noisy_llr(const ldpc_code& code,
+                             size_t frames,
+                             double ebn0_db,
+                             uint32_t seed,
+                             std::vector<uint8_t>& info_bits)
+{
+    std::mt19937 rng(seed);
+    const unsigned m = code.bits_per_symbol();
+    const double sigma2 = 1.0 / (2.0 * code.rate() * std::pow(10.0, ebn0_db / 10.0));
+    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
+    std::vector<uint8_t> info(frames * code.k()), cw(frames * code.n());
+    for (auto& x : info)
+        x = uint8_t(rng() % code.q());
+    code.encode(info.data(), cw.data(), frames);
+    info_bits.clear();
+    for (uint8_t x : info)
+        for (unsigned b = 0; b < m; ++b)
+            info_bits.push_back((x >> (m - 1 - b)) & 1);
+    std::vector<float> llr;
+    llr.reserve(cw.size() * m);
+    for (uint8_t x : cw)
+        for (unsigned b = 0; b < m; ++b) {
+            const double sym = 1.0 - 2.0 * ((x >> (m - 1 - b)) & 1);
+            llr.push_back(float(-2.0 * (sym + noise(rng)) / sigma2));
+        }
+    return llr;
+}
+
+size_t count_frame_errors(const std::vector<uint8_t>& got,
+                          const std::vector<uint8_t>& sent,
+                          size_t frames,
+                          size_t bits_per_frame)
+{
+    size_t errors = 0;
+    for (size_t f = 0; f < frames; ++f)
+        errors += !std::equal(got.begin() + f * bits_per_frame,
+                              got.begin() + (f + 1) * bits_per_frame,
+                              sent.begin() + f * bits_per_frame);
+    return errors;
+}
+
+// Host to host through the engine: bit LLRs in host memory, information bits
+// out; median wall time of `reps` calls. Returns information bits/s.
+double decode_rate(batch_decoder& dec,
+                   const std::vector<float>& llr,
+                   size_t frames,
+                   int reps,
+                   std::vector<uint8_t>& bits)
+{
+    bits.resize(frames * dec.info_bits_per_frame());
+    std::vector<frame_status> st(frames);
+    const double ms =
+        wall_ms([&] { dec.decode(llr.data(), frames, bits.data(), st.data()); }, reps);
+    return double(frames * dec.info_bits_per_frame()) / (ms * 1e-3);
+}
+
+// The decoder block between a vector source of precomputed frames and a null
+// sink (untagged frames). Returns information bits/s through the flowgraph.
+double block_rate(ldpc_code::sptr code,
+                  const decoder_config& cfg,
+                  const std::vector<float>& llr,
+                  size_t frames,
+                  const std::string& device)
+{
+    ldpc_decoder::params p;
+    p.schedule = to_string(cfg.schedule);
+    p.algorithm = to_string(cfg.algorithm);
+    p.max_iterations = int(cfg.max_iterations);
+    p.length_tag_key = "";
+    p.max_batch = 1024;
+    p.device = device;
+    auto dec = ldpc_decoder::make_from_params(code, p);
+    auto src = gr::blocks::vector_source_f::make(llr, false);
+    auto sink = gr::blocks::null_sink::make(sizeof(uint8_t));
+    auto tb = gr::make_top_block("decoder_bench");
+    tb->connect(src, 0, dec, 0);
+    tb->connect(dec, 0, sink, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    tb->run();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(frames) * code->k() * code->bits_per_symbol() / s;
+}
+
+void bench_decoder(const std::vector<std::string>& code_paths, int reps)
+{
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf("\nDecoder (fft-bp), host to host through the engine, information bits; "
+                "baseline: the CPU reference with %d threads on the same frames\n",
+                cores);
+    std::printf("%-28s %-9s %-9s %8s %12s %12s %8s %s\n",
+                "code",
+                "schedule",
+                "mode",
+                "frames",
+                "GPU Mbit/s",
+                "CPU Mbit/s",
+                "ratio",
+                "FER (GPU/CPU frames)");
+    for (const auto& path : code_paths) {
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(path));
+        const std::string name = path.substr(path.find_last_of('/') + 1);
+        const size_t bits = size_t(code->n()) * code->bits_per_symbol();
+        // batches of up to 64 MiB of LLRs, at most 8192 frames
+        const size_t frames =
+            std::clamp<size_t>((size_t(64) << 20) / (bits * sizeof(float)), 64, 8192);
+        const size_t cpu_frames = std::max<size_t>(32, frames / 32);
+        for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+            // 10 fixed iterations at 1 dB; early termination at 2.5 dB
+            for (bool et : { false, true }) {
+                decoder_config cfg;
+                cfg.algorithm = decoder_algorithm::fft_bp;
+                cfg.schedule = sched;
+                cfg.max_iterations = et ? 50 : 10;
+                cfg.early_termination = et;
+                const double ebn0 = et ? 2.5 : 1.0;
+                std::vector<uint8_t> sent, got_gpu, got_cpu;
+                const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cpu = batch_decoder::make(code, cfg, "cpu");
+                const double g = decode_rate(*gpu, llr, frames, reps, got_gpu);
+                const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
+                const size_t nb = gpu->info_bits_per_frame();
+                const size_t eg = count_frame_errors(got_gpu, sent, frames, nb);
+                const size_t ec = count_frame_errors(got_cpu, sent, cpu_frames, nb);
+                const std::string mode = et ? "ET 2.5dB" : "10 it";
+                std::printf(
+                    "%-28s %-9s %-9s %8zu %12.2f %12.3f %7.0fx %zu/%zu, %zu/%zu\n",
+                    name.c_str(),
+                    to_string(sched).c_str(),
+                    mode.c_str(),
+                    frames,
+                    g / 1e6,
+                    c / 1e6,
+                    g / c,
+                    eg,
+                    frames,
+                    ec,
+                    cpu_frames);
+                record r;
+                r.section = "decoder";
+                r.name = name + " fft-bp " + to_string(sched) + " " + mode;
+                r.n = double(code->n());
+                r.batch = double(frames);
+                r.value = g;
+                r.unit = "information bits/s, host to host";
+                r.baseline_name =
+                    "CPU reference bits/s (" + std::to_string(cores) + " threads)";
+                r.baseline = c;
+                r.ratio = g / c;
+                r.variant =
+                    "frame errors " + std::to_string(eg) + "/" + std::to_string(frames);
+                g_records.push_back(r);
+                if (!et && sched == decoder_schedule::flooding) {
+                    // the block in a flowgraph on the same frames, against the
+                    // engine alone
+                    const double b = block_rate(code, cfg, llr, frames, "cuda");
+                    std::printf("%-28s %-9s %-9s %8zu %12.2f %12s %7.0f%% of the engine "
+                                "(decoder block in a flowgraph)\n",
+                                name.c_str(),
+                                "flooding",
+                                "block",
+                                frames,
+                                b / 1e6,
+                                "",
+                                100.0 * b / g);
+                    record rb = r;
+                    rb.name = name + " fft-bp flooding 10 it, decoder block";
+                    rb.unit = "information bits/s, flowgraph";
+                    rb.value = b;
+                    rb.baseline_name = "engine host to host, same frames";
+                    rb.baseline = g;
+                    rb.ratio = b / g;
+                    rb.variant = "";
+                    g_records.push_back(rb);
+                }
+            }
+        }
+    }
+}
+
 std::string json_escape(const std::string& s)
 {
     std::string o;
@@ -596,8 +785,8 @@ void usage(const char* prog)
 {
     std::fprintf(stderr,
                  "usage: %s [--json FILE] [--sections "
-                 "fwht,fft,butterfly,stream,flowgraph] [--mib M] "
-                 "[--reps R] [--commit ID]\n",
+                 "fwht,fft,butterfly,stream,flowgraph,decoder] [--mib M] "
+                 "[--reps R] [--commit ID] [--codes DIR] [--code PATH]...\n",
                  prog);
 }
 
@@ -605,8 +794,13 @@ void usage(const char* prog)
 
 int main(int argc, char** argv)
 {
-    std::string json, sections = "fwht,fft,butterfly,stream,flowgraph",
+    std::string json, sections = "fwht,fft,butterfly,stream,flowgraph,decoder",
                       commit = "unknown";
+    // the shipped codes: --codes, GPULDPC_CODES_DIR, the source tree, installed
+    std::string codes_dir = std::getenv("GPULDPC_CODES_DIR")
+                                ? std::getenv("GPULDPC_CODES_DIR")
+                                : GPULDPC_BENCH_SOURCE_CODES;
+    std::vector<std::string> extra_codes;
     size_t mib = 256;
     int reps = 10;
     for (int i = 1; i < argc; ++i) {
@@ -628,6 +822,10 @@ int main(int argc, char** argv)
             reps = std::stoi(value());
         else if (a == "--commit")
             commit = value();
+        else if (a == "--codes")
+            codes_dir = value();
+        else if (a == "--code")
+            extra_codes.push_back(value());
         else {
             usage(argv[0]);
             return 2;
@@ -667,6 +865,19 @@ int main(int argc, char** argv)
             bench_stream(bytes, std::max(3, reps / 3));
         if (has("flowgraph"))
             bench_flowgraph(200000);
+        if (has("decoder")) {
+            if (!std::ifstream(codes_dir + "/regular_2_4_n96_gf64.alist"))
+                codes_dir = GPULDPC_BENCH_INSTALLED_CODES;
+            std::vector<std::string> paths;
+            for (const char* c : { "regular_2_4_n256_gf4.alist",
+                                   "regular_2_4_n128_gf16.alist",
+                                   "regular_2_4_n96_gf64.alist",
+                                   "regular_2_4_n64_gf256.alist",
+                                   "regular_3_6_n1008_gf2.alist" })
+                paths.push_back(codes_dir + "/" + c);
+            paths.insert(paths.end(), extra_codes.begin(), extra_codes.end());
+            bench_decoder(paths, std::max(3, reps / 2));
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuldpc-bench: %s\n", e.what());
         if (!json.empty())
