@@ -174,10 +174,7 @@ int framed_block::general_work(int noutput_items,
     if (n > 0) {
         uint8_t* out = static_cast<uint8_t*>(output_items[0]);
         d_emit.assign(n, 0);
-        {
-            std::lock_guard<std::mutex> lock(d_process_mutex);
-            process_frames(in, d_starts.data(), n, out, d_emit);
-        }
+        process_frames(in, d_starts.data(), n, out, d_emit);
         for (size_t i = 0; i < n; ++i) {
             if (!d_emit[i])
                 continue;
@@ -236,24 +233,18 @@ void framed_block::handle_pdu(const pmt::pmt_t& msg)
         for (size_t i = 0; i < nb; ++i)
             starts[i] = (f0 + i) * d_in_len;
         emit.assign(nb, 0);
-        std::vector<std::pair<size_t, pmt::pmt_t>> published;
-        {
-            std::lock_guard<std::mutex> lock(d_process_mutex);
-            process_frames(data, starts.data(), nb, out.data(), emit);
-            size_t k = 0;
-            for (size_t i = 0; i < nb; ++i) {
-                if (!emit[i])
-                    continue;
-                d_annotations.clear();
-                frame_annotations(i, d_annotations);
-                published.emplace_back(k++, with_annotations(meta));
-            }
-        }
-        for (const auto& p : published)
+        process_frames(data, starts.data(), nb, out.data(), emit);
+        size_t k = 0;
+        for (size_t i = 0; i < nb; ++i) {
+            if (!emit[i])
+                continue;
+            d_annotations.clear();
+            frame_annotations(i, d_annotations);
             message_port_pub(
                 PORT_PDUS,
-                pmt::cons(p.second,
-                          pmt::init_u8vector(d_out_len, &out[p.first * d_out_len])));
+                pmt::cons(with_annotations(meta),
+                          pmt::init_u8vector(d_out_len, &out[k++ * d_out_len])));
+        }
     }
     after_processing();
 }

@@ -12,7 +12,6 @@
 #include <gnuradio/block.h>
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -129,7 +128,6 @@ private:
     std::vector<gr::tag_t> d_tags, d_frame_tags;
     annotations d_annotations;
     frame_scanner::counters d_reported;
-    std::mutex d_process_mutex; // stream and PDU port share the subclass's engine
 
     std::atomic<uint64_t> d_bad_length{ 0 };
     std::atomic<uint64_t> d_bad_pdus{ 0 };

@@ -158,7 +158,6 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
       d_batch_in(batch() * in_len()),
       d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
       d_batch_status(batch()),
-      d_symbols(code->k()),
       d_last_stats(std::chrono::steady_clock::now())
 {
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());

@@ -72,7 +72,6 @@ private:
     std::vector<float> d_batch_in;
     std::vector<uint8_t> d_batch_bits;
     std::vector<frame_status> d_batch_status;
-    std::vector<uint8_t> d_symbols;
 
     // read by other threads (stats(), GUIs) while work() runs
     std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 }, d_dropped{ 0 }, d_invalid{ 0 };
