@@ -649,20 +649,63 @@ double block_rate(ldpc_code::sptr code,
     return double(frames) * code->k() * code->bits_per_symbol() / s;
 }
 
+// Bits/s of a GPU decoder on frames already in device memory (decode_device).
+double device_decode_rate(batch_decoder& dec, const float* d_llr, size_t frames, int reps)
+{
+    const size_t nb = dec.info_bits_per_frame();
+    uint8_t* d_bits = nullptr;
+    frame_status* d_status = nullptr;
+    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_bits), frames * nb));
+    GPULDPC_CUDA_CHECK(
+        cudaMalloc(reinterpret_cast<void**>(&d_status), frames * sizeof(frame_status)));
+    dec.decode_device(d_llr, frames, d_bits, d_status); // workspaces
+    const double ms =
+        wall_ms([&] { dec.decode_device(d_llr, frames, d_bits, d_status); }, reps);
+    cudaFree(d_bits);
+    cudaFree(d_status);
+    return double(frames * nb) / (ms * 1e-3);
+}
+
+// FP32 operations per second of the device: SMs x FP32 lanes x clock.
+double fp32_peak_flops()
+{
+    int dev = 0, sms = 0, khz = 0, major = 0, minor = 0;
+    GPULDPC_CUDA_CHECK(cudaGetDevice(&dev));
+    GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    // FP32 lanes per SM: 64 on sm_75 and sm_80, 128 on sm_86 .. sm_90
+    const int lanes = (major == 7 || (major == 8 && minor == 0)) ? 64 : 128;
+    return double(sms) * lanes * double(khz) * 1e3;
+}
+
 void bench_decoder(const std::vector<std::string>& code_paths, int reps)
 {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    std::printf("\nDecoder (fft-bp), host to host through the engine, information bits; "
-                "baseline: the CPU reference with %d threads on the same frames\n",
-                cores);
-    std::printf("%-28s %-9s %-9s %8s %12s %12s %8s %s\n",
+    const double peak = fp32_peak_flops();
+    std::printf(
+        "\nDecoder (fft-bp), information bits/s: GPU with the frames in device memory "
+        "(register check update where the code allows it, and the row kernels), host "
+        "to host through the engine; baseline: the CPU reference with %d threads on "
+        "the same frames. Roofline: FP32 peak %.1f TFLOP/s (SMs x lanes x clock); "
+        "the kernel's share counts the transforms and products it must do, edges x "
+        "q x (2 log2 q + 3) per iteration\n",
+        cores,
+        peak / 1e12);
+    std::printf("%-28s %-9s %-9s %7s %10s %10s %10s %10s %7s %7s %s\n",
                 "code",
                 "schedule",
                 "mode",
                 "frames",
-                "GPU Mbit/s",
-                "CPU Mbit/s",
+                "dev Mb/s",
+                "rows Mb/s",
+                "h2h Mb/s",
+                "CPU Mb/s",
                 "ratio",
+                "FP32 %",
                 "FER (GPU/CPU frames)");
     for (const auto& path : code_paths) {
         auto code = std::make_shared<ldpc_code>(ldpc_code::load(path));
@@ -672,6 +715,8 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
         const size_t frames =
             std::clamp<size_t>((size_t(64) << 20) / (bits * sizeof(float)), 64, 8192);
         const size_t cpu_frames = std::max<size_t>(32, frames / 32);
+        const double flop_per_iteration =
+            double(code->num_edges()) * code->q() * (2.0 * code->bits_per_symbol() + 3.0);
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
             // 10 fixed iterations at 1 dB; early termination at 2.5 dB
             for (bool et : { false, true }) {
@@ -684,50 +729,79 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                 std::vector<uint8_t> sent, got_gpu, got_cpu;
                 const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
                 auto gpu = batch_decoder::make(code, cfg, "cuda");
+                setenv("GPULDPC_GPU_DECODER_REGISTERS", "0", 1);
+                auto rows = batch_decoder::make(code, cfg, "cuda");
+                unsetenv("GPULDPC_GPU_DECODER_REGISTERS");
                 auto cpu = batch_decoder::make(code, cfg, "cpu");
+                float* d_llr = nullptr;
+                GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
+                                              llr.size() * sizeof(float)));
+                GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr,
+                                              llr.data(),
+                                              llr.size() * sizeof(float),
+                                              cudaMemcpyHostToDevice));
+                const double d = device_decode_rate(*gpu, d_llr, frames, reps);
+                const double dr = device_decode_rate(*rows, d_llr, frames, reps);
+                cudaFree(d_llr);
                 const double g = decode_rate(*gpu, llr, frames, reps, got_gpu);
                 const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
                 const size_t nb = gpu->info_bits_per_frame();
                 const size_t eg = count_frame_errors(got_gpu, sent, frames, nb);
                 const size_t ec = count_frame_errors(got_cpu, sent, cpu_frames, nb);
+                // the FP32 share with every frame taking 10 iterations
+                const double share =
+                    et ? 0.0 : d / double(nb) * 10.0 * flop_per_iteration / peak;
                 const std::string mode = et ? "ET 2.5dB" : "10 it";
-                std::printf(
-                    "%-28s %-9s %-9s %8zu %12.2f %12.3f %7.0fx %zu/%zu, %zu/%zu\n",
-                    name.c_str(),
-                    to_string(sched).c_str(),
-                    mode.c_str(),
-                    frames,
-                    g / 1e6,
-                    c / 1e6,
-                    g / c,
-                    eg,
-                    frames,
-                    ec,
-                    cpu_frames);
+                char share_text[16] = "-";
+                if (!et)
+                    std::snprintf(share_text, sizeof share_text, "%.1f", 100.0 * share);
+                std::printf("%-28s %-9s %-9s %7zu %10.1f %10.1f %10.1f %10.3f %6.0fx %7s "
+                            "%zu/%zu, %zu/%zu\n",
+                            name.c_str(),
+                            to_string(sched).c_str(),
+                            mode.c_str(),
+                            frames,
+                            d / 1e6,
+                            dr / 1e6,
+                            g / 1e6,
+                            c / 1e6,
+                            d / c,
+                            share_text,
+                            eg,
+                            frames,
+                            ec,
+                            cpu_frames);
                 record r;
                 r.section = "decoder";
                 r.name = name + " fft-bp " + to_string(sched) + " " + mode;
                 r.n = double(code->n());
                 r.batch = double(frames);
-                r.value = g;
-                r.unit = "information bits/s, host to host";
+                r.value = d;
+                r.unit = "information bits/s, data on the device";
                 r.baseline_name =
                     "CPU reference bits/s (" + std::to_string(cores) + " threads)";
                 r.baseline = c;
-                r.ratio = g / c;
-                r.variant =
-                    "frame errors " + std::to_string(eg) + "/" + std::to_string(frames);
+                r.ratio = d / c;
+                r.variant = "frame errors " + std::to_string(eg) + "/" +
+                            std::to_string(frames) + "; row kernels " +
+                            std::to_string(dr) + " bits/s; host to host " +
+                            std::to_string(g) + " bits/s" +
+                            (et ? std::string()
+                                : "; FP32 roofline share " + std::to_string(share));
                 g_records.push_back(r);
                 if (!et && sched == decoder_schedule::flooding) {
                     // the block in a flowgraph on the same frames, against the
                     // engine alone
                     const double b = block_rate(code, cfg, llr, frames, "cuda");
-                    std::printf("%-28s %-9s %-9s %8zu %12.2f %12s %7.0f%% of the engine "
-                                "(decoder block in a flowgraph)\n",
+                    std::printf("%-28s %-9s %-9s %7zu %10s %10s %10.1f %10s %6.0f%% of "
+                                "the engine host to host (decoder block in a "
+                                "flowgraph)\n",
                                 name.c_str(),
                                 "flooding",
                                 "block",
                                 frames,
+                                "",
+                                "",
                                 b / 1e6,
                                 "",
                                 100.0 * b / g);
@@ -783,11 +857,12 @@ void write_json(const std::string& path, const std::string& commit)
 
 void usage(const char* prog)
 {
-    std::fprintf(stderr,
-                 "usage: %s [--json FILE] [--sections "
-                 "fwht,fft,butterfly,stream,flowgraph,decoder] [--mib M] "
-                 "[--reps R] [--commit ID] [--codes DIR] [--code PATH]...\n",
-                 prog);
+    std::fprintf(
+        stderr,
+        "usage: %s [--json FILE] [--sections "
+        "fwht,fft,butterfly,stream,flowgraph,decoder] [--mib M] "
+        "[--reps R] [--commit ID] [--codes DIR] [--code PATH]... [--only TEXT]\n",
+        prog);
 }
 
 } // namespace
@@ -801,6 +876,7 @@ int main(int argc, char** argv)
                                 ? std::getenv("GPULDPC_CODES_DIR")
                                 : GPULDPC_BENCH_SOURCE_CODES;
     std::vector<std::string> extra_codes;
+    std::string only; // decoder: the codes whose file name contains this
     size_t mib = 256;
     int reps = 10;
     for (int i = 1; i < argc; ++i) {
@@ -826,6 +902,8 @@ int main(int argc, char** argv)
             codes_dir = value();
         else if (a == "--code")
             extra_codes.push_back(value());
+        else if (a == "--only")
+            only = value();
         else {
             usage(argv[0]);
             return 2;
@@ -876,6 +954,14 @@ int main(int argc, char** argv)
                                    "regular_3_6_n1008_gf2.alist" })
                 paths.push_back(codes_dir + "/" + c);
             paths.insert(paths.end(), extra_codes.begin(), extra_codes.end());
+            paths.erase(
+                std::remove_if(paths.begin(),
+                               paths.end(),
+                               [&](const std::string& p) {
+                                   return p.substr(p.find_last_of('/') + 1).find(only) ==
+                                          std::string::npos;
+                               }),
+                paths.end());
             bench_decoder(paths, std::max(3, reps / 2));
         }
     } catch (const std::exception& e) {

@@ -28,6 +28,14 @@ namespace {
 constexpr float log_floor = 30.0f;   // log_prob_domain::log_floor
 constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr unsigned block_threads = 256;
+
+// Threads of a kernel: 512 where a register check update leaves registers for
+// it (twice the warps per frame on chip, which hides more latency), else 256.
+__host__ __device__ constexpr unsigned kernel_threads(unsigned q, unsigned edge_slots)
+{
+    return edge_slots > 0 && (q == 64 || (q == 128 && edge_slots == 4)) ? 512
+                                                                        : block_threads;
+}
 constexpr unsigned full_mask = 0xffffffffu;
 
 __device__ __forceinline__ float warp_max(float v)
@@ -252,6 +260,235 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
     G::sync();
 }
 
+// --- check update with a warp's messages in registers -----------------------
+//
+// A warp holds the DS edges of one check (DS >= degree), G = 32 / DS lanes an
+// edge, V = q / G values of a message per lane; lane (i, j) serves edge slot i.
+// A message's index y (log2 q bits) is split between lane and register in two
+// layouts:
+//   A: y = r * G + j   (the register index r carries the high bits)
+//   B: y = j * V + r   (r carries the low bits; V >= G, so all of them that A
+//                       left to the lane)
+// The Walsh-Hadamard transform is separable over the bits of y: its
+// butterflies over the high bits run in registers in layout A, the message
+// changes layout through the lane's shared-memory row, and the butterflies
+// over the low bits run in registers in layout B. No shuffles carry values;
+// three group reductions (3 shuffles each for G = 8) remain per message. The
+// products over the other edges read their spectra from the same rows in
+// 16-byte loads. Only the beliefs are read (and, layered, written) through the
+// field permutation; the check-to-variable messages stay in the check's domain
+// (c2v_swizzle).
+template <unsigned Q, unsigned DS>
+struct register_layout {
+    static constexpr unsigned G = 32 / DS;
+    static constexpr unsigned V = Q / G;
+    static constexpr unsigned log2g = log2_of(G), log2v = log2_of(V);
+    // row stride in floats: G more than q puts the DS rows' scalar accesses
+    // of one register index on distinct banks; a multiple of 4 keeps 16-byte
+    // alignment
+    static constexpr unsigned row = Q + G;
+    static_assert(DS == 4 || DS == 8, "edge slots: 4 or 8");
+    static_assert(V >= G, "layout B must take all the lane's bits of layout A");
+    static_assert(V <= 32 && V % 4 == 0, "values per lane: 4 .. 32, whole float4s");
+};
+
+// Check-to-variable messages of the register variant are kept in the check's
+// domain (index y, so that a warp reads and writes them in layout A without a
+// permutation), at position y ^ swizzle: the DS consecutive edges of a check
+// then put a register index's G lanes on DS distinct groups of banks.
+template <unsigned Q, unsigned DS>
+__host__ __device__ __forceinline__ unsigned c2v_swizzle(unsigned edge)
+{
+    return (edge & (DS - 1)) << register_layout<Q, DS>::log2g;
+}
+
+// Butterflies over register index bits [B0, B1) of a[V].
+template <unsigned V, unsigned B0, unsigned B1>
+__device__ __forceinline__ void register_butterflies(float (&a)[V])
+{
+#pragma unroll
+    for (unsigned h = 1u << B0; h < (1u << B1); h <<= 1) {
+#pragma unroll
+        for (unsigned r = 0; r < V; ++r) {
+            if (!(r & h)) {
+                const float u = a[r], w = a[r + h];
+                a[r] = u + w;
+                a[r + h] = u - w;
+            }
+        }
+    }
+}
+
+// Maximum over the G lanes of an edge (lanes whose index differs only in the
+// low log2(G) bits).
+template <unsigned G>
+__device__ __forceinline__ float group_max(float v)
+{
+#pragma unroll
+    for (unsigned o = 1; o < G; o <<= 1)
+        v = fmaxf(v, __shfl_xor_sync(full_mask, v, o));
+    return v;
+}
+
+template <unsigned V>
+__device__ __forceinline__ void store_row(float* p, const float (&a)[V])
+{
+#pragma unroll
+    for (unsigned t = 0; t < V; t += 4)
+        *reinterpret_cast<float4*>(p + t) =
+            make_float4(a[t], a[t + 1], a[t + 2], a[t + 3]);
+}
+
+template <unsigned V>
+__device__ __forceinline__ void load_row(const float* p, float (&a)[V])
+{
+#pragma unroll
+    for (unsigned t = 0; t < V; t += 4) {
+        const float4 f = *reinterpret_cast<const float4*>(p + t);
+        a[t] = f.x;
+        a[t + 1] = f.y;
+        a[t + 2] = f.z;
+        a[t + 3] = f.w;
+    }
+}
+
+// One check node update by a warp; \p rows: the warp's DS scratch rows. The
+// same arithmetic as check_update, except that a message enters the transform
+// normalised to a maximum of 1 rather than a sum of 1 (the output is
+// normalised to its maximum, so the scale cancels; products of DS - 1 spectra
+// bounded by q each cannot overflow).
+template <unsigned Q, unsigned DS>
+__device__ void check_update_registers(
+    const fft_bp_params& p, const frame_state& s, float* rows, unsigned c, bool layered)
+{
+    using L = register_layout<Q, DS>;
+    constexpr unsigned G = L::G, V = L::V;
+    const fft_bp_graph& g = p.graph;
+    const unsigned lane = threadIdx.x & 31, slot = lane >> L::log2g, j = lane & (G - 1);
+    const unsigned e0 = g.check_offsets[c];
+    const unsigned deg = g.check_offsets[c + 1] - e0;
+    const bool active = slot < deg;
+    // idle slots follow the last edge's addresses and write nothing
+    const unsigned e = e0 + (active ? slot : deg - 1);
+    const unsigned v = g.edge_variable[e];
+    // check-domain value y of this edge is the variable's value h^-1 * y
+    const uint8_t* to_variable = g.gf_mul + unsigned(g.edge_coefficient_inverse[e]) * Q;
+    float* app = s.app + size_t(v) * Q;
+    float* c2v = s.c2v + size_t(e) * Q;
+    const unsigned swizzle = c2v_swizzle<Q, DS>(e);
+    float* row = rows + slot * L::row;
+
+    // variable-to-check message, permuted into the check's domain (layout A)
+    constexpr bool keep_indices = V <= 8; // else looked up again
+    unsigned xs[keep_indices ? V : 1];
+    float in[V], a[V];
+    float mx = -FLT_MAX;
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        const unsigned y = r * G + j;
+        const unsigned x = __ldg(to_variable + y);
+        if constexpr (keep_indices)
+            xs[r] = x;
+        in[r] = app[x] - c2v[y ^ swizzle];
+        mx = fmaxf(mx, in[r]);
+    }
+    mx = group_max<G>(mx);
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        in[r] -= mx;
+        a[r] = __expf(in[r]);
+    }
+
+    // forward transform: high bits (A), to B through the row, low bits (B)
+    register_butterflies<V, 0, L::log2v>(a);
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r)
+        row[r * G + j] = a[r];
+    __syncwarp();
+    load_row<V>(row + j * V, a);
+    register_butterflies<V, 0, L::log2g>(a);
+    __syncwarp();
+    store_row<V>(row + j * V, a);
+    __syncwarp();
+
+    // spectrum of the sum of the other edges: prefix times suffix products,
+    // in the CPU reference's order
+    if (active) {
+#pragma unroll
+        for (unsigned t = 0; t < V; t += 4) {
+            float4 pre = make_float4(1.0f, 1.0f, 1.0f, 1.0f);
+            for (unsigned k = 0; k < slot; ++k) {
+                const float4 f =
+                    *reinterpret_cast<const float4*>(rows + k * L::row + j * V + t);
+                pre.x *= f.x;
+                pre.y *= f.y;
+                pre.z *= f.z;
+                pre.w *= f.w;
+            }
+            float4 suf = make_float4(1.0f, 1.0f, 1.0f, 1.0f);
+            for (unsigned k = deg; k-- > slot + 1;) {
+                const float4 f =
+                    *reinterpret_cast<const float4*>(rows + k * L::row + j * V + t);
+                suf.x = suf.x * f.x;
+                suf.y = suf.y * f.y;
+                suf.z = suf.z * f.z;
+                suf.w = suf.w * f.w;
+            }
+            a[t] = pre.x * suf.x;
+            a[t + 1] = pre.y * suf.y;
+            a[t + 2] = pre.z * suf.z;
+            a[t + 3] = pre.w * suf.w;
+        }
+    }
+    __syncwarp();
+
+    // inverse transform: low bits (B), to A through the row, high bits (A)
+    register_butterflies<V, 0, L::log2g>(a);
+    store_row<V>(row + j * V, a);
+    __syncwarp();
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r)
+        a[r] = row[r * G + j];
+    __syncwarp();
+    register_butterflies<V, 0, L::log2v>(a);
+
+    // check-to-variable message: floored (rounding can leave tiny negative
+    // probabilities), logarithms normalised to a maximum of 0
+    float wmax = -FLT_MAX;
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r)
+        wmax = fmaxf(wmax, a[r]);
+    wmax = group_max<G>(wmax);
+    const float floor = wmax * __expf(-log_floor);
+    const float log_max = __logf(wmax);
+    float amax = -FLT_MAX;
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        a[r] = fmaxf(__logf(fmaxf(a[r], floor)) - log_max, -log_floor);
+        if (layered) {
+            in[r] += a[r]; // the variable's new belief
+            amax = fmaxf(amax, in[r]);
+        }
+    }
+    if (layered)
+        amax = group_max<G>(amax);
+    if (active) {
+#pragma unroll
+        for (unsigned r = 0; r < V; ++r) {
+            const unsigned y = r * G + j;
+            c2v[y ^ swizzle] = a[r];
+            if (layered) {
+                unsigned x;
+                if constexpr (keep_indices)
+                    x = xs[r];
+                else
+                    x = __ldg(to_variable + y);
+                app[x] = in[r] - amax;
+            }
+        }
+    }
+}
+
 // Hard decision of every variable from its belief, by warps.
 template <unsigned Q>
 __device__ void decide(const fft_bp_params& p, const frame_state& s)
@@ -275,7 +512,7 @@ __device__ void decide(const fft_bp_params& p, const frame_state& s)
 
 // Flooding's variable phase: beliefs = prior + all incoming messages, then
 // the hard decision.
-template <unsigned Q>
+template <unsigned Q, unsigned DS>
 __device__ void variable_update(const fft_bp_params& p, const frame_state& s)
 {
     const fft_bp_graph& g = p.graph;
@@ -289,8 +526,16 @@ __device__ void variable_update(const fft_bp_params& p, const frame_state& s)
         unsigned arg = 0;
         for (unsigned x = lane; x < q; x += 32) {
             float sum = pr[x];
-            for (uint32_t i = i0; i < i1; ++i)
-                sum += s.c2v[size_t(g.variable_edges[i]) * q + x];
+            for (uint32_t i = i0; i < i1; ++i) {
+                const uint32_t e = g.variable_edges[i];
+                if constexpr (DS > 0) // kept in the check's domain: y = h x
+                    sum +=
+                        s.c2v[size_t(e) * q +
+                              (__ldg(g.gf_mul + unsigned(g.edge_coefficient[e]) * q + x) ^
+                               c2v_swizzle<Q, DS>(e))];
+                else
+                    sum += s.c2v[size_t(e) * q + x];
+            }
             a[x] = sum;
             if (sum > best) {
                 best = sum;
@@ -326,8 +571,31 @@ syndrome_weight(const fft_bp_params& p, const frame_state& s, unsigned* counter)
     return *counter;
 }
 
-template <unsigned Q>
-__global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_params p)
+// A warp's check update: in registers (DS edge slots) or through rows.
+template <unsigned Q, unsigned DS>
+__device__ __forceinline__ void warp_check_update(const fft_bp_params& p,
+                                                  const frame_state& mine,
+                                                  unsigned c,
+                                                  bool layered)
+{
+    if constexpr (DS > 0)
+        check_update_registers<Q, DS>(p, mine, mine.spectra, c, layered);
+    else
+        check_update<Q, true>(p, mine, c, layered);
+}
+
+template <unsigned Q, unsigned DS>
+__device__ constexpr size_t warp_scratch_floats(unsigned max_check_degree)
+{
+    if constexpr (DS > 0)
+        return size_t(DS) * register_layout<Q, DS>::row;
+    else
+        return 3 * size_t(max_check_degree) * Q;
+}
+
+template <unsigned Q, unsigned DS>
+__global__ void __launch_bounds__(kernel_threads(Q, DS))
+    fft_bp_kernel(const fft_bp_params p)
 {
     extern __shared__ float smem[];
     __shared__ unsigned s_invalid, s_unsat;
@@ -340,13 +608,14 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
     const unsigned n_warps = blockDim.x >> 5;
 
     // scratch rows: one set per check-updating warp; warp 0's set serves the
-    // whole block in the layered schedule
+    // whole block in the layered schedule without runs
     const size_t rows = size_t(g.max_check_degree) * q;
+    const size_t per_warp = warp_scratch_floats<Q, DS>(g.max_check_degree);
     frame_state s;
     s.spectra = smem;
     s.work = s.spectra + rows;
     s.vin = s.work + rows;
-    float* scratch_end = smem + 3 * rows * p.variant.check_warps;
+    float* scratch_end = smem + per_warp * p.variant.check_warps;
     if (p.variant.on_chip) {
         s.app = scratch_end;
         s.c2v = s.app + nq;
@@ -416,12 +685,12 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
 
     unsigned iterations = 0;
     if (!(p.early_termination && unsat == 0)) {
-        frame_state mine = s; // this warp's scratch rows (flooding)
-        mine.spectra = smem + 3 * rows * warp;
+        frame_state mine = s; // this warp's scratch rows
+        mine.spectra = smem + per_warp * warp;
         mine.work = mine.spectra + rows;
         mine.vin = mine.work + rows;
         for (unsigned it = 1; it <= p.max_iterations; ++it) {
-            if (p.layered && p.variant.check_warps > 1) {
+            if (p.layered && p.variant.runs) {
                 // runs of consecutive checks without a shared variable: their
                 // updates commute, so warps take them at once and the result is
                 // that of the checks in order
@@ -430,26 +699,31 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
                         for (unsigned c = g.run_offsets[r] + warp;
                              c < g.run_offsets[r + 1];
                              c += p.variant.check_warps)
-                            check_update<Q, true>(p, mine, c, true);
+                            warp_check_update<Q, DS>(p, mine, c, true);
                     __syncthreads();
                 }
-                decide<Q>(p, s);
             } else if (p.layered) {
-                for (unsigned c = 0; c < g.checks; ++c)
-                    check_update<Q, false>(p, s, c, true);
-                decide<Q>(p, s);
+                if constexpr (DS == 0)
+                    for (unsigned c = 0; c < g.checks; ++c)
+                        check_update<Q, false>(p, s, c, true);
             } else {
                 // checks are independent within a flooding iteration
                 if (warp < p.variant.check_warps)
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
-                        check_update<Q, true>(p, mine, c, false);
+                        warp_check_update<Q, DS>(p, mine, c, false);
                 __syncthreads();
-                variable_update<Q>(p, s);
+                variable_update<Q, DS>(p, s);
             }
             iterations = it;
-            unsat = syndrome_weight(p, s, &s_unsat);
-            if (p.early_termination && unsat == 0)
-                break;
+            // decisions and syndrome where they are used: each iteration with
+            // early termination, else after the last
+            if (p.early_termination || it == p.max_iterations) {
+                if (p.layered)
+                    decide<Q>(p, s);
+                unsat = syndrome_weight(p, s, &s_unsat);
+                if (p.early_termination && unsat == 0)
+                    break;
+            }
         }
     }
 
@@ -476,14 +750,18 @@ __global__ void __launch_bounds__(block_threads) fft_bp_kernel(const fft_bp_para
     }
 }
 
-template <unsigned Q>
-void launch(const fft_bp_params& p, cudaStream_t stream)
+// static __shared__ counters and what the runtime reserves beside them
+constexpr size_t static_shared_bytes = 64;
+
+template <unsigned Q, unsigned DS>
+void launch_kernel(const fft_bp_params& p, cudaStream_t stream)
 {
-    const auto kernel = &fft_bp_kernel<Q>;
-    if (p.variant.shared_bytes > 48 * 1024) {
-        // dynamic shared memory up to the device's opt-in limit less the
-        // kernel's static counters (the attribute is the function's, so always
-        // the same value, whatever the launch)
+    const auto kernel = &fft_bp_kernel<Q, DS>;
+    // beyond 48 KiB with the kernel's static counters, dynamic shared memory
+    // is opted into: up to the device's limit less those counters (the
+    // attribute is the function's, so always the same value, whatever the
+    // launch)
+    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024) {
         int device = 0, optin = 0;
         cudaFuncAttributes attr;
         GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
@@ -495,48 +773,91 @@ void launch(const fft_bp_params& p, cudaStream_t stream)
                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  optin - int(attr.sharedSizeBytes)));
     }
-    kernel<<<unsigned(p.n_frames), block_threads, p.variant.shared_bytes, stream>>>(p);
+    kernel<<<unsigned(p.n_frames),
+             kernel_threads(Q, DS),
+             p.variant.shared_bytes,
+             stream>>>(p);
     GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
 }
 
-size_t scratch_bytes(const fft_bp_graph& g)
+// The edge slots of the register check update for q and a check degree; 0
+// where it does not apply (each of these is a kernel instantiation).
+unsigned register_edge_slots(unsigned q, unsigned max_check_degree)
 {
-    return 3 * size_t(g.max_check_degree) * g.q * sizeof(float);
+    const unsigned slots = max_check_degree <= 4 ? 4 : max_check_degree <= 8 ? 8 : 0;
+    if (slots == 4 && (q == 64 || q == 128 || q == 256))
+        return 4;
+    if (slots == 8 && (q == 64 || q == 128))
+        return 8;
+    return 0;
 }
 
-// static __shared__ counters and what the runtime reserves beside them
-constexpr size_t static_shared_bytes = 64;
+template <unsigned Q>
+void launch(const fft_bp_params& p, cudaStream_t stream)
+{
+    switch (p.variant.edge_slots) {
+    case 0:
+        return launch_kernel<Q, 0>(p, stream);
+    case 4:
+        if constexpr (Q >= 64)
+            return launch_kernel<Q, 4>(p, stream);
+        break;
+    case 8:
+        if constexpr (Q == 64 || Q == 128)
+            return launch_kernel<Q, 8>(p, stream);
+        break;
+    }
+    throw std::invalid_argument("launch_fft_bp: edge_slots " +
+                                std::to_string(p.variant.edge_slots) +
+                                " not from fft_bp_choose");
+}
 
 } // namespace
 
-fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered)
+fft_bp_variant
+fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool registers)
 {
-    const size_t per_warp = scratch_bytes(g);
+    const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
+    // per warp: DS rows of q + 32 / DS floats, or 3 * degree rows of q
+    const size_t per_warp = (slots ? size_t(slots) * (g.q + 32 / slots)
+                                   : 3 * size_t(g.max_check_degree) * g.q) *
+                            sizeof(float);
     const size_t messages = (size_t(g.n) + g.edges) * size_t(g.q) * sizeof(float);
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
-    const unsigned max_warps = block_threads / 32;
+    const unsigned threads = kernel_threads(g.q, slots);
+    const unsigned max_warps = threads / 32;
     if (per_warp > usable)
         throw std::invalid_argument(
             "the code's largest check (degree " + std::to_string(g.max_check_degree) +
             " over GF(" + std::to_string(g.q) + ")) needs " + std::to_string(per_warp) +
             " bytes of shared memory per block; this GPU allows " +
             std::to_string(shared_limit));
-    if (layered && !g.run_offsets) // one check at a time by the whole block
-        return messages + per_warp <= usable
-                   ? fft_bp_variant{ true, messages + per_warp, block_threads, 1 }
-                   : fft_bp_variant{ false, per_warp, block_threads, 1 };
-    // as many warps on checks as fit (layered: on the checks of a run); on
-    // chip only if the messages
-    // leave room for half of them (else the global variant with all is faster)
+    // layered: warps on the checks of runs where a warp serves a check well
+    // (registers, or checks too small for the block: degree * q below its 256
+    // threads; H100: GF(4) 78 -> 106 Mbit/s with runs, GF(64) through rows
+    // 62 -> 44) and runs hold several checks on average
+    bool runs = false;
+    if (layered && g.run_offsets && g.runs > 0)
+        runs = slots > 0 || (size_t(g.max_check_degree) * g.q < block_threads &&
+                             double(g.checks) / double(g.runs) >= 2.0);
+    if (layered && !runs) {
+        // one check at a time by the whole block, through rows
+        const size_t rows = 3 * size_t(g.max_check_degree) * g.q * sizeof(float);
+        return messages + rows <= usable
+                   ? fft_bp_variant{ true, messages + rows, block_threads, 1, false, 0 }
+                   : fft_bp_variant{ false, rows, block_threads, 1, false, 0 };
+    }
+    // as many warps on checks as fit; on chip only if the messages leave room
+    // for half of them (else the global variant with all is faster)
     const unsigned all = unsigned(std::min<size_t>(max_warps, usable / per_warp));
     if (messages < usable) {
         const unsigned w =
             unsigned(std::min<size_t>(max_warps, (usable - messages) / per_warp));
         if (w >= std::max(1u, all / 2))
-            return { true, messages + w * per_warp, block_threads, w };
+            return { true, messages + w * per_warp, threads, w, runs, slots };
     }
-    return { false, all * per_warp, block_threads, all };
+    return { false, all * per_warp, threads, all, runs, slots };
 }
 
 void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
@@ -547,9 +868,14 @@ void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
         throw std::invalid_argument("launch_fft_bp: q must be a power of two, 2 .. 256");
     if (g.max_check_degree == 0 || p.max_iterations == 0)
         throw std::invalid_argument("launch_fft_bp: empty checks or no iterations");
-    if (p.variant.threads != block_threads || p.variant.check_warps < 1 ||
-        p.variant.check_warps > block_threads / 32)
+    if (p.variant.threads != kernel_threads(g.q, p.variant.edge_slots) ||
+        p.variant.check_warps < 1 || p.variant.check_warps > p.variant.threads / 32)
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
+    if (p.layered && !p.variant.runs && p.variant.edge_slots)
+        throw std::invalid_argument(
+            "launch_fft_bp: registers need runs in the layered schedule");
+    if (p.variant.runs && !g.run_offsets)
+        throw std::invalid_argument("launch_fft_bp: the variant needs run_offsets");
     if (!p.variant.on_chip && (!p.app || !p.c2v))
         throw std::invalid_argument(
             "launch_fft_bp: the global variant needs app and c2v");

@@ -33,22 +33,24 @@ namespace kernels {
 
 /*! A code's Tanner graph and field tables in device memory. */
 struct fft_bp_graph {
-    unsigned n;                       //!< variables (symbols)
-    unsigned checks;                  //!< check nodes
-    unsigned q;                       //!< field size, 2 .. 256
-    unsigned bits_per_symbol;         //!< m = log2 q
-    unsigned k;                       //!< information symbols
-    unsigned max_check_degree;        //!< largest check degree
-    size_t edges;                     //!< edges (nonzeros of H)
-    const uint32_t* check_offsets;    //!< checks + 1; edges of check c, check-major
-    const uint32_t* edge_variable;    //!< edges
-    const uint8_t* edge_coefficient;  //!< edges, nonzero field elements
-    const uint32_t* variable_offsets; //!< n + 1
-    const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
-    const uint32_t* info_positions;   //!< k
-    const uint8_t* gf_mul;            //!< q * q: gf_mul[a * q + b] = a * b
+    unsigned n;                      //!< variables (symbols)
+    unsigned checks;                 //!< check nodes
+    unsigned q;                      //!< field size, 2 .. 256
+    unsigned bits_per_symbol;        //!< m = log2 q
+    unsigned k;                      //!< information symbols
+    unsigned max_check_degree;       //!< largest check degree
+    size_t edges;                    //!< edges (nonzeros of H)
+    const uint32_t* check_offsets;   //!< checks + 1; edges of check c, check-major
+    const uint32_t* edge_variable;   //!< edges
+    const uint8_t* edge_coefficient; //!< edges, nonzero field elements
+    const uint8_t* edge_coefficient_inverse; //!< edges: their inverses
+    const uint32_t* variable_offsets;        //!< n + 1
+    const uint32_t* variable_edges;          //!< edges: check-major edge ids per variable
+    const uint32_t* info_positions;          //!< k
+    const uint8_t* gf_mul;                   //!< q * q: gf_mul[a * q + b] = a * b
     //! layered schedule: checks run_offsets[r] .. run_offsets[r+1]-1 share no
-    //! variable (at most 8 a run); null: the block takes checks one by one
+    //! variable (at most 16 a run); null: the block takes checks one by one
+    //! (fft_bp_choose decides whether a variant uses them)
     const uint32_t* run_offsets;
     unsigned runs;
 };
@@ -66,19 +68,32 @@ struct fft_bp_variant {
     bool on_chip;         //!< messages and beliefs in shared memory
     size_t shared_bytes;  //!< dynamic shared memory per block
     unsigned threads;     //!< threads per block
-    unsigned check_warps; //!< warps updating checks at once (flooding), each
-                          //!< with its own 3 * max_check_degree * q scratch floats
+    unsigned check_warps; //!< warps updating checks at once, each with its own
+                          //!< scratch rows
+    //! layered: warps take the checks of a run (graph.run_offsets) at once;
+    //! else the whole block takes checks one by one
+    bool runs;
+    //! 0: a check's messages go through shared-memory rows (3 * degree * q
+    //! floats a warp). 4 or 8: a warp holds a check's messages in registers,
+    //! q / (32 / edge_slots) values of an edge per lane, edge_slots >= degree;
+    //! q >= 64 (see ldpc_fft_bp.cu)
+    unsigned edge_slots;
 };
 
 /*!
  * The variant for a graph's dimensions and schedule under \p shared_limit
- * bytes of dynamic shared memory per block. Flooding updates checks by warps,
- * as many at once as scratch fits (up to 8); layered, by warps on the checks
- * of a run (graph.run_offsets) or, without runs, by the whole block, one check
- * after another. Throws std::invalid_argument when not even one check's
- * working set (3 * max_check_degree * q floats) fits.
+ * bytes of dynamic shared memory per block. Where q >= 64 and the check
+ * degree fits 4 or 8 edge slots of a warp, a warp updates a check with its
+ * messages in registers. Otherwise flooding updates checks by warps, as many
+ * at once as scratch fits (up to 8); layered, by warps on the checks of a run
+ * (graph.run_offsets, where the checks are small) or by the whole block, one
+ * check after another. Throws std::invalid_argument when not even one check's
+ * working set fits. \p registers false: never in registers (for comparisons).
  */
-fft_bp_variant fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered);
+fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
+                             size_t shared_limit,
+                             bool layered,
+                             bool registers = true);
 
 /*! One launch: n_frames frames, frame after frame in every buffer. */
 struct fft_bp_params {

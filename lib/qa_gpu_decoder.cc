@@ -14,6 +14,9 @@
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <boost/test/unit_test.hpp>
+#ifdef GPULDPC_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -78,38 +81,71 @@ const decoder_schedule schedules[] = { decoder_schedule::flooding,
 
 } // namespace
 
+namespace {
+
+// GPU and CPU on the same frames at a high SNR, both schedules: the same
+// decisions and status on every frame
+void check_decisions_equal_cpu(ldpc_code::sptr code,
+                               size_t frames,
+                               uint32_t seed,
+                               double ebn0_db = 3.5)
+{
+    const unsigned q = code->q();
+    const auto noisy = make_batch(*code, frames, ebn0_db, seed);
+    for (auto sched : schedules) {
+        auto gpu = batch_decoder::make(code, config(sched), "cuda");
+        auto cpu = batch_decoder::make(code, config(sched), "cpu");
+        BOOST_TEST_MESSAGE("q=" << q << " n=" << code->n() << " " << to_string(sched)
+                                << " on " << gpu->device_name());
+        const auto g = run(*gpu, noisy.llr, frames);
+        const auto c = run(*cpu, noisy.llr, frames);
+        const size_t nb = gpu->info_bits_per_frame();
+        size_t same_iterations = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            BOOST_CHECK_MESSAGE(std::equal(g.bits.begin() + f * nb,
+                                           g.bits.begin() + (f + 1) * nb,
+                                           c.bits.begin() + f * nb),
+                                "q=" << q << " frame " << f);
+            BOOST_CHECK_EQUAL(g.status[f].converged, c.status[f].converged);
+            BOOST_CHECK_EQUAL(g.status[f].syndrome_weight, c.status[f].syndrome_weight);
+            BOOST_CHECK(g.status[f].converged == (g.status[f].syndrome_weight == 0));
+            same_iterations += g.status[f].iterations == c.status[f].iterations;
+        }
+        // rounding (exp/log of the device) may move a frame by an iteration
+        BOOST_CHECK_GE(same_iterations * 10, frames * 9);
+        // and the comparison is not vacuous: nearly every frame decodes
+        BOOST_CHECK_LE(frame_errors(g, noisy.info_bits, nb) * 20, frames);
+    }
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
                      *utf::precondition(gpu_present()))
 {
-    for (unsigned q : { 2u, 4u, 16u, 64u, 256u }) {
-        const auto code = test_code(q);
-        const size_t frames = small() ? 8 : 200;
-        const auto noisy = make_batch(*code, frames, 3.5, q);
-        for (auto sched : schedules) {
-            auto gpu = batch_decoder::make(code, config(sched), "cuda");
-            auto cpu = batch_decoder::make(code, config(sched), "cpu");
-            BOOST_TEST_MESSAGE("q=" << q << " on " << gpu->device_name());
-            const auto g = run(*gpu, noisy.llr, frames);
-            const auto c = run(*cpu, noisy.llr, frames);
-            const size_t nb = gpu->info_bits_per_frame();
-            size_t same_iterations = 0;
-            for (size_t f = 0; f < frames; ++f) {
-                BOOST_CHECK_MESSAGE(std::equal(g.bits.begin() + f * nb,
-                                               g.bits.begin() + (f + 1) * nb,
-                                               c.bits.begin() + f * nb),
-                                    "q=" << q << " frame " << f);
-                BOOST_CHECK_EQUAL(g.status[f].converged, c.status[f].converged);
-                BOOST_CHECK_EQUAL(g.status[f].syndrome_weight,
-                                  c.status[f].syndrome_weight);
-                BOOST_CHECK(g.status[f].converged == (g.status[f].syndrome_weight == 0));
-                same_iterations += g.status[f].iterations == c.status[f].iterations;
-            }
-            // rounding (exp/log of the device) may move a frame by an iteration
-            BOOST_CHECK_GE(same_iterations * 10, frames * 9);
-            // and the comparison is not vacuous: nearly every frame decodes
-            BOOST_CHECK_LE(frame_errors(g, noisy.info_bits, nb) * 20, frames);
-        }
-    }
+    for (unsigned q : { 2u, 4u, 16u, 64u, 256u })
+        check_decisions_equal_cpu(test_code(q), small() ? 8 : 200, q);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_register_layouts_equal_cpu, *utf::precondition(gpu_present()))
+{
+    // the register check update's layouts: 4 and 8 edge slots, idle slots
+    // (degree 3 in 4 slots, 6 in 8), q = 64, 128, 256; at 4.5 dB, where every
+    // frame of these short codes converges (a frame that does not may end on
+    // different wrong decisions after different roundings)
+    struct shape {
+        unsigned n, dv, dc, q;
+    };
+    for (const shape s : { shape{ 192, 4, 8, 64 },
+                           shape{ 96, 2, 3, 64 },
+                           shape{ 64, 2, 4, 128 },
+                           shape{ 64, 3, 6, 128 },
+                           shape{ 64, 3, 4, 256 } })
+        check_decisions_equal_cpu(std::make_shared<ldpc_code>(construct_regular_code(
+                                      s.n, s.dv, s.dc, s.q, 11 + s.dc)),
+                                  small() ? 8 : 100,
+                                  s.q + s.dc,
+                                  4.5);
 }
 
 BOOST_AUTO_TEST_CASE(gpu_frame_errors_agree_with_cpu, *utf::precondition(gpu_present()))
@@ -239,6 +275,57 @@ BOOST_AUTO_TEST_CASE(gpu_symbol_likelihoods_and_sign, *utf::precondition(gpu_pre
     BOOST_CHECK(run(*gpu_flipped, flipped, frames).bits == noisy.info_bits);
 }
 
+BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_present()))
+{
+#ifdef GPULDPC_HAVE_CUDA
+    // decode_device on LLRs in device memory: the results of decode(), for a
+    // batch beyond one launch
+    const auto code = test_code(64);
+    const size_t frames = small() ? 6 : 41;
+    const auto noisy = make_batch(*code, frames, 1.4, 21);
+    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
+    auto gpu = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
+    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    const auto host = run(*gpu, noisy.llr, frames);
+    const size_t nb = gpu->info_bits_per_frame();
+    float* d_llr = nullptr;
+    uint8_t* d_bits = nullptr;
+    frame_status* d_status = nullptr;
+    BOOST_REQUIRE_EQUAL(
+        cudaMalloc(reinterpret_cast<void**>(&d_llr), noisy.llr.size() * sizeof(float)),
+        cudaSuccess);
+    BOOST_REQUIRE_EQUAL(cudaMalloc(reinterpret_cast<void**>(&d_bits), frames * nb),
+                        cudaSuccess);
+    BOOST_REQUIRE_EQUAL(
+        cudaMalloc(reinterpret_cast<void**>(&d_status), frames * sizeof(frame_status)),
+        cudaSuccess);
+    BOOST_REQUIRE_EQUAL(cudaMemcpy(d_llr,
+                                   noisy.llr.data(),
+                                   noisy.llr.size() * sizeof(float),
+                                   cudaMemcpyHostToDevice),
+                        cudaSuccess);
+    gpu->decode_device(d_llr, frames, d_bits, d_status);
+    std::vector<uint8_t> bits(frames * nb);
+    std::vector<frame_status> status(frames);
+    BOOST_REQUIRE_EQUAL(
+        cudaMemcpy(bits.data(), d_bits, bits.size(), cudaMemcpyDeviceToHost),
+        cudaSuccess);
+    BOOST_REQUIRE_EQUAL(cudaMemcpy(status.data(),
+                                   d_status,
+                                   frames * sizeof(frame_status),
+                                   cudaMemcpyDeviceToHost),
+                        cudaSuccess);
+    cudaFree(d_llr);
+    cudaFree(d_bits);
+    cudaFree(d_status);
+    BOOST_CHECK(bits == host.bits);
+    for (size_t f = 0; f < frames; ++f) {
+        BOOST_CHECK_EQUAL(status[f].iterations, host.status[f].iterations);
+        BOOST_CHECK_EQUAL(status[f].syndrome_weight, host.status[f].syndrome_weight);
+    }
+#endif
+}
+
 BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)
 {
     const auto code = test_code(16);
@@ -248,6 +335,10 @@ BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)
     BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
     BOOST_CHECK_THROW(batch_decoder::make(code, cfg, "cuda"), std::exception);
     BOOST_CHECK_THROW(batch_decoder::make(code, {}, "gpu"), std::invalid_argument);
+    // device memory is for GPU decoders
+    BOOST_CHECK_THROW(
+        batch_decoder::make(code, {}, "cpu")->decode_device(nullptr, 1, nullptr, nullptr),
+        std::logic_error);
     if (cuda_devices().empty()) {
         BOOST_CHECK_THROW(batch_decoder::make(code, {}, "cuda"), std::runtime_error);
         BOOST_CHECK_EQUAL(batch_decoder::make(code, {}, "auto")->device_name(), "cpu");

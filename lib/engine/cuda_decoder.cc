@@ -78,6 +78,10 @@ public:
         d_check_offsets = upload(c.check_offsets());
         d_edge_variable = upload(c.edge_variable());
         d_edge_coefficient = upload(c.edge_coefficient());
+        std::vector<uint8_t> inverse(c.edge_coefficient().size());
+        for (size_t e = 0; e < inverse.size(); ++e)
+            inverse[e] = c.field().inv(c.edge_coefficient()[e]);
+        d_edge_coefficient_inverse = upload(inverse);
         d_variable_offsets = upload(c.variable_offsets());
         d_variable_edges = upload(c.variable_edges());
         d_info_positions = upload(c.info_positions());
@@ -99,21 +103,22 @@ public:
         g.check_offsets = d_check_offsets.data();
         g.edge_variable = d_edge_variable.data();
         g.edge_coefficient = d_edge_coefficient.data();
+        g.edge_coefficient_inverse = d_edge_coefficient_inverse.data();
         g.variable_offsets = d_variable_offsets.data();
         g.variable_edges = d_variable_edges.data();
         g.info_positions = d_info_positions.data();
         g.gf_mul = d_gf_mul.data();
         if (d_config.schedule == decoder_schedule::layered) {
-            // runs of consecutive checks that share no variable (at most as
-            // many as a block has warps): updated at once, the same result as
-            // one after another
+            // runs of consecutive checks that share no variable (at most 16,
+            // the warps of the largest block): updated at once, the same
+            // result as one after another
             std::vector<uint32_t> runs{ 0 };
             std::vector<uint32_t> last_run(c.n(), UINT32_MAX);
             const auto& off = c.check_offsets();
             const auto& var = c.edge_variable();
             uint32_t start = 0;
             for (uint32_t ch = 0; ch < c.m(); ++ch) {
-                bool clash = ch - start >= 8;
+                bool clash = ch - start >= 16;
                 for (uint32_t e = off[ch]; e < off[ch + 1] && !clash; ++e)
                     clash = last_run[var[e]] == start;
                 if (clash) {
@@ -124,21 +129,24 @@ public:
                     last_run[var[e]] = start;
             }
             runs.push_back(c.m());
-            // worth it where one check leaves most of a block idle (degree * q
-            // below its 256 threads; H100: GF(4) layered 78 -> 106 Mbit/s, but
-            // GF(64), whose checks fill the block, 62 -> 44) and runs hold
-            // several checks on average
-            const bool small_checks = size_t(g.max_check_degree) * g.q < 256;
-            if (small_checks && double(c.m()) / double(runs.size() - 1) >= 2.0) {
-                d_run_offsets = upload(runs);
-                g.run_offsets = d_run_offsets.data();
-                g.runs = unsigned(runs.size() - 1);
-            }
+            d_run_offsets = upload(runs);
+            g.run_offsets = d_run_offsets.data();
+            g.runs = unsigned(runs.size() - 1);
         }
-        d_variant =
-            kernels::fft_bp_choose(g,
-                                   cuda_shared_memory_limit(d_device),
-                                   d_config.schedule == decoder_schedule::layered);
+        // GPULDPC_GPU_DECODER_REGISTERS=0 keeps check messages out of
+        // registers (the row kernels), for comparisons
+        bool registers = true;
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_REGISTERS")) {
+            const std::string v = env;
+            if (v != "0" && v != "1")
+                throw std::invalid_argument("GPULDPC_GPU_DECODER_REGISTERS='" + v +
+                                            "' is not usable; allowed: 0 or 1");
+            registers = v == "1";
+        }
+        d_variant = kernels::fft_bp_choose(g,
+                                           cuda_shared_memory_limit(d_device),
+                                           d_config.schedule == decoder_schedule::layered,
+                                           registers);
 
         const size_t per_frame =
             (2 * size_t(g.n) * g.q + (d_variant.on_chip ? 0 : g.edges * g.q)) *
@@ -176,6 +184,7 @@ public:
         d_info_positions = {};
         d_run_offsets = {};
         d_edge_coefficient = {};
+        d_edge_coefficient_inverse = {};
         d_gf_mul = {};
         d_stream.reset();
     }
@@ -229,6 +238,53 @@ private:
         d_capacity = frames;
     }
 
+public:
+    void decode_device(const float* llr,
+                       size_t n_frames,
+                       uint8_t* info_bits,
+                       frame_status* status) override
+    {
+        if (n_frames == 0)
+            return;
+        if (!llr || !info_bits || !status)
+            throw std::invalid_argument("decode_device: null pointer");
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        const auto& g = d_graph;
+        const size_t m = g.bits_per_symbol;
+        const size_t launch = std::min(n_frames, d_max_launch);
+        reserve(launch);
+        auto p = params(false);
+        for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
+            p.n_frames = std::min(launch, n_frames - f0);
+            p.input = llr + f0 * size_t(g.n) * m;
+            p.info_bits = info_bits + f0 * size_t(g.k) * m;
+            p.status = reinterpret_cast<kernels::fft_bp_status*>(status + f0);
+            kernels::launch_fft_bp(p, d_stream->get());
+        }
+        d_stream->synchronize();
+    }
+
+private:
+    // Launch parameters on the decoder's workspace, input and outputs to be
+    // set per launch.
+    kernels::fft_bp_params params(bool symbol_input) const
+    {
+        kernels::fft_bp_params p{};
+        p.graph = d_graph;
+        p.variant = d_variant;
+        p.symbol_input = symbol_input;
+        p.to_log_p0_p1 = d_config.flip_llr_sign ? 1.0f : -1.0f;
+        p.max_iterations = d_config.max_iterations;
+        p.early_termination = d_config.early_termination;
+        p.layered = d_config.schedule == decoder_schedule::layered;
+        p.prior = d_prior.data();
+        p.app = d_variant.on_chip ? nullptr : d_app.data();
+        p.c2v = d_variant.on_chip ? nullptr : d_c2v.data();
+        p.hard = d_hard.data();
+        return p;
+    }
+
     void run(const float* in,
              bool symbol_input,
              size_t n_frames,
@@ -248,19 +304,8 @@ private:
         reserve(launch);
         const cudaStream_t s = d_stream->get();
 
-        kernels::fft_bp_params p{};
-        p.graph = g;
-        p.variant = d_variant;
+        auto p = params(symbol_input);
         p.input = d_input.data();
-        p.symbol_input = symbol_input;
-        p.to_log_p0_p1 = d_config.flip_llr_sign ? 1.0f : -1.0f;
-        p.max_iterations = d_config.max_iterations;
-        p.early_termination = d_config.early_termination;
-        p.layered = d_config.schedule == decoder_schedule::layered;
-        p.prior = d_prior.data();
-        p.app = d_variant.on_chip ? nullptr : d_app.data();
-        p.c2v = d_variant.on_chip ? nullptr : d_c2v.data();
-        p.hard = d_hard.data();
         p.info_bits = d_info.data();
         p.status = d_status.data();
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
@@ -298,7 +343,7 @@ private:
     mutable std::mutex d_mutex; // calls take turns: one workspace
     cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
         d_variable_edges, d_info_positions, d_run_offsets;
-    cuda::device_buffer<uint8_t> d_edge_coefficient, d_gf_mul;
+    cuda::device_buffer<uint8_t> d_edge_coefficient, d_edge_coefficient_inverse, d_gf_mul;
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
     size_t d_max_launch = 1;

@@ -66,6 +66,13 @@ std::string to_string(decoder_schedule s)
 
 batch_decoder::~batch_decoder() = default;
 
+void batch_decoder::decode_device(const float*, size_t, uint8_t*, frame_status*)
+{
+    throw std::logic_error("decode_device: this decoder (" + device_name() +
+                           ") decodes host memory; device pointers need a GPU "
+                           "decoder (device='cuda')");
+}
+
 batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
     : d_code(std::move(code)), d_config(config)
 {

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(e8bf7a8c2f66e34e478ea638bde9aa50) */
+/* BINDTOOL_HEADER_FILE_HASH(c83c2d413e7f6800818a635690150822) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -139,6 +139,22 @@ public:
                                    frame_status* status,
                                    uint8_t* codeword_bits = nullptr) = 0;
 
+    /*!
+     * Decodes frames whose bit LLRs are in device memory, with the results
+     * written to device memory: a GPU pipeline's entry (a demapper or a
+     * channel model on the GPU), where nothing crosses the host bus.
+     * - \p llr MUST hold n_frames * llr_per_frame() floats, \p info_bits
+     *   n_frames * info_bits_per_frame() bytes and \p status n_frames
+     *   entries, all in the memory of the decoder's device.
+     * - Results are those of decode() on the same frames; the call returns
+     *   when they are in place.
+     * - Decoders of host memory (the CPU reference) throw std::logic_error.
+     */
+    virtual void decode_device(const float* llr,
+                               size_t n_frames,
+                               uint8_t* info_bits,
+                               frame_status* status);
+
     const ldpc_code& code() const { return *d_code; }
     ldpc_code::sptr code_ptr() const { return d_code; }
     const decoder_config& config() const { return d_config; }
