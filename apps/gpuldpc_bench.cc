@@ -634,7 +634,7 @@ double block_rate(ldpc_code::sptr code,
     p.algorithm = to_string(cfg.algorithm);
     p.max_iterations = int(cfg.max_iterations);
     p.length_tag_key = "";
-    p.max_batch = 1024;
+    p.max_batch = 0; // the block's automatic batch
     p.device = device;
     auto dec = ldpc_decoder::make_from_params(code, p);
     auto src = gr::blocks::vector_source_f::make(llr, false);

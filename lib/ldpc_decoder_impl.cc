@@ -115,11 +115,17 @@ size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
 // batches) stays bounded for very long frames.
 constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 
-size_t decoder_batch(const ldpc_code& code, int max_batch)
+// Frames a batch for max_batch = 0: enough for a GPU to have every SM busy
+// with a few frames, few enough on the CPU to keep latency low.
+constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
+
+size_t decoder_batch(const ldpc_code& code, int max_batch, bool gpu)
 {
-    if (max_batch < 1)
+    if (max_batch < 0)
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
-                                    " is out of range; allowed: 1 or more");
+                                    " is out of range; allowed: 0 (automatic) or more");
+    if (max_batch == 0)
+        max_batch = gpu ? auto_batch_gpu : auto_batch_cpu;
     const size_t frame_bytes = soft_bits_per_frame(code) * sizeof(float);
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);
@@ -128,6 +134,21 @@ size_t decoder_batch(const ldpc_code& code, int max_batch)
 } // namespace
 
 ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
+    : ldpc_decoder_impl(code,
+                        p,
+                        make_batch_decoder(code,
+                                           p.algorithm,
+                                           p.schedule,
+                                           p.max_iterations,
+                                           p.flip_llr_sign,
+                                           p.device,
+                                           p.threads))
+{
+}
+
+ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
+                                     const params& p,
+                                     batch_decoder::sptr decoder)
     : gr::block("ldpc_decoder",
                 // streams are optional: the block also works on PDUs alone
                 gr::io_signature::make(0, 1, sizeof(float)),
@@ -135,17 +156,11 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
       framed_block(soft_bits_per_frame(*code),
                    sizeof(float),
                    output_bytes_per_frame(*code, p.output),
-                   decoder_batch(*code, p.max_batch),
+                   decoder_batch(*code, p.max_batch, decoder->device_name() != "cpu"),
                    p.length_tag_key,
                    "soft bits"),
       d_code(code),
-      d_decoder(make_batch_decoder(code,
-                                   p.algorithm,
-                                   p.schedule,
-                                   p.max_iterations,
-                                   p.flip_llr_sign,
-                                   p.device,
-                                   p.threads)),
+      d_decoder(std::move(decoder)),
       d_mode(p.output == "packed" ? output_mode::packed
              : p.output == "bits" ? output_mode::bits
                                   : output_mode::symbols),
@@ -161,7 +176,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
       d_last_stats(std::chrono::steady_clock::now())
 {
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
-    if (batch() < size_t(p.max_batch))
+    if (p.max_batch > 0 && batch() < size_t(p.max_batch))
         d_logger->info("max_batch={}: batches of {} frames of {} soft bits ({} MiB of "
                        "input at most per batch)",
                        p.max_batch,

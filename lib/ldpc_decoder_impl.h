@@ -55,6 +55,9 @@ protected:
     void after_processing() override { publish_stats(false); }
 
 private:
+    // the decoder is made first: the automatic batch depends on its device
+    ldpc_decoder_impl(ldpc_code::sptr code, const params& p, batch_decoder::sptr decoder);
+
     enum class output_mode { packed, bits, symbols };
 
     // Formats the information bits of batch frame i into out (out_len() bytes).

@@ -120,6 +120,9 @@ class qa_batch_decoder(gr_unittest.TestCase):
             gpuldpc.batch_decoder(code, device="gpu")
         with self.assertRaisesRegex(ValueError, "llr has shape"):
             gpuldpc.batch_decoder(code).decode(np.zeros((2, 7), dtype=np.float32))
+        # device memory is for GPU decoders; nothing is dereferenced
+        with self.assertRaisesRegex(RuntimeError, "decode_device.*host memory"):
+            gpuldpc.batch_decoder(code, device="cpu").decode_device(0, 1, 0, 0)
 
 
 class qa_gpuldpc_sim(gr_unittest.TestCase):

@@ -127,6 +127,16 @@ class qa_framing(gr_unittest.TestCase):
         self.assertGreater(largest, 16)
         self.assertLessEqual(largest, max_batch)
 
+    def test_automatic_batch(self):
+        # max_batch=0 (the default): 256 frames on the CPU, 4096 on a GPU,
+        # within 64 MiB of input
+        code = load("regular_2_4_n128_gf16.alist")
+        self.assertEqual(gpuldpc.ldpc_decoder(code, device="cpu").batch_size(), 256)
+        big = regular_code(96, 2, 4, 256)
+        dec = gpuldpc.ldpc_decoder(big, device="auto")
+        expected = 256 if dec.device_name() == "cpu" else 4096
+        self.assertEqual(dec.batch_size(), min(expected, (64 << 20) // (96 * 8 * 4)))
+
     def test_batch_is_bounded_in_bytes(self):
         # 64 MiB of input per batch at most
         code = regular_code(96, 2, 4, 256)

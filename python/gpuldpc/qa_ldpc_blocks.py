@@ -255,7 +255,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         path = os.path.join(CODES, "regular_2_4_n128_gf16.alist")
         cases = [
             (lambda: gpuldpc.ldpc_decoder(code, output="hex"), "output='hex'"),
-            (lambda: gpuldpc.ldpc_decoder(code, max_batch=0), "max_batch=0"),
+            (lambda: gpuldpc.ldpc_decoder(code, max_batch=-1), "max_batch=-1"),
             (lambda: gpuldpc.ldpc_decoder(code, algorithm="min-sum"), "algorithm='min-sum'"),
             (lambda: gpuldpc.ldpc_decoder(code, schedule="random"), "schedule='random'"),
             (lambda: gpuldpc.ldpc_decoder(code, max_iterations=0), "max_iterations=0"),

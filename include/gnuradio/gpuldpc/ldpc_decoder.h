@@ -35,7 +35,9 @@ namespace gpuldpc {
  * cut into consecutive frames.
  *
  * Batching: every call decodes as many complete frames as are waiting (at
- * most \p max_batch), so batches fill under load and a lone frame is decoded
+ * most \p max_batch; 0, the default, takes 256 on the CPU and 4096 on a GPU,
+ * where a launch needs thousands of frames to fill the device), so batches
+ * fill under load and a lone frame is decoded
  * at once when input runs dry. The block declares its rate (output frame per
  * input frame) and an output multiple of one batch, so GNU Radio gives the
  * upstream buffer room for two batches of input (2 * batch_size() *
@@ -91,7 +93,7 @@ public:
         int max_iterations = 50;
         bool flip_llr_sign = false;
         std::string output = "packed";
-        int max_batch = 256;
+        int max_batch = 0;
         std::string device = "auto";
         std::string length_tag_key = "packet_len";
         bool pass_failed = true;
@@ -109,7 +111,8 @@ public:
      * \param max_iterations 1..100000
      * \param flip_llr_sign true when positive LLRs mean 0
      * \param output "packed", "bits" or "symbols"
-     * \param max_batch frames per decoder call at most, >= 1
+     * \param max_batch frames per decoder call at most; 0: automatic, 256 on
+     *        the CPU and 4096 on a GPU (less where 64 MiB of input is less)
      * \param device "auto", "cpu", "cuda" or "cuda:N"
      * \param length_tag_key length tag key; "" for untagged streams
      * \param pass_failed pass frames that did not converge (flagged) or drop them
@@ -125,7 +128,7 @@ public:
                      int max_iterations = 50,
                      bool flip_llr_sign = false,
                      const std::string& output = "packed",
-                     int max_batch = 256,
+                     int max_batch = 0,
                      const std::string& device = "auto",
                      const std::string& length_tag_key = "packet_len",
                      bool pass_failed = true,
@@ -139,7 +142,7 @@ public:
                                int max_iterations = 50,
                                bool flip_llr_sign = false,
                                const std::string& output = "packed",
-                               int max_batch = 256,
+                               int max_batch = 0,
                                const std::string& device = "auto",
                                const std::string& length_tag_key = "packet_len",
                                bool pass_failed = true,

@@ -79,7 +79,8 @@ void bind_decoder(py::module& m)
     py::class_<batch_decoder, std::shared_ptr<batch_decoder>>(
         m,
         "batch_decoder",
-        "Batch LDPC decoder (CPU reference now; GPU decoders share the interface).\n\n"
+        "Batch LDPC decoder: the CPU reference and, with device='cuda' or 'auto', the\n"
+        "GPU decoder (fft-bp), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
         "              early_termination=True, min_sum_scale=0.75, min_sum_offset=0.0,\n"
         "              flip_llr_sign=False, threads=0, device='cpu')\n\n"
@@ -138,6 +139,30 @@ void bind_decoder(py::module& m)
             py::arg("symbol_ll"),
             py::arg("return_codeword") = false,
             "symbol_ll: float32 (frames, n * q) log-likelihoods log P(symbol = x).")
+        .def(
+            "decode_device",
+            [](batch_decoder& d,
+               uintptr_t llr,
+               size_t n_frames,
+               uintptr_t info_bits,
+               uintptr_t status) {
+                py::gil_scoped_release release;
+                d.decode_device(reinterpret_cast<const float*>(llr),
+                                n_frames,
+                                reinterpret_cast<uint8_t*>(info_bits),
+                                reinterpret_cast<frame_status*>(status));
+            },
+            py::arg("llr"),
+            py::arg("n_frames"),
+            py::arg("info_bits"),
+            py::arg("status"),
+            "Decodes frames already in GPU memory (device='cuda'); the arguments are "
+            "device addresses, e.g. CuPy's a.data.ptr or PyTorch's t.data_ptr(): "
+            "llr n_frames * llr_per_frame float32, info_bits n_frames * "
+            "info_bits_per_frame uint8, status n_frames records of 16 bytes "
+            "(uint8 converged at offset 0; uint32 iterations, syndrome_weight, "
+            "invalid_inputs at 4, 8, 12). Returns when the results are in place; "
+            "a CPU decoder raises RuntimeError.")
         .def_property_readonly(
             "algorithm", [](const batch_decoder& d) { return to_string(d.algorithm()); })
         .def_property_readonly(

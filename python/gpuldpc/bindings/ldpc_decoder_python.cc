@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(5198e47c507ab1d4455ddb84f4928216) */
+/* BINDTOOL_HEADER_FILE_HASH(922cde8993b8b3b55231397b3b789580) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -42,7 +42,7 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("max_iterations") = 50,
              py::arg("flip_llr_sign") = false,
              py::arg("output") = "packed",
-             py::arg("max_batch") = 256,
+             py::arg("max_batch") = 0,
              py::arg("device") = "auto",
              py::arg("length_tag_key") = "packet_len",
              py::arg("pass_failed") = true,
@@ -79,7 +79,7 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("max_iterations") = 50,
              py::arg("flip_llr_sign") = false,
              py::arg("output") = "packed",
-             py::arg("max_batch") = 256,
+             py::arg("max_batch") = 0,
              py::arg("device") = "auto",
              py::arg("length_tag_key") = "packet_len",
              py::arg("pass_failed") = true,
