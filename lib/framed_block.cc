@@ -32,7 +32,8 @@ framed_block::framed_block(size_t in_len,
       d_batch(batch),
       d_unit(unit),
       d_scanner(in_len, length_tag_key),
-      d_out_len_key(pmt::mp(length_tag_key.empty() ? "packet_len" : length_tag_key))
+      d_out_len_key(pmt::mp(length_tag_key.empty() ? "packet_len" : length_tag_key)),
+      d_out_len_value(pmt::from_long(long(out_len)))
 {
     if (in_len == 0 || out_len == 0 || batch == 0)
         throw std::invalid_argument("framed_block: empty frames or batch");
@@ -119,14 +120,10 @@ void framed_block::sync_scanner_counters()
     log_skipped(d_logger, d_scanner, d_reported, d_unit);
 }
 
-size_t framed_block::count_content_tags(uint64_t start, uint64_t end)
+size_t framed_block::count_content_tags(const std::vector<gr::tag_t>& tags) const
 {
-    if (end <= start)
-        return 0;
-    d_frame_tags.clear();
-    get_tags_in_range(d_frame_tags, 0, start, end);
     size_t n = 0;
-    for (const auto& t : d_frame_tags)
+    for (const auto& t : tags)
         n += !(d_scanner.tagged() && pmt::eq(t.key, d_scanner.key()));
     return n;
 }
@@ -169,22 +166,33 @@ int framed_block::general_work(int noutput_items,
     }
     sync_scanner_counters();
 
+    // every tag on the consumed items, fetched once (in offset order) and
+    // handed out per frame
+    d_window_tags.clear();
+    if (consumed > 0)
+        get_tags_in_range(d_window_tags, 0, abs_in, abs_in + consumed);
     size_t produced = 0;
     size_t forwarded_tags = 0;
     if (n > 0) {
         uint8_t* out = static_cast<uint8_t*>(output_items[0]);
         d_emit.assign(n, 0);
         process_frames(in, d_starts.data(), n, out, d_emit);
+        const auto by_offset = [](const gr::tag_t& t, uint64_t o) {
+            return t.offset < o;
+        };
         for (size_t i = 0; i < n; ++i) {
             if (!d_emit[i])
                 continue;
             const uint64_t in_abs = abs_in + d_starts[i];
-            d_frame_tags.clear();
-            get_tags_in_range(d_frame_tags, 0, in_abs, in_abs + d_in_len);
+            const auto first = std::lower_bound(
+                d_window_tags.begin(), d_window_tags.end(), in_abs, by_offset);
+            const auto last = std::lower_bound(
+                first, d_window_tags.end(), in_abs + d_in_len, by_offset);
+            d_frame_tags.assign(first, last);
             d_annotations.clear();
             frame_annotations(i, d_annotations);
             const uint64_t out_abs = nitems_written(0) + produced * d_out_len;
-            add_item_tag(0, out_abs, d_out_len_key, pmt::from_long(long(d_out_len)));
+            add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
             for (const auto& kv : d_annotations)
                 add_item_tag(0, out_abs, kv.first, kv.second);
             move_frame_tags(
@@ -196,7 +204,7 @@ int framed_block::general_work(int noutput_items,
         }
     }
     // Tags on consumed items that went out with no frame are counted.
-    const size_t content_tags = count_content_tags(abs_in, abs_in + consumed);
+    const size_t content_tags = count_content_tags(d_window_tags);
     if (content_tags > forwarded_tags)
         d_dropped_tags.fetch_add(content_tags - forwarded_tags,
                                  std::memory_order_relaxed);

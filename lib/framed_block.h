@@ -110,7 +110,8 @@ private:
     void handle_pdu(const pmt::pmt_t& msg);
     bool input_ended(size_t seen);
     void sync_scanner_counters();
-    size_t count_content_tags(uint64_t start, uint64_t end);
+    // tags other than length tags
+    size_t count_content_tags(const std::vector<gr::tag_t>& tags) const;
     // meta plus d_annotations (filled for the frame at hand)
     pmt::pmt_t with_annotations(pmt::pmt_t meta) const;
 
@@ -121,11 +122,12 @@ private:
     const char* d_unit;
     frame_scanner d_scanner;
     pmt::pmt_t d_out_len_key;
+    pmt::pmt_t d_out_len_value; // made once: a tag per frame
 
     // work() scratch, sized once
     std::vector<size_t> d_starts;
     std::vector<char> d_emit;
-    std::vector<gr::tag_t> d_tags, d_frame_tags;
+    std::vector<gr::tag_t> d_tags, d_frame_tags, d_window_tags;
     annotations d_annotations;
     frame_scanner::counters d_reported;
 

@@ -183,6 +183,12 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                        batch(),
                        in_len(),
                        max_batch_input_bytes >> 20);
+    // the values of per-frame tags, made once (iterations, syndrome weights)
+    const size_t cached =
+        std::min<size_t>(4096, std::max<size_t>(size_t(p.max_iterations), code->m()) + 1);
+    d_small_integers.reserve(cached);
+    for (size_t v = 0; v < cached; ++v)
+        d_small_integers.push_back(pmt::from_long(long(v)));
     register_pdu_ports();
     message_port_register_out(PORT_STATS);
 }
@@ -253,12 +259,17 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
     d_frames += n; // last, so that readers never see more failures than frames
 }
 
+pmt::pmt_t ldpc_decoder_impl::small_integer(uint32_t v) const
+{
+    return v < d_small_integers.size() ? d_small_integers[v] : pmt::from_long(long(v));
+}
+
 void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
 {
     const frame_status& st = d_batch_status[i];
     out.emplace_back(KEY_CONVERGED, pmt::from_bool(st.converged));
-    out.emplace_back(KEY_ITERATIONS, pmt::from_long(long(st.iterations)));
-    out.emplace_back(KEY_SYNDROME, pmt::from_long(long(st.syndrome_weight)));
+    out.emplace_back(KEY_ITERATIONS, small_integer(st.iterations));
+    out.emplace_back(KEY_SYNDROME, small_integer(st.syndrome_weight));
 }
 
 const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,

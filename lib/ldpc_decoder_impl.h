@@ -67,6 +67,8 @@ private:
     ldpc_code::sptr d_code;
     // replaced (atomically) by a CPU decoder if the GPU fails at run time
     batch_decoder::sptr d_decoder;
+    std::vector<pmt::pmt_t> d_small_integers; // tag values 0 .. 4095
+    pmt::pmt_t small_integer(uint32_t v) const;
     output_mode d_mode;
     bool d_pass_failed;
     double d_stats_interval;
