@@ -44,7 +44,10 @@ framed_block::framed_block(size_t in_len,
     set_output_multiple(int(batch * out_len));
     set_tag_propagation_policy(TPP_DONT);
     d_starts.reserve(batch);
-    d_emit.reserve(batch);
+    for (auto& r : d_records) {
+        r.in_abs.reserve(batch);
+        r.emit.reserve(batch);
+    }
 }
 
 void framed_block::register_pdu_ports()
@@ -78,6 +81,11 @@ void framed_block::forecast(int, gr_vector_int& ninput_items_required)
 {
     if (ninput_items_required.empty())
         return;
+    // a batch is outstanding: work() hands it out, with or without input
+    if (d_outstanding) {
+        ninput_items_required[0] = 0;
+        return;
+    }
     // Once the upstream is done, one item is enough for work() to see the
     // rest, count what can never complete a frame, and let the flowgraph end.
     const auto reader = detail() ? detail()->input(0) : nullptr;
@@ -135,16 +143,21 @@ pmt::pmt_t framed_block::with_annotations(pmt::pmt_t meta) const
     return meta;
 }
 
-int framed_block::general_work(int noutput_items,
-                               gr_vector_int& ninput_items,
-                               gr_vector_const_void_star& input_items,
-                               gr_vector_void_star& output_items)
+void framed_block::submit_frames(const uint8_t*, const size_t*, size_t)
 {
-    const size_t avail = size_t(ninput_items[0]);
-    const uint8_t* in = static_cast<const uint8_t*>(input_items[0]);
-    const uint64_t abs_in = nitems_read(0);
-    const size_t max_frames = std::min(d_batch, size_t(noutput_items) / d_out_len);
+    throw std::logic_error("framed_block: submit_frames() of a block that is not "
+                           "pipelined");
+}
 
+void framed_block::collect_frames(uint8_t*, std::vector<char>&)
+{
+    throw std::logic_error("framed_block: collect_frames() of a block that is not "
+                           "pipelined");
+}
+
+size_t framed_block::scan_batch(size_t avail, size_t max_frames, batch_record& b)
+{
+    const uint64_t abs_in = nitems_read(0);
     d_tags.clear();
     if (d_scanner.tagged())
         get_tags_in_window(d_tags, 0, 0, avail, d_scanner.key());
@@ -166,49 +179,118 @@ int framed_block::general_work(int noutput_items,
     }
     sync_scanner_counters();
 
+    b.frames = n;
+    b.in_abs.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        b.in_abs[i] = abs_in + d_starts[i];
+    b.emit.assign(n, 0);
     // every tag on the consumed items, fetched once (in offset order) and
-    // handed out per frame
-    d_window_tags.clear();
+    // handed out per frame when the batch goes out
+    b.tags.clear();
     if (consumed > 0)
-        get_tags_in_range(d_window_tags, 0, abs_in, abs_in + consumed);
-    size_t produced = 0;
-    size_t forwarded_tags = 0;
-    if (n > 0) {
-        uint8_t* out = static_cast<uint8_t*>(output_items[0]);
-        d_emit.assign(n, 0);
-        process_frames(in, d_starts.data(), n, out, d_emit);
-        const auto by_offset = [](const gr::tag_t& t, uint64_t o) {
-            return t.offset < o;
-        };
-        for (size_t i = 0; i < n; ++i) {
-            if (!d_emit[i])
-                continue;
-            const uint64_t in_abs = abs_in + d_starts[i];
-            const auto first = std::lower_bound(
-                d_window_tags.begin(), d_window_tags.end(), in_abs, by_offset);
-            const auto last = std::lower_bound(
-                first, d_window_tags.end(), in_abs + d_in_len, by_offset);
-            d_frame_tags.assign(first, last);
-            d_annotations.clear();
+        get_tags_in_range(b.tags, 0, abs_in, abs_in + consumed);
+    return consumed;
+}
+
+size_t framed_block::emit_batch(batch_record& b, size_t produced)
+{
+    const auto by_offset = [](const gr::tag_t& t, uint64_t o) { return t.offset < o; };
+    size_t written = 0, forwarded_tags = 0;
+    for (size_t i = 0; i < b.frames; ++i) {
+        if (!b.emit[i])
+            continue;
+        const uint64_t in_abs = b.in_abs[i];
+        const auto first =
+            std::lower_bound(b.tags.begin(), b.tags.end(), in_abs, by_offset);
+        const auto last =
+            std::lower_bound(first, b.tags.end(), in_abs + d_in_len, by_offset);
+        d_frame_tags.assign(first, last);
+        d_annotations.clear();
+        if (d_stream_annotations)
             frame_annotations(i, d_annotations);
-            const uint64_t out_abs = nitems_written(0) + produced * d_out_len;
-            add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
-            for (const auto& kv : d_annotations)
-                add_item_tag(0, out_abs, kv.first, kv.second);
-            move_frame_tags(
-                d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);
-            for (const auto& t : d_frame_tags)
-                add_item_tag(0, t);
-            forwarded_tags += d_frame_tags.size();
-            ++produced;
-        }
+        const uint64_t out_abs = nitems_written(0) + (produced + written) * d_out_len;
+        add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
+        for (const auto& kv : d_annotations)
+            add_item_tag(0, out_abs, kv.first, kv.second);
+        move_frame_tags(d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);
+        for (const auto& t : d_frame_tags)
+            add_item_tag(0, t);
+        forwarded_tags += d_frame_tags.size();
+        ++written;
     }
-    // Tags on consumed items that went out with no frame are counted.
-    const size_t content_tags = count_content_tags(d_window_tags);
+    // tags on consumed items that went out with no frame are counted
+    const size_t content_tags = count_content_tags(b.tags);
     if (content_tags > forwarded_tags)
         d_dropped_tags.fetch_add(content_tags - forwarded_tags,
                                  std::memory_order_relaxed);
+    b.frames = 0;
+    b.tags.clear();
+    return written;
+}
 
+int framed_block::general_work(int noutput_items,
+                               gr_vector_int& ninput_items,
+                               gr_vector_const_void_star& input_items,
+                               gr_vector_void_star& output_items)
+{
+    const size_t avail = size_t(ninput_items[0]);
+    const uint8_t* in = static_cast<const uint8_t*>(input_items[0]);
+    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+    if (pipelined())
+        return pipelined_work(size_t(noutput_items), avail, in, out);
+
+    batch_record& b = d_records[0];
+    const size_t consumed =
+        scan_batch(avail, std::min(d_batch, size_t(noutput_items) / d_out_len), b);
+    if (b.frames > 0)
+        process_frames(in, d_starts.data(), b.frames, out, b.emit);
+    const size_t produced = emit_batch(b, 0);
+    consume_each(int(consumed));
+    after_processing();
+    return int(produced * d_out_len);
+}
+
+int framed_block::pipelined_work(size_t noutput_items,
+                                 size_t avail,
+                                 const uint8_t* in,
+                                 uint8_t* out)
+{
+    size_t consumed = 0, produced = 0;
+    // With a batch outstanding, new input is taken only when a whole frame
+    // waits; else the outstanding batch goes out alone.
+    bool submitted = false;
+    if (!d_outstanding || avail >= d_in_len) {
+        batch_record& b = d_records[d_newest ^ 1];
+        // it goes out in a later call, whose output holds a batch (the output
+        // multiple)
+        consumed = scan_batch(avail, d_batch, b);
+        if (b.frames > 0) {
+            submit_frames(in, d_starts.data(), b.frames);
+            submitted = true;
+        } else {
+            emit_batch(b, 0); // counts the tags of skipped items
+        }
+    }
+    if (d_outstanding) {
+        batch_record& older = d_records[d_newest];
+        collect_frames(out, older.emit);
+        produced += emit_batch(older, produced);
+        d_outstanding = false;
+    }
+    if (submitted) {
+        d_newest ^= 1;
+        d_outstanding = true;
+        // Nothing waits behind this batch: out now (low latency at low rates)
+        // where the output has room; else forecast() has work() called again
+        // at once to hand it out.
+        batch_record& b = d_records[d_newest];
+        if (avail - consumed < d_in_len &&
+            (produced + b.frames) * d_out_len <= noutput_items) {
+            collect_frames(out + produced * d_out_len, b.emit);
+            produced += emit_batch(b, produced);
+            d_outstanding = false;
+        }
+    }
     consume_each(int(consumed));
     after_processing();
     return int(produced * d_out_len);

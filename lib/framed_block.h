@@ -88,7 +88,27 @@ protected:
                                 size_t n,
                                 uint8_t* out,
                                 std::vector<char>& emit) = 0;
-    /*! Tags/metadata for frame \p i of the last process_frames() call. */
+    /*!
+     * Pipelined subclasses return true: stream frames then go through
+     * submit_frames() and collect_frames(), so that a batch is processed
+     * (on a GPU) while work() hands out the one before and gathers the next.
+     * PDUs still go through process_frames().
+     */
+    virtual bool pipelined() const { return false; }
+    /*!
+     * Starts processing \p n frames at items \p starts[i] of \p in (the
+     * input is consumed when this returns: what is needed MUST be copied). At
+     * most two batches are submitted and not yet collected.
+     */
+    virtual void submit_frames(const uint8_t* in, const size_t* starts, size_t n);
+    /*!
+     * Finishes the oldest submitted batch: as process_frames(), writes the
+     * frames it emits from \p out and sets \p emit (n entries of that
+     * batch); frame_annotations() then describes this batch.
+     */
+    virtual void collect_frames(uint8_t* out, std::vector<char>& emit);
+    /*! Tags/metadata for frame \p i of the last process_frames() or
+     * collect_frames() call. */
     virtual void frame_annotations(size_t i, annotations& out) const;
     /*!
      * The items of a PDU payload, or null when its type is not the block's
@@ -101,13 +121,33 @@ protected:
     /*! The PDU payload type, for log lines ("f32vector"). */
     virtual const char* pdu_type() const = 0;
 
+    /*! Whether stream frames carry frame_annotations() as tags (PDUs always
+     * carry them in their metadata); on by default. */
+    void set_stream_annotations(bool on) { d_stream_annotations = on; }
     /*! Registers the "pdus" message ports; call from the constructor. */
     void register_pdu_ports();
     /*! Appends the framing counters to a stats dictionary. */
     pmt::pmt_t add_framing_stats(pmt::pmt_t dict) const;
 
 private:
+    // The frames of one batch and the tags of the input items it consumed,
+    // kept until its output goes out.
+    struct batch_record {
+        size_t frames = 0;
+        std::vector<uint64_t> in_abs; // first input item of each frame
+        std::vector<gr::tag_t> tags;  // every tag of the consumed items
+        std::vector<char> emit;
+    };
+
     void handle_pdu(const pmt::pmt_t& msg);
+    // Scans up to a batch of frames into \p b (starts in d_starts); returns
+    // the items consumed.
+    size_t scan_batch(size_t avail, size_t max_frames, batch_record& b);
+    // Tags the frames of \p b that were emitted (written after \p produced
+    // frames of this call); returns their number.
+    size_t emit_batch(batch_record& b, size_t produced);
+    int
+    pipelined_work(size_t noutput_items, size_t avail, const uint8_t* in, uint8_t* out);
     bool input_ended(size_t seen);
     void sync_scanner_counters();
     // tags other than length tags
@@ -126,8 +166,12 @@ private:
 
     // work() scratch, sized once
     std::vector<size_t> d_starts;
-    std::vector<char> d_emit;
-    std::vector<gr::tag_t> d_tags, d_frame_tags, d_window_tags;
+    std::vector<gr::tag_t> d_tags, d_frame_tags;
+    // the batch of a work() call; pipelined, also the one submitted before
+    batch_record d_records[2];
+    unsigned d_newest = 0;      // record of the last batch scanned
+    bool d_outstanding = false; // pipelined: a batch submitted, not collected
+    bool d_stream_annotations = true;
     annotations d_annotations;
     frame_scanner::counters d_reported;
 

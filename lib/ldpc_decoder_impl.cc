@@ -40,7 +40,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       const std::string& length_tag_key,
                                       bool pass_failed,
                                       int threads,
-                                      double stats_interval)
+                                      double stats_interval,
+                                      bool status_tags)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -53,7 +54,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                           length_tag_key,
                           pass_failed,
                           threads,
-                          stats_interval);
+                          stats_interval,
+                          status_tags);
 }
 
 ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
@@ -67,7 +69,8 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 const std::string& length_tag_key,
                                                 bool pass_failed,
                                                 int threads,
-                                                double stats_interval)
+                                                double stats_interval,
+                                                bool status_tags)
 {
     params p;
     p.algorithm = algorithm;
@@ -81,6 +84,7 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
     p.pass_failed = pass_failed;
     p.threads = threads;
     p.stats_interval = stats_interval;
+    p.status_tags = status_tags;
     return make_from_params(code, p);
 }
 
@@ -189,8 +193,29 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
     d_small_integers.reserve(cached);
     for (size_t v = 0; v < cached; ++v)
         d_small_integers.push_back(pmt::from_long(long(v)));
+    set_stream_annotations(p.status_tags);
     register_pdu_ports();
     message_port_register_out(PORT_STATS);
+}
+
+ldpc_decoder_impl::~ldpc_decoder_impl()
+{
+    // nothing may still be copied into the staging buffers as they go
+    for (auto& slot : d_slots)
+        if (slot.decoder) {
+            try {
+                slot.decoder->end_decode(slot.ticket);
+            } catch (...) {
+            }
+            slot.decoder.reset();
+        }
+}
+
+void ldpc_decoder_impl::fall_back_to_cpu(const cuda_error& e)
+{
+    d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on", e.what());
+    std::atomic_store(&d_decoder,
+                      batch_decoder::make(d_code, d_decoder->config(), "cpu"));
 }
 
 void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
@@ -201,7 +226,7 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
 {
     const float* in = reinterpret_cast<const float*>(in_bytes);
     const size_t len = in_len();
-    // back-to-back frames (untagged streams, PDUs) decode in place
+    // back-to-back frames (PDUs) decode in place
     bool contiguous = true;
     for (size_t i = 1; i < n && contiguous; ++i)
         contiguous = starts[i] == starts[0] + i * len;
@@ -216,21 +241,106 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
     try {
         d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
     } catch (const cuda_error& e) {
-        // the GPU failed: the CPU decodes this batch and all that follow
-        d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on",
-                        e.what());
-        std::atomic_store(&d_decoder,
-                          batch_decoder::make(d_code, d_decoder->config(), "cpu"));
+        // the CPU decodes this batch and all that follow
+        fall_back_to_cpu(e);
         d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
     }
-    d_decode_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now() - t0)
-                                .count());
+    const auto t1 = std::chrono::steady_clock::now();
+    d_decode_ns +=
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    d_busy_until = std::max(d_busy_until, t1);
+    d_current_status = d_batch_status.data();
+    deliver(d_batch_status.data(), d_batch_bits.data(), n, out, emit);
+}
 
+ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
+{
+    staging_slot& slot = d_slots[i];
+    if (!slot.in) {
+        // from the first decoder: page-locked for a GPU, and still valid
+        // after a fall back to the CPU
+        const size_t frames = batch();
+        slot.in_mem = d_decoder->host_buffer(frames * in_len() * sizeof(float));
+        slot.bits_mem = d_decoder->host_buffer(frames * d_decoder->info_bits_per_frame());
+        slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
+        slot.in = static_cast<float*>(slot.in_mem.get());
+        slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
+        slot.status = static_cast<frame_status*>(slot.status_mem.get());
+    }
+    return slot;
+}
+
+void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
+                                      const size_t* starts,
+                                      size_t n)
+{
+    staging_slot& slot = staging(d_submit_slot);
+    d_submit_slot ^= 1;
+    const float* in = reinterpret_cast<const float*>(in_bytes);
+    const size_t len = in_len();
+    // runs of back-to-back frames (untagged streams) in one copy each
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && starts[j] == starts[i] + (j - i) * len)
+            ++j;
+        std::copy_n(in + starts[i], (j - i) * len, slot.in + i * len);
+        i = j;
+    }
+    slot.frames = n;
+    slot.begun = std::chrono::steady_clock::now();
+    auto dec = d_decoder;
+    try {
+        slot.ticket = dec->begin_decode(slot.in, n, slot.bits, slot.status);
+        slot.decoder = dec;
+    } catch (const cuda_error& e) {
+        fall_back_to_cpu(e);
+        // the batch still on the GPU decodes on the CPU when it is collected
+        slot.decoder.reset(); // decoded below
+        d_decoder->decode(slot.in, n, slot.bits, slot.status);
+    }
+}
+
+void ldpc_decoder_impl::collect_frames(uint8_t* out, std::vector<char>& emit)
+{
+    staging_slot& slot = d_slots[d_collect_slot];
+    d_collect_slot ^= 1;
+    if (slot.decoder) {
+        auto dec = std::move(slot.decoder);
+        slot.decoder.reset();
+        bool redo = dec != d_decoder; // its GPU failed since
+        if (!redo) {
+            try {
+                dec->end_decode(slot.ticket);
+            } catch (const cuda_error& e) {
+                fall_back_to_cpu(e);
+                redo = true;
+            }
+        }
+        if (redo)
+            d_decoder->decode(slot.in, slot.frames, slot.bits, slot.status);
+    }
+    // busy time: from when the batch began or the last one ended
+    const auto now = std::chrono::steady_clock::now();
+    const auto from = std::max(slot.begun, d_busy_until);
+    if (now > from)
+        d_decode_ns += uint64_t(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(now - from).count());
+    d_busy_until = now;
+    d_current_status = slot.status;
+    deliver(slot.status, slot.bits, slot.frames, out, emit);
+}
+
+void ldpc_decoder_impl::deliver(const frame_status* status,
+                                const uint8_t* bits,
+                                size_t n,
+                                uint8_t* out,
+                                std::vector<char>& emit)
+{
+    const size_t nbits = d_decoder->info_bits_per_frame();
     size_t emitted = 0;
     uint64_t iterations = 0, failed = 0, dropped = 0;
     for (size_t i = 0; i < n; ++i) {
-        const frame_status& st = d_batch_status[i];
+        const frame_status& st = status[i];
         iterations += st.iterations;
         failed += !st.converged;
         if (st.invalid_inputs) {
@@ -246,7 +356,7 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
             ++dropped;
             continue;
         }
-        format_output(i, out + emitted * out_len());
+        format_output(bits + i * nbits, out + emitted * out_len());
         emit[i] = 1;
         ++emitted;
     }
@@ -266,7 +376,7 @@ pmt::pmt_t ldpc_decoder_impl::small_integer(uint32_t v) const
 
 void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
 {
-    const frame_status& st = d_batch_status[i];
+    const frame_status& st = d_current_status[i];
     out.emplace_back(KEY_CONVERGED, pmt::from_bool(st.converged));
     out.emplace_back(KEY_ITERATIONS, small_integer(st.iterations));
     out.emplace_back(KEY_SYNDROME, small_integer(st.syndrome_weight));
@@ -280,10 +390,9 @@ const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
     return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
 }
 
-void ldpc_decoder_impl::format_output(size_t i, uint8_t* out)
+void ldpc_decoder_impl::format_output(const uint8_t* bits, uint8_t* out)
 {
     const size_t nbits = d_decoder->info_bits_per_frame();
-    const uint8_t* bits = &d_batch_bits[i * nbits];
     switch (d_mode) {
     case output_mode::packed:
         pack_bits(bits, nbits, out);

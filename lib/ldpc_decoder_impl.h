@@ -10,6 +10,7 @@
 
 #include "framed_block.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <atomic>
 #include <chrono>
@@ -22,6 +23,7 @@ class ldpc_decoder_impl : public ldpc_decoder, public framed_block
 {
 public:
     ldpc_decoder_impl(ldpc_code::sptr code, const params& p);
+    ~ldpc_decoder_impl() override;
 
     bool stop() override;
 
@@ -53,6 +55,11 @@ protected:
     const uint8_t* pdu_items(const pmt::pmt_t& payload, size_t& n_items) const override;
     const char* pdu_type() const override { return "f32vector"; }
     void after_processing() override { publish_stats(false); }
+    // stream frames: batch k decodes (on a GPU) while work() formats batch
+    // k-1 and gathers batch k+1
+    bool pipelined() const override { return true; }
+    void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
+    void collect_frames(uint8_t* out, std::vector<char>& emit) override;
 
 private:
     // the decoder is made first: the automatic batch depends on its device
@@ -60,8 +67,30 @@ private:
 
     enum class output_mode { packed, bits, symbols };
 
-    // Formats the information bits of batch frame i into out (out_len() bytes).
-    void format_output(size_t i, uint8_t* out);
+    // A batch in flight: its input staged in host memory suited to the
+    // decoder (page-locked for a GPU), and its results.
+    struct staging_slot {
+        std::shared_ptr<void> in_mem, bits_mem, status_mem;
+        float* in = nullptr;
+        uint8_t* bits = nullptr;
+        frame_status* status = nullptr;
+        size_t frames = 0;
+        batch_decoder::sptr decoder; // decoding it; null once done
+        uint64_t ticket = 0;
+        std::chrono::steady_clock::time_point begun;
+    };
+    staging_slot& staging(unsigned i);
+
+    // Formats the information bits of a frame into out (out_len() bytes).
+    void format_output(const uint8_t* bits, uint8_t* out);
+    // Counts a decoded batch and formats the frames it emits.
+    void deliver(const frame_status* status,
+                 const uint8_t* bits,
+                 size_t n,
+                 uint8_t* out,
+                 std::vector<char>& emit);
+    // Logs the failure and makes a CPU decoder the block's.
+    void fall_back_to_cpu(const cuda_error& e);
     void publish_stats(bool force);
 
     ldpc_code::sptr d_code;
@@ -73,10 +102,15 @@ private:
     bool d_pass_failed;
     double d_stats_interval;
 
-    // buffers sized for a batch once; work() allocates nothing
+    // PDU batches; sized once
     std::vector<float> d_batch_in;
     std::vector<uint8_t> d_batch_bits;
     std::vector<frame_status> d_batch_status;
+    // stream batches: two in flight at most, allocated with the first
+    staging_slot d_slots[batch_decoder::max_outstanding];
+    unsigned d_submit_slot = 0, d_collect_slot = 0;
+    const frame_status* d_current_status = nullptr; // of frame_annotations()
+    std::chrono::steady_clock::time_point d_busy_until;
 
     // read by other threads (stats(), GUIs) while work() runs
     std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 }, d_dropped{ 0 }, d_invalid{ 0 };

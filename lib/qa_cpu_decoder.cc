@@ -154,6 +154,17 @@ BOOST_AUTO_TEST_CASE(batch_equals_frames_one_by_one)
     }
 }
 
+BOOST_AUTO_TEST_CASE(outstanding_batches_give_the_results_of_decode)
+{
+    const auto code = test_code(64);
+    const size_t frames = 5;
+    const auto noisy = make_batch(*code, 3 * frames, 1.2, 8);
+    decoder_config cfg;
+    cfg.max_iterations = 10;
+    auto d = batch_decoder::make(code, cfg);
+    qa::check_outstanding_batches(*d, noisy.llr, frames);
+}
+
 namespace {
 
 // Threads of this process, from /proc (Linux).

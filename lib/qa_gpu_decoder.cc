@@ -326,6 +326,20 @@ BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_prese
 #endif
 }
 
+BOOST_AUTO_TEST_CASE(gpu_outstanding_batches, *utf::precondition(gpu_present()))
+{
+    // two batches in flight on the two workspaces, in page-locked buffers,
+    // beyond one launch each; a decode() between them
+    const auto code = test_code(64);
+    const size_t frames = small() ? 3 : 37;
+    const auto noisy = make_batch(*code, 3 * frames, 1.3, 22);
+    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+    auto gpu = batch_decoder::make(code, config(decoder_schedule::flooding), "cuda");
+    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    qa::check_outstanding_batches(*gpu, noisy.llr, frames);
+    BOOST_CHECK_EQUAL(gpu->workspaces(), 2u);
+}
+
 BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)
 {
     const auto code = test_code(16);

@@ -11,6 +11,7 @@
 // What the C++ tests share: noisy frames of a code, and the precondition of
 // GPU cases (skipped, and saying so, without a CUDA device).
 
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
@@ -65,6 +66,63 @@ struct gpu_present {
         return boost::unit_test::assertion_result(ok);
     }
 };
+
+// begin_decode()/end_decode() with two batches outstanding, in the decoder's
+// host buffers, give decode()'s results on every frame; the API's order
+// rules are enforced. \p llr holds 3 * frames frames.
+inline void
+check_outstanding_batches(batch_decoder& d, const std::vector<float>& llr, size_t frames)
+{
+    const size_t nl = d.llr_per_frame(), nb = d.info_bits_per_frame();
+    BOOST_REQUIRE_EQUAL(llr.size(), 3 * frames * nl);
+    std::vector<uint8_t> want(3 * frames * nb);
+    std::vector<frame_status> want_st(3 * frames);
+    d.decode(llr.data(), 3 * frames, want.data(), want_st.data());
+
+    struct slot {
+        std::shared_ptr<void> in, bits, st;
+    } slots[2];
+    for (auto& s : slots) {
+        s.in = d.host_buffer(frames * nl * sizeof(float));
+        s.bits = d.host_buffer(frames * nb);
+        s.st = d.host_buffer(frames * sizeof(frame_status));
+    }
+    auto in = [&](int i) { return static_cast<float*>(slots[i].in.get()); };
+    auto bits = [&](int i) { return static_cast<uint8_t*>(slots[i].bits.get()); };
+    auto st = [&](int i) { return static_cast<frame_status*>(slots[i].st.get()); };
+    auto check = [&](int i, size_t batch) {
+        BOOST_CHECK(std::equal(
+            bits(i), bits(i) + frames * nb, want.begin() + batch * frames * nb));
+        for (size_t f = 0; f < frames; ++f) {
+            const frame_status& a = st(i)[f];
+            const frame_status& b = want_st[batch * frames + f];
+            BOOST_CHECK_EQUAL(a.converged, b.converged);
+            BOOST_CHECK_EQUAL(a.iterations, b.iterations);
+            BOOST_CHECK_EQUAL(a.syndrome_weight, b.syndrome_weight);
+        }
+    };
+    // batches 0 and 1 out at once, then 2 in the slot of 0 once it is ended
+    for (int b = 0; b < 2; ++b)
+        std::copy_n(llr.begin() + b * frames * nl, frames * nl, in(b));
+    const uint64_t t0 = d.begin_decode(in(0), frames, bits(0), st(0));
+    const uint64_t t1 = d.begin_decode(in(1), frames, bits(1), st(1));
+    BOOST_CHECK_THROW(d.begin_decode(in(0), frames, bits(0), st(0)), std::logic_error);
+    BOOST_CHECK_THROW(d.end_decode(t1), std::logic_error); // not the oldest
+    d.end_decode(t0);
+    check(0, 0);
+    std::copy_n(llr.begin() + 2 * frames * nl, frames * nl, in(0));
+    const uint64_t t2 = d.begin_decode(in(0), frames, bits(0), st(0));
+    // a synchronous call between them leaves them alone
+    std::vector<uint8_t> one(nb);
+    frame_status one_st;
+    d.decode(llr.data(), 1, one.data(), &one_st);
+    BOOST_CHECK(std::equal(one.begin(), one.end(), want.begin()));
+    d.end_decode(t1);
+    check(1, 1);
+    d.end_decode(t2);
+    check(0, 2);
+    BOOST_CHECK_THROW(d.end_decode(t2), std::logic_error); // ended already
+}
 
 } // namespace qa
 } // namespace gpuldpc

@@ -70,7 +70,7 @@ public:
                                         "' has no CUDA decoder; allowed with "
                                         "device=cuda: fft-bp (auto for q > 2)");
         cuda::scoped_device guard(d_device);
-        d_stream = std::make_unique<cuda::stream>();
+        reserve(0, 0);
         cudaDeviceProp prop;
         GPULDPC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
         d_name = prop.name;
@@ -167,16 +167,11 @@ public:
     {
         // everything goes on the decoder's device, after its last launch
         cuda::scoped_device guard(d_device, std::nothrow);
-        if (d_stream && cudaStreamSynchronize(d_stream->get()) != cudaSuccess)
-            cudaGetLastError();
-        d_input = {};
-        d_prior = {};
-        d_app = {};
-        d_c2v = {};
-        d_hard = {};
-        d_info = {};
-        d_codeword = {};
-        d_status = {};
+        for (auto& w : d_slots)
+            if (w.stream && cudaStreamSynchronize(w.stream->get()) != cudaSuccess)
+                cudaGetLastError();
+        for (auto& w : d_slots)
+            w.release();
         d_check_offsets = {};
         d_edge_variable = {};
         d_variable_offsets = {};
@@ -186,7 +181,6 @@ public:
         d_edge_coefficient = {};
         d_edge_coefficient_inverse = {};
         d_gf_mul = {};
-        d_stream.reset();
     }
 
     std::string device_name() const override { return d_name; }
@@ -194,7 +188,10 @@ public:
     size_t workspaces() const override
     {
         std::lock_guard<std::mutex> lock(d_mutex);
-        return d_capacity ? 1 : 0;
+        size_t n = 0;
+        for (const auto& w : d_slots)
+            n += w.capacity > 0;
+        return n;
     }
 
     void decode(const float* llr,
@@ -203,7 +200,12 @@ public:
                 frame_status* status,
                 uint8_t* codeword_bits) override
     {
-        run(llr, false, n_frames, info_bits, status, codeword_bits);
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        enqueue(0, llr, false, n_frames, info_bits, status, codeword_bits);
+        d_slots[0].stream->synchronize();
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -212,30 +214,118 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        run(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        enqueue(0, symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+        d_slots[0].stream->synchronize();
+    }
+
+    // Outstanding batches alternate between the two workspaces, each with its
+    // own stream: the copies of one overlap the kernels of the other. A
+    // workspace's stream orders its batches, so decode() (workspace 0) may
+    // run between them.
+    uint64_t begin_decode(const float* llr,
+                          size_t n_frames,
+                          uint8_t* info_bits,
+                          frame_status* status) override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        const uint64_t ticket = issue_ticket();
+        const unsigned slot = unsigned(ticket % max_outstanding);
+        try {
+            cuda::scoped_device guard(d_device);
+            if (n_frames > 0)
+                enqueue(slot, llr, false, n_frames, info_bits, status, nullptr);
+            const workspace& w = reserve(slot, 0);
+            w.done->record(w.stream->get());
+        } catch (...) {
+            retire_ticket(ticket); // nothing of it is outstanding
+            throw;
+        }
+        return ticket;
+    }
+
+    void end_decode(uint64_t ticket) override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        const workspace& w = d_slots[ticket % max_outstanding];
+        if (w.done)
+            w.done->synchronize();
+        retire_ticket(ticket);
+    }
+
+    std::shared_ptr<void> host_buffer(size_t bytes) const override
+    {
+        cuda::scoped_device guard(d_device);
+        void* p = nullptr;
+        GPULDPC_CUDA_CHECK(cudaMallocHost(&p, std::max<size_t>(bytes, 1)));
+        return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
     }
 
     /*! Whether the frame's messages stay in shared memory. */
     bool on_chip() const { return d_variant.on_chip; }
 
 private:
-    void reserve(size_t frames)
+    // What one batch in flight needs on the device.
+    struct workspace {
+        // made on the decoder's device, when first used
+        std::unique_ptr<cuda::stream> stream;
+        std::unique_ptr<cuda::event> done; // recorded after a batch's copies
+        cuda::device_buffer<float> input, prior, app, c2v;
+        cuda::device_buffer<uint8_t> hard, info, codeword;
+        cuda::device_buffer<kernels::fft_bp_status> status;
+        size_t capacity = 0;
+
+        void release()
+        {
+            input = {};
+            prior = {};
+            app = {};
+            c2v = {};
+            hard = {};
+            info = {};
+            codeword = {};
+            status = {};
+            capacity = 0;
+            done.reset();
+            stream.reset();
+        }
+    };
+
+    workspace& reserve(unsigned slot, size_t frames)
     {
-        if (frames <= d_capacity)
-            return;
+        workspace& w = d_slots[slot];
+        if (!w.stream) {
+            w.stream = std::make_unique<cuda::stream>();
+            w.done = std::make_unique<cuda::event>();
+        }
+        if (frames <= w.capacity)
+            return w;
         const auto& g = d_graph;
         const size_t m = g.bits_per_symbol, nq = size_t(g.n) * g.q;
-        d_input = cuda::device_buffer<float>(frames * std::max(nq, size_t(g.n) * m));
-        d_prior = cuda::device_buffer<float>(frames * nq);
+        // the old buffers go first (peak memory is one workspace), once the
+        // batches on them are done
+        w.stream->synchronize();
+        w.capacity = 0;
+        w.input = {};
+        w.prior = {};
+        w.app = {};
+        w.c2v = {};
+        w.input = cuda::device_buffer<float>(frames * std::max(nq, size_t(g.n) * m));
+        w.prior = cuda::device_buffer<float>(frames * nq);
         if (!d_variant.on_chip) {
-            d_app = cuda::device_buffer<float>(frames * nq);
-            d_c2v = cuda::device_buffer<float>(frames * g.edges * g.q);
+            w.app = cuda::device_buffer<float>(frames * nq);
+            w.c2v = cuda::device_buffer<float>(frames * g.edges * g.q);
         }
-        d_hard = cuda::device_buffer<uint8_t>(frames * g.n);
-        d_info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
-        d_codeword = cuda::device_buffer<uint8_t>(frames * size_t(g.n) * m);
-        d_status = cuda::device_buffer<kernels::fft_bp_status>(frames);
-        d_capacity = frames;
+        w.hard = cuda::device_buffer<uint8_t>(frames * g.n);
+        w.info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
+        w.codeword = cuda::device_buffer<uint8_t>(frames * size_t(g.n) * m);
+        w.status = cuda::device_buffer<kernels::fft_bp_status>(frames);
+        w.capacity = frames;
+        return w;
     }
 
 public:
@@ -253,22 +343,22 @@ public:
         const auto& g = d_graph;
         const size_t m = g.bits_per_symbol;
         const size_t launch = std::min(n_frames, d_max_launch);
-        reserve(launch);
-        auto p = params(false);
+        workspace& w = reserve(0, launch);
+        auto p = params(w, false);
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
             p.n_frames = std::min(launch, n_frames - f0);
             p.input = llr + f0 * size_t(g.n) * m;
             p.info_bits = info_bits + f0 * size_t(g.k) * m;
             p.status = reinterpret_cast<kernels::fft_bp_status*>(status + f0);
-            kernels::launch_fft_bp(p, d_stream->get());
+            kernels::launch_fft_bp(p, w.stream->get());
         }
-        d_stream->synchronize();
+        w.stream->synchronize();
     }
 
 private:
-    // Launch parameters on the decoder's workspace, input and outputs to be
-    // set per launch.
-    kernels::fft_bp_params params(bool symbol_input) const
+    // Launch parameters on a workspace, input and outputs to be set per
+    // launch.
+    kernels::fft_bp_params params(const workspace& w, bool symbol_input) const
     {
         kernels::fft_bp_params p{};
         p.graph = d_graph;
@@ -278,63 +368,61 @@ private:
         p.max_iterations = d_config.max_iterations;
         p.early_termination = d_config.early_termination;
         p.layered = d_config.schedule == decoder_schedule::layered;
-        p.prior = d_prior.data();
-        p.app = d_variant.on_chip ? nullptr : d_app.data();
-        p.c2v = d_variant.on_chip ? nullptr : d_c2v.data();
-        p.hard = d_hard.data();
+        p.prior = w.prior.data();
+        p.app = d_variant.on_chip ? nullptr : w.app.data();
+        p.c2v = d_variant.on_chip ? nullptr : w.c2v.data();
+        p.hard = w.hard.data();
         return p;
     }
 
-    void run(const float* in,
-             bool symbol_input,
-             size_t n_frames,
-             uint8_t* info_bits,
-             frame_status* status,
-             uint8_t* codeword_bits)
+    // Enqueues a host-to-host batch on workspace \p slot's stream: copies in,
+    // launches, copies out, in launches of d_max_launch frames at most.
+    void enqueue(unsigned slot,
+                 const float* in,
+                 bool symbol_input,
+                 size_t n_frames,
+                 uint8_t* info_bits,
+                 frame_status* status,
+                 uint8_t* codeword_bits)
     {
-        if (n_frames == 0)
-            return;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        cuda::scoped_device guard(d_device);
         const auto& g = d_graph;
         const size_t m = g.bits_per_symbol;
         const size_t in_per_frame = symbol_input ? size_t(g.n) * g.q : size_t(g.n) * m;
         const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = size_t(g.n) * m;
         const size_t launch = std::min(n_frames, d_max_launch);
-        reserve(launch);
-        const cudaStream_t s = d_stream->get();
+        workspace& w = reserve(slot, launch);
+        const cudaStream_t s = w.stream->get();
 
-        auto p = params(symbol_input);
-        p.input = d_input.data();
-        p.info_bits = d_info.data();
-        p.status = d_status.data();
+        auto p = params(w, symbol_input);
+        p.input = w.input.data();
+        p.info_bits = w.info.data();
+        p.status = w.status.data();
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
             const size_t nf = std::min(launch, n_frames - f0);
             p.n_frames = nf;
-            p.codeword_bits = codeword_bits ? d_codeword.data() : nullptr;
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(d_input.data(),
+            p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.input.data(),
                                                in + f0 * in_per_frame,
                                                nf * in_per_frame * sizeof(float),
                                                cudaMemcpyHostToDevice,
                                                s));
             kernels::launch_fft_bp(p, s);
             GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
-                                               d_info.data(),
+                                               w.info.data(),
                                                nf * info_per_frame,
                                                cudaMemcpyDeviceToHost,
                                                s));
             GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
-                                               d_status.data(),
+                                               w.status.data(),
                                                nf * sizeof(frame_status),
                                                cudaMemcpyDeviceToHost,
                                                s));
             if (codeword_bits)
                 GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
-                                                   d_codeword.data(),
+                                                   w.codeword.data(),
                                                    nf * cw_per_frame,
                                                    cudaMemcpyDeviceToHost,
                                                    s));
-            d_stream->synchronize();
         }
     }
 
@@ -347,11 +435,8 @@ private:
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
     size_t d_max_launch = 1;
-    size_t d_capacity = 0;
-    std::unique_ptr<cuda::stream> d_stream; // made on the decoder's device
-    cuda::device_buffer<float> d_input, d_prior, d_app, d_c2v;
-    cuda::device_buffer<uint8_t> d_hard, d_info, d_codeword;
-    cuda::device_buffer<kernels::fft_bp_status> d_status;
+    // 0: decode(), decode_device() and even tickets; 1: odd tickets
+    workspace d_slots[max_outstanding];
 };
 
 } // namespace

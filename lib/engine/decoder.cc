@@ -9,6 +9,7 @@
 #include "cuda_decoder.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -71,6 +72,46 @@ void batch_decoder::decode_device(const float*, size_t, uint8_t*, frame_status*)
     throw std::logic_error("decode_device: this decoder (" + device_name() +
                            ") decodes host memory; device pointers need a GPU "
                            "decoder (device='cuda')");
+}
+
+uint64_t batch_decoder::issue_ticket()
+{
+    if (d_tickets_issued - d_tickets_retired >= max_outstanding)
+        throw std::logic_error("begin_decode: " + std::to_string(max_outstanding) +
+                               " batches are outstanding already; end_decode() the "
+                               "oldest first");
+    return ++d_tickets_issued;
+}
+
+void batch_decoder::retire_ticket(uint64_t ticket)
+{
+    if (ticket != d_tickets_retired + 1 || ticket > d_tickets_issued)
+        throw std::logic_error("end_decode: ticket " + std::to_string(ticket) +
+                               " is not the oldest outstanding one");
+    d_tickets_retired = ticket;
+}
+
+uint64_t batch_decoder::begin_decode(const float* llr,
+                                     size_t n_frames,
+                                     uint8_t* info_bits,
+                                     frame_status* status)
+{
+    const uint64_t ticket = issue_ticket();
+    try {
+        decode(llr, n_frames, info_bits, status);
+    } catch (...) {
+        --d_tickets_issued; // nothing outstanding for this batch
+        throw;
+    }
+    return ticket;
+}
+
+void batch_decoder::end_decode(uint64_t ticket) { retire_ticket(ticket); }
+
+std::shared_ptr<void> batch_decoder::host_buffer(size_t bytes) const
+{
+    return std::shared_ptr<void>(new unsigned char[std::max<size_t>(bytes, 1)],
+                                 std::default_delete<unsigned char[]>());
 }
 
 batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)

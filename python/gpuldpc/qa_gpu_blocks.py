@@ -67,10 +67,25 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                            if pmt.symbol_to_string(t.key) == "marker"]
                 self.assertEqual(markers, [5])
                 outs[device] = out
+                # per-frame status tags belong to their frames, batches in
+                # flight or not: those of the engine on the same frames
+                iterations = sorted((t.offset // code.k, pmt.to_long(t.value))
+                                    for t in snk.tags()
+                                    if pmt.symbol_to_string(t.key) == "ldpc_iterations")
+                engine = gpuldpc.batch_decoder(code, device=device)
+                _, status = engine.decode(llr.astype(np.float32))
+                self.assertEqual([v for _, v in iterations],
+                                 [int(i) for i in status["iterations"]])
+                self.assertEqual([f for f, _ in iterations], list(range(frames)))
                 if device == "cuda":
                     self.assertNotEqual(dec.device_name(), "cpu")
             np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
             np.testing.assert_array_equal(outs["cuda"], info)
+
+    def test_ldpc_decoder_frames_trickling_in_come_out_at_once(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from qa_ldpc_blocks import check_frames_come_out_at_once
+        check_frames_come_out_at_once(self, "cuda")
 
     def test_fwht_block_gpu_equals_cpu(self):
         rng = np.random.default_rng(1)

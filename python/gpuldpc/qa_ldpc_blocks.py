@@ -37,6 +37,40 @@ def noisy_llr(code_bits, ebn0_db, rate, rng):
     return (-2.0 / sigma2 * y).astype(np.float32)
 
 
+def check_frames_come_out_at_once(test, device):
+    """Frames that arrive one at a time on a tagged stream, with pauses, each
+    come out before the next is sent: a batch in flight never waits for
+    input that has not come."""
+    from gnuradio import pdu
+    code = load("regular_2_4_n96_gf64.alist")
+    rng = np.random.default_rng(12)
+    frames = 4
+    info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+    bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+    llr = noisy_llr(bits, 5.0, code.rate, rng)
+    tb = gr.top_block()
+    src = pdu.pdu_to_tagged_stream(gr.types.float_t, "packet_len")
+    dec = gpuldpc.ldpc_decoder(code, output="symbols", device=device,
+                               length_tag_key="packet_len")
+    snk = blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    tb.start()
+    try:
+        for f in range(frames):
+            src.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(
+                pmt.make_dict(), pmt.init_f32vector(llr.shape[1], llr[f].tolist())))
+            deadline = time.time() + 10
+            while len(snk.data()) < (f + 1) * code.k and time.time() < deadline:
+                time.sleep(0.005)
+            test.assertEqual(len(snk.data()), (f + 1) * code.k,
+                             "frame %d did not come out on its own" % f)
+    finally:
+        tb.stop()
+        tb.wait()
+    np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8).reshape(
+        frames, code.k), info)
+
+
 class qa_ldpc_blocks(gr_unittest.TestCase):
 
     def setUp(self):
@@ -178,6 +212,33 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                 self.assertEqual(conv, [True, True])
                 self.assertEqual(dec.dropped_frames(), 1)
                 np.testing.assert_array_equal(out.reshape(2, -1), info[[0, 2]])
+
+    def test_status_tags_off(self):
+        # the same frames out, tagged with their length (and the carried input
+        # tags) only
+        code = load("regular_2_4_n96_gf64.alist")
+        rng = np.random.default_rng(13)
+        info = rng.integers(0, code.q, size=(6, code.k), dtype=np.uint8)
+        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+        llr = noisy_llr(bits, 4.0, code.rate, rng)
+        n = llr.shape[1]
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(6)]
+        tags.append(make_tag(2 * n + 5, "marker", pmt.from_long(7)))
+        keys = {}
+        for status_tags in (True, False):
+            self.tb = gr.top_block()
+            dec = gpuldpc.ldpc_decoder(code, output="symbols", status_tags=status_tags)
+            out, out_tags = self.run_decoder(dec, llr, tags)
+            np.testing.assert_array_equal(out.reshape(6, code.k), info)
+            keys[status_tags] = sorted(set(pmt.symbol_to_string(t.key) for t in out_tags))
+            self.assertEqual(len([t for t in out_tags
+                                  if pmt.symbol_to_string(t.key) == "packet_len"]), 6)
+        self.assertEqual(keys[False], ["marker", "packet_len"])
+        self.assertEqual(keys[True], ["ldpc_converged", "ldpc_iterations", "ldpc_syndrome_weight",
+                                      "marker", "packet_len"])
+
+    def test_frames_trickling_in_come_out_at_once(self):
+        check_frames_come_out_at_once(self, "cpu")
 
     def test_pdu_ports(self):
         code = load("regular_2_4_n96_gf64.alist")

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(c83c2d413e7f6800818a635690150822) */
+/* BINDTOOL_HEADER_FILE_HASH(9b09c0a9497f1d9514d921fb1ac9232f) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

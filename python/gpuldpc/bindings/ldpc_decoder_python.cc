@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(922cde8993b8b3b55231397b3b789580) */
+/* BINDTOOL_HEADER_FILE_HASH(0197434e8caf2c21820fb97e5a50d169) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -47,7 +47,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("length_tag_key") = "packet_len",
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
-             py::arg("stats_interval") = 1.0)
+             py::arg("stats_interval") = 1.0,
+             py::arg("status_tags") = true)
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -59,7 +60,8 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& length_tag_key,
                          bool pass_failed,
                          int threads,
-                         double stats_interval) {
+                         double stats_interval,
+                         bool status_tags) {
                  return ldpc_decoder::make_from_code(code,
                                                      algorithm,
                                                      schedule,
@@ -71,7 +73,8 @@ void bind_ldpc_decoder(py::module& m)
                                                      length_tag_key,
                                                      pass_failed,
                                                      threads,
-                                                     stats_interval);
+                                                     stats_interval,
+                                                     status_tags);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -84,7 +87,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("length_tag_key") = "packet_len",
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
-             py::arg("stats_interval") = 1.0)
+             py::arg("stats_interval") = 1.0,
+             py::arg("status_tags") = true)
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)

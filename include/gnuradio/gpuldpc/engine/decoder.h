@@ -155,6 +155,43 @@ public:
                                uint8_t* info_bits,
                                frame_status* status);
 
+    //! Batches that MAY be outstanding at once (begun and not yet ended).
+    static constexpr unsigned max_outstanding = 2;
+
+    /*!
+     * Starts decoding a batch of bit-LLR frames and returns a ticket: a
+     * pipeline formats batch k-1 and gathers batch k+1 on the host while a
+     * GPU decodes batch k.
+     * - The results (as decode() would give them) are in place once
+     *   end_decode(ticket) has returned. Until then the caller MUST NOT
+     *   touch \p llr, \p info_bits or \p status.
+     * - At most max_outstanding batches MAY be outstanding; tickets MUST be
+     *   ended in the order they were begun.
+     * - With buffers from host_buffer() a GPU decoder copies while it
+     *   decodes; with other host memory it MAY wait for the copies.
+     *   Decoders that cannot overlap (the CPU reference) decode before
+     *   begin_decode() returns.
+     * - On a GPU failure begin_decode() or end_decode() throws cuda_error;
+     *   the inputs of the outstanding batches are untouched, so the caller
+     *   MAY decode them on another decoder, and MUST NOT end those tickets.
+     * - One caller (one pipeline) uses the pair at a time.
+     */
+    virtual uint64_t begin_decode(const float* llr,
+                                  size_t n_frames,
+                                  uint8_t* info_bits,
+                                  frame_status* status);
+
+    /*! Waits for the batch of \p ticket (see begin_decode()). */
+    virtual void end_decode(uint64_t ticket);
+
+    /*!
+     * \p bytes of host memory suited to this decoder's transfers: page-locked
+     * for a GPU decoder (copies run while the GPU decodes), plain memory for
+     * the CPU. Freed when the last copy of the pointer goes; it stays valid
+     * after the decoder is gone.
+     */
+    virtual std::shared_ptr<void> host_buffer(size_t bytes) const;
+
     const ldpc_code& code() const { return *d_code; }
     ldpc_code::sptr code_ptr() const { return d_code; }
     const decoder_config& config() const { return d_config; }
@@ -185,6 +222,15 @@ protected:
 
     ldpc_code::sptr d_code;
     decoder_config d_config;
+
+    //! Checks that \p ticket is the oldest outstanding one and retires it
+    //! (std::logic_error otherwise); for end_decode() implementations.
+    void retire_ticket(uint64_t ticket);
+    //! The next ticket; std::logic_error when max_outstanding are out.
+    uint64_t issue_ticket();
+
+private:
+    uint64_t d_tickets_issued = 0, d_tickets_retired = 0;
 };
 
 } // namespace gpuldpc
