@@ -804,9 +804,15 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                 if (!et && sched == decoder_schedule::flooding) {
                     // the block in a flowgraph on the same frames, against the
                     // engine alone
-                    // at least 16 batches of the block's automatic 4096
-                    const unsigned passes =
-                        unsigned(std::max<size_t>(2, (65536 + frames - 1) / frames));
+                    // 16 batches of the block's automatic size (4096 frames,
+                    // fewer where they hold more than 64 MiB)
+                    const size_t block_batch = std::max<size_t>(
+                        1,
+                        std::min<size_t>(4096,
+                                         (size_t(64) << 20) /
+                                             (gpu->llr_per_frame() * sizeof(float))));
+                    const unsigned passes = unsigned(
+                        std::max<size_t>(2, (16 * block_batch + frames - 1) / frames));
                     for (bool status_tags : { true, false }) {
                         const double b = block_rate(
                             code, cfg, llr, frames, "cuda", passes, status_tags);

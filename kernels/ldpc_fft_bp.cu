@@ -489,6 +489,54 @@ __device__ void check_update_registers(
     }
 }
 
+// The prior of variable v of a frame by a warp: log P(x) from its bit LLRs
+// (MSB first) or its symbol log-likelihoods, normalised to a maximum of 0.
+// Returns (in every lane) the NaN/Inf inputs it met.
+template <unsigned Q>
+__device__ unsigned
+form_prior(const fft_bp_params& p, size_t frame, unsigned v, float* pr)
+{
+    constexpr unsigned q = Q, m = log2_of(Q);
+    const fft_bp_graph& g = p.graph;
+    const unsigned lane = threadIdx.x & 31;
+    unsigned invalid = 0;
+    float mx = -FLT_MAX;
+    if (!p.symbol_input) {
+        const float* llr = p.input + frame * size_t(g.n) * m + size_t(v) * m;
+        float l = 0.0f;
+        if (lane < m)
+            l = sanitize(llr[lane], invalid) * p.to_log_p0_p1; // log(P(0)/P(1))
+        // log P(bit = 0) and log P(bit = 1), stable for large |l|
+        const float lp0 = -log1pf(expf(-fabsf(l))) + (l < 0.0f ? l : 0.0f);
+        const float lp1 = lp0 - l;
+        float a0[m], a1[m];
+#pragma unroll
+        for (unsigned b = 0; b < m; ++b) {
+            a0[b] = __shfl_sync(full_mask, lp0, b);
+            a1[b] = __shfl_sync(full_mask, lp1, b);
+        }
+        for (unsigned x = lane; x < q; x += 32) {
+            float sum = 0.0f;
+#pragma unroll
+            for (unsigned b = 0; b < m; ++b)
+                sum += ((x >> (m - 1 - b)) & 1) ? a1[b] : a0[b];
+            pr[x] = sum;
+            mx = fmaxf(mx, sum);
+        }
+    } else {
+        const float* ll = p.input + (frame * g.n + v) * size_t(q);
+        for (unsigned x = lane; x < q; x += 32) {
+            const float val = sanitize(ll[x], invalid);
+            pr[x] = val;
+            mx = fmaxf(mx, val);
+        }
+    }
+    mx = warp_max(mx);
+    for (unsigned x = lane; x < q; x += 32)
+        pr[x] -= mx;
+    return warp_sum(invalid);
+}
+
 // Hard decision of every variable from its belief, by warps.
 template <unsigned Q>
 __device__ void decide(const fft_bp_params& p, const frame_state& s)
@@ -634,43 +682,7 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS))
     // priors: log P(x) of each symbol from its bit LLRs (MSB first) or its
     // symbol log-likelihoods, normalised to a maximum of 0
     for (unsigned v = warp; v < g.n; v += n_warps) {
-        float* pr = prior + size_t(v) * q;
-        unsigned invalid = 0;
-        float mx = -FLT_MAX;
-        if (!p.symbol_input) {
-            const float* llr = p.input + frame * size_t(g.n) * m + size_t(v) * m;
-            float l = 0.0f;
-            if (lane < m)
-                l = sanitize(llr[lane], invalid) * p.to_log_p0_p1; // log(P(0)/P(1))
-            // log P(bit = 0) and log P(bit = 1), stable for large |l|
-            const float lp0 = -log1pf(expf(-fabsf(l))) + (l < 0.0f ? l : 0.0f);
-            const float lp1 = lp0 - l;
-            float a0[m], a1[m];
-#pragma unroll
-            for (unsigned b = 0; b < m; ++b) {
-                a0[b] = __shfl_sync(full_mask, lp0, b);
-                a1[b] = __shfl_sync(full_mask, lp1, b);
-            }
-            for (unsigned x = lane; x < q; x += 32) {
-                float sum = 0.0f;
-#pragma unroll
-                for (unsigned b = 0; b < m; ++b)
-                    sum += ((x >> (m - 1 - b)) & 1) ? a1[b] : a0[b];
-                pr[x] = sum;
-                mx = fmaxf(mx, sum);
-            }
-        } else {
-            const float* ll = p.input + frame * nq + size_t(v) * q;
-            for (unsigned x = lane; x < q; x += 32) {
-                const float val = sanitize(ll[x], invalid);
-                pr[x] = val;
-                mx = fmaxf(mx, val);
-            }
-        }
-        mx = warp_max(mx);
-        for (unsigned x = lane; x < q; x += 32)
-            pr[x] -= mx;
-        invalid = warp_sum(invalid);
+        const unsigned invalid = form_prior<Q>(p, frame, v, prior + size_t(v) * q);
         if (lane == 0 && invalid)
             atomicAdd(&s_invalid, invalid);
     }
@@ -753,31 +765,287 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS))
 // static __shared__ counters and what the runtime reserves beside them
 constexpr size_t static_shared_bytes = 64;
 
+// Beyond 48 KiB with the kernel's static counters, dynamic shared memory is
+// opted into: up to the device's limit less those counters (the attribute is
+// the function's, so always the same value, whatever the launch).
+template <typename Kernel>
+void opt_in_shared_memory(Kernel kernel)
+{
+    int device = 0, optin = 0;
+    cudaFuncAttributes attr;
+    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(kernel,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            optin - int(attr.sharedSizeBytes)));
+}
+
 template <unsigned Q, unsigned DS>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream)
 {
     const auto kernel = &fft_bp_kernel<Q, DS>;
-    // beyond 48 KiB with the kernel's static counters, dynamic shared memory
-    // is opted into: up to the device's limit less those counters (the
-    // attribute is the function's, so always the same value, whatever the
-    // launch)
-    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024) {
-        int device = 0, optin = 0;
-        cudaFuncAttributes attr;
-        GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-        GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(
-            &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-        GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-        GPULDPC_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 optin - int(attr.sharedSizeBytes)));
-    }
+    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+        opt_in_shared_memory(kernel);
     kernel<<<unsigned(p.n_frames),
              kernel_threads(Q, DS),
              p.variant.shared_bytes,
              stream>>>(p);
     GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
+}
+
+// --- check-parallel family (global variant, flooding) -----------------------
+//
+// An iteration is three launches over all frames of a launch: a thread block
+// per check and frame updates that check through rows (check_update on the
+// whole block), a warp per variable and frame sums its messages and decides,
+// and a thread per check and frame counts the unsatisfied ones. The per-frame
+// status holds the decoding state between launches: converged marks a frame
+// that early termination has stopped (every later launch skips it), and
+// syndrome_weight is the counter of the last syndrome. The arithmetic is that
+// of fft_bp_kernel's flooding iterations, step by step.
+
+template <unsigned Q>
+__device__ __forceinline__ frame_state global_frame(const fft_bp_params& p, size_t frame)
+{
+    const size_t nq = size_t(p.graph.n) * Q;
+    frame_state s{};
+    s.prior = p.prior + frame * nq;
+    s.app = p.app + frame * nq;
+    s.c2v = p.c2v + frame * p.graph.edges * Q;
+    s.hard = p.hard + frame * p.graph.n;
+    return s;
+}
+
+// Priors, beliefs = priors, their decisions, check-to-variable messages 0;
+// grid (variables / warps, frames).
+template <unsigned Q>
+__global__ void __launch_bounds__(block_threads)
+    fft_bp_start_kernel(const fft_bp_params p)
+{
+    const size_t frame = blockIdx.y;
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned warps = (blockDim.x >> 5) * gridDim.x;
+    const frame_state s = global_frame<Q>(p, frame);
+    for (unsigned v = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); v < p.graph.n;
+         v += warps) {
+        float* pr = const_cast<float*>(s.prior) + size_t(v) * Q;
+        const unsigned invalid = form_prior<Q>(p, frame, v, pr);
+        float* a = s.app + size_t(v) * Q;
+        float best = -FLT_MAX;
+        unsigned arg = 0;
+        for (unsigned x = lane; x < Q; x += 32) {
+            a[x] = pr[x];
+            if (pr[x] > best) {
+                best = pr[x];
+                arg = x;
+            }
+        }
+        warp_argmax(best, arg);
+        if (lane == 0) {
+            s.hard[v] = uint8_t(arg);
+            if (invalid)
+                atomicAdd(&p.status[frame].invalid_inputs, invalid);
+        }
+    }
+    // a block's share of the frame's check-to-variable messages
+    const size_t total = p.graph.edges * Q;
+    for (size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+         t += size_t(gridDim.x) * blockDim.x)
+        s.c2v[t] = 0.0f;
+}
+
+// grid (checks, frames), clipped to the grid's limit (blocks loop)
+template <unsigned Q>
+__global__ void __launch_bounds__(block_threads)
+    fft_bp_checks_kernel(const fft_bp_params p)
+{
+    extern __shared__ float smem[];
+    const size_t frame = blockIdx.y;
+    if (p.status[frame].converged)
+        return;
+    frame_state s = global_frame<Q>(p, frame);
+    const size_t rows = size_t(p.graph.max_check_degree) * Q;
+    s.spectra = smem;
+    s.work = s.spectra + rows;
+    s.vin = s.work + rows;
+    for (unsigned c = blockIdx.x; c < p.graph.checks; c += gridDim.x)
+        check_update<Q, false>(p, s, c, false);
+}
+
+// grid (variables / warps, frames); the frame's syndrome counter restarts
+template <unsigned Q>
+__global__ void __launch_bounds__(block_threads)
+    fft_bp_variables_kernel(const fft_bp_params p)
+{
+    const size_t frame = blockIdx.y;
+    if (p.status[frame].converged)
+        return;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        p.status[frame].syndrome_weight = 0;
+    const fft_bp_graph& g = p.graph;
+    const frame_state s = global_frame<Q>(p, frame);
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned warps = (blockDim.x >> 5) * gridDim.x;
+    for (unsigned v = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); v < g.n;
+         v += warps) {
+        const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
+        float* a = s.app + size_t(v) * Q;
+        const float* pr = s.prior + size_t(v) * Q;
+        float best = -FLT_MAX;
+        unsigned arg = 0;
+        for (unsigned x = lane; x < Q; x += 32) {
+            float sum = pr[x];
+            for (uint32_t i = i0; i < i1; ++i)
+                sum += s.c2v[size_t(g.variable_edges[i]) * Q + x];
+            a[x] = sum;
+            if (sum > best) {
+                best = sum;
+                arg = x;
+            }
+        }
+        warp_argmax(best, arg);
+        if (lane == 0)
+            s.hard[v] = uint8_t(arg);
+    }
+}
+
+// Unsatisfied checks into the frame's counter; grid (checks / threads,
+// frames). At the start the counter is zero (the status was cleared).
+template <unsigned Q>
+__global__ void __launch_bounds__(block_threads)
+    fft_bp_syndrome_kernel(const fft_bp_params p)
+{
+    __shared__ unsigned s_unsat;
+    const size_t frame = blockIdx.y;
+    if (p.status[frame].converged)
+        return;
+    const fft_bp_graph& g = p.graph;
+    const uint8_t* hard = p.hard + frame * g.n;
+    if (threadIdx.x == 0)
+        s_unsat = 0;
+    __syncthreads();
+    unsigned unsat = 0;
+    for (unsigned c = blockIdx.x * blockDim.x + threadIdx.x; c < g.checks;
+         c += gridDim.x * blockDim.x) {
+        unsigned sum = 0;
+        for (uint32_t e = g.check_offsets[c]; e < g.check_offsets[c + 1]; ++e)
+            sum ^=
+                g.gf_mul[unsigned(g.edge_coefficient[e]) * Q + hard[g.edge_variable[e]]];
+        unsat += sum != 0;
+    }
+    unsat = warp_sum(unsat);
+    if ((threadIdx.x & 31) == 0 && unsat)
+        atomicAdd(&s_unsat, unsat);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_unsat)
+        atomicAdd(&p.status[frame].syndrome_weight, s_unsat);
+}
+
+// After iteration `it` (0: the priors alone): the frames still running count
+// it, and with early termination a frame without unsatisfied checks stops.
+// A thread per frame.
+__global__ void
+fft_bp_iteration_done_kernel(const fft_bp_params p, unsigned it, bool stop)
+{
+    const size_t frame = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (frame >= p.n_frames || p.status[frame].converged)
+        return;
+    p.status[frame].iterations = it;
+    if (stop && p.status[frame].syndrome_weight == 0)
+        p.status[frame].converged = 1;
+}
+
+// Information (and codeword) bits and the final status; grid (frames).
+template <unsigned Q>
+__global__ void __launch_bounds__(block_threads)
+    fft_bp_finish_kernel(const fft_bp_params p)
+{
+    constexpr unsigned m = log2_of(Q);
+    const fft_bp_graph& g = p.graph;
+    const size_t frame = blockIdx.x;
+    const uint8_t* hard = p.hard + frame * g.n;
+    uint8_t* info = p.info_bits + frame * size_t(g.k) * m;
+    for (unsigned t = threadIdx.x; t < g.k * m; t += blockDim.x) {
+        const unsigned i = t / m, b = t - i * m;
+        info[t] = (hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
+    }
+    if (p.codeword_bits) {
+        uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;
+        for (unsigned t = threadIdx.x; t < g.n * m; t += blockDim.x) {
+            const unsigned v = t / m, b = t - v * m;
+            cw[t] = (hard[v] >> (m - 1 - b)) & 1;
+        }
+    }
+    if (threadIdx.x == 0)
+        p.status[frame].converged = p.status[frame].syndrome_weight == 0;
+}
+
+template <unsigned Q>
+void launch_check_parallel(fft_bp_params p, cudaStream_t stream)
+{
+    const fft_bp_graph& g = p.graph;
+    constexpr unsigned warps = block_threads / 32;
+    constexpr unsigned max_grid_y = 65535, max_grid_x = 1u << 30;
+    const unsigned variable_blocks = std::min((g.n + warps - 1) / warps, max_grid_x);
+    const unsigned check_blocks = std::min(g.checks, max_grid_x);
+    const unsigned syndrome_blocks =
+        std::min((g.checks + block_threads - 1) / block_threads, max_grid_x);
+    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+        opt_in_shared_memory(&fft_bp_checks_kernel<Q>);
+    const size_t total = p.n_frames;
+    const size_t m = g.bits_per_symbol, nq = size_t(g.n) * Q;
+    const size_t in_per_frame = p.symbol_input ? nq : size_t(g.n) * m;
+    for (size_t f0 = 0; f0 < total; f0 += max_grid_y) {
+        fft_bp_params c = p;
+        c.n_frames = std::min<size_t>(max_grid_y, total - f0);
+        c.input = p.input + f0 * in_per_frame;
+        c.prior = p.prior + f0 * nq;
+        c.app = p.app + f0 * nq;
+        c.c2v = p.c2v + f0 * g.edges * Q;
+        c.hard = p.hard + f0 * g.n;
+        c.info_bits = p.info_bits + f0 * size_t(g.k) * m;
+        c.codeword_bits =
+            p.codeword_bits ? p.codeword_bits + f0 * size_t(g.n) * m : nullptr;
+        c.status = p.status + f0;
+        const unsigned frames = unsigned(c.n_frames);
+        const unsigned frame_blocks = (frames + block_threads - 1) / block_threads;
+        GPULDPC_CUDA_CHECK(
+            cudaMemsetAsync(c.status, 0, frames * sizeof(fft_bp_status), stream));
+        fft_bp_start_kernel<Q>
+            <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(c);
+        GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_start_kernel");
+        if (p.early_termination) {
+            fft_bp_syndrome_kernel<Q>
+                <<<dim3(syndrome_blocks, frames), block_threads, 0, stream>>>(c);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_syndrome_kernel");
+            fft_bp_iteration_done_kernel<<<frame_blocks, block_threads, 0, stream>>>(
+                c, 0, true);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_iteration_done_kernel");
+        }
+        for (unsigned it = 1; it <= p.max_iterations; ++it) {
+            fft_bp_checks_kernel<Q><<<dim3(check_blocks, frames),
+                                      block_threads,
+                                      p.variant.shared_bytes,
+                                      stream>>>(c);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_checks_kernel");
+            fft_bp_variables_kernel<Q>
+                <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(c);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_variables_kernel");
+            const bool last = it == p.max_iterations;
+            if (p.early_termination || last) {
+                fft_bp_syndrome_kernel<Q>
+                    <<<dim3(syndrome_blocks, frames), block_threads, 0, stream>>>(c);
+                GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_syndrome_kernel");
+            }
+            fft_bp_iteration_done_kernel<<<frame_blocks, block_threads, 0, stream>>>(
+                c, it, p.early_termination);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_iteration_done_kernel");
+        }
+        fft_bp_finish_kernel<Q><<<frames, block_threads, 0, stream>>>(c);
+        GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_finish_kernel");
+    }
 }
 
 // The edge slots of the register check update for q and a check degree; 0
@@ -795,6 +1063,8 @@ unsigned register_edge_slots(unsigned q, unsigned max_check_degree)
 template <unsigned Q>
 void launch(const fft_bp_params& p, cudaStream_t stream)
 {
+    if (p.variant.check_parallel)
+        return launch_check_parallel<Q>(p, stream);
     switch (p.variant.edge_slots) {
     case 0:
         return launch_kernel<Q, 0>(p, stream);
@@ -845,8 +1115,9 @@ fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool reg
         // one check at a time by the whole block, through rows
         const size_t rows = 3 * size_t(g.max_check_degree) * g.q * sizeof(float);
         return messages + rows <= usable
-                   ? fft_bp_variant{ true, messages + rows, block_threads, 1, false, 0 }
-                   : fft_bp_variant{ false, rows, block_threads, 1, false, 0 };
+                   ? fft_bp_variant{ true, messages + rows, block_threads, 1, false, 0,
+                                     false }
+                   : fft_bp_variant{ false, rows, block_threads, 1, false, 0, false };
     }
     // as many warps on checks as fit; on chip only if the messages leave room
     // for half of them (else the global variant with all is faster)
@@ -855,9 +1126,16 @@ fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool reg
         const unsigned w =
             unsigned(std::min<size_t>(max_warps, (usable - messages) / per_warp));
         if (w >= std::max(1u, all / 2))
-            return { true, messages + w * per_warp, threads, w, runs, slots };
+            return { true, messages + w * per_warp, threads, w, runs, slots, false };
     }
-    return { false, all * per_warp, threads, all, runs, slots };
+    if (!layered) {
+        // messages in global memory: a block per check and frame, through
+        // rows (the whole block on a check, as the layered schedule does)
+        const size_t rows = 3 * size_t(g.max_check_degree) * g.q * sizeof(float);
+        if (rows <= usable)
+            return { false, rows, block_threads, 1, false, 0, true };
+    }
+    return { false, all * per_warp, threads, all, runs, slots, false };
 }
 
 void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
@@ -874,6 +1152,10 @@ void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
     if (p.layered && !p.variant.runs && p.variant.edge_slots)
         throw std::invalid_argument(
             "launch_fft_bp: registers need runs in the layered schedule");
+    if (p.variant.check_parallel &&
+        (p.layered || p.variant.on_chip || p.variant.edge_slots || !p.status))
+        throw std::invalid_argument(
+            "launch_fft_bp: check_parallel is the global variant of flooding");
     if (p.variant.runs && !g.run_offsets)
         throw std::invalid_argument("launch_fft_bp: the variant needs run_offsets");
     if (!p.variant.on_chip && (!p.app || !p.c2v))

@@ -21,7 +21,9 @@
 // - on chip: the frame's check-to-variable messages and beliefs live in
 //   shared memory for all iterations;
 // - global: they live in global memory (per frame, mostly in L2); only one
-//   check's working set is in shared memory.
+//   check's working set is in shared memory. With the flooding schedule each
+//   check of each frame is then a thread block of its own, and an iteration a
+//   few launches (check_parallel).
 
 #include <cuda_runtime_api.h>
 #include <cstddef>
@@ -78,6 +80,11 @@ struct fft_bp_variant {
     //! q / (32 / edge_slots) values of an edge per lane, edge_slots >= degree;
     //! q >= 64 (see ldpc_fft_bp.cu)
     unsigned edge_slots;
+    //! global variant, flooding: every check of every frame of a launch is a
+    //! thread block of its own (through rows), the iterations a sequence of
+    //! launches (checks, variables, syndrome), so that a long code fills the
+    //! GPU with few frames; else a block decodes a whole frame
+    bool check_parallel;
 };
 
 /*!

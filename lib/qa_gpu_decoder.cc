@@ -326,6 +326,38 @@ BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_prese
 #endif
 }
 
+BOOST_AUTO_TEST_CASE(gpu_check_parallel_equals_cpu, *utf::precondition(gpu_present()))
+{
+    // shared memory capped below each code's messages: flooding runs a thread
+    // block per check and frame (check_parallel), layered a block per frame;
+    // both give the CPU's decisions, with early termination and without
+    const char* before = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
+    const std::string saved = before ? before : "";
+    for (unsigned q : { 2u, 16u, 64u, 256u }) {
+        setenv("GPULDPC_SHARED_MEMORY_LIMIT", q >= 64 ? "16K" : "2K", 1);
+        check_decisions_equal_cpu(test_code(q), small() ? 6 : 48, 30 + q);
+        const auto code = test_code(q);
+        const size_t frames = small() ? 4 : 24;
+        const auto noisy = make_batch(*code, frames, 3.5, 40 + q);
+        auto cfg = config(decoder_schedule::flooding, 8);
+        cfg.early_termination = false;
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        auto cpu = batch_decoder::make(code, cfg, "cpu");
+        const auto g = run(*gpu, noisy.llr, frames);
+        const auto c = run(*cpu, noisy.llr, frames);
+        BOOST_CHECK(g.bits == c.bits);
+        for (size_t f = 0; f < frames; ++f) {
+            BOOST_CHECK_EQUAL(g.status[f].iterations, 8u);
+            BOOST_CHECK_EQUAL(g.status[f].converged, c.status[f].converged);
+            BOOST_CHECK_EQUAL(g.status[f].syndrome_weight, c.status[f].syndrome_weight);
+        }
+    }
+    if (before)
+        setenv("GPULDPC_SHARED_MEMORY_LIMIT", saved.c_str(), 1);
+    else
+        unsetenv("GPULDPC_SHARED_MEMORY_LIMIT");
+}
+
 BOOST_AUTO_TEST_CASE(gpu_outstanding_batches, *utf::precondition(gpu_present()))
 {
     // two batches in flight on the two workspaces, in page-locked buffers,
