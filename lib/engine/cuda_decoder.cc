@@ -46,8 +46,14 @@ static_assert(sizeof(kernels::fft_bp_status) == sizeof(frame_status) &&
               "the kernel's status is the engine's frame_status");
 
 // Workspace of one launch at most (beliefs and messages of all its frames in
-// the global variant), so that very long codes take several launches.
-constexpr size_t launch_workspace_bytes = size_t(512) << 20;
+// the global variant), so that very long codes take several launches: a
+// sixteenth of the device's memory, from 256 MiB to 2 GiB (a long code needs
+// tens of frames in flight to fill a large GPU; each workspace is made twice
+// when two batches are outstanding).
+size_t launch_workspace_bytes(size_t device_memory)
+{
+    return std::clamp<size_t>(device_memory / 16, size_t(256) << 20, size_t(2) << 30);
+}
 
 template <typename T>
 cuda::device_buffer<T> upload(const std::vector<T>& v)
@@ -151,7 +157,8 @@ public:
         const size_t per_frame =
             (2 * size_t(g.n) * g.q + (d_variant.on_chip ? 0 : g.edges * g.q)) *
             sizeof(float);
-        d_max_launch = std::max<size_t>(1, launch_workspace_bytes / per_frame);
+        d_max_launch =
+            std::max<size_t>(1, launch_workspace_bytes(prop.totalGlobalMem) / per_frame);
         // frames per launch at most, for tests of multi-launch batches
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES")) {
             const long v = std::strtol(env, nullptr, 10);
