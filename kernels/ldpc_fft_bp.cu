@@ -567,14 +567,18 @@ __device__ void decide(const fft_bp_params& p, const frame_state& s)
 }
 
 // Flooding's variable phase: beliefs = prior + all incoming messages, then
-// the hard decision.
+// the hard decision; a warp per variable, from variable \p first in steps of
+// \p step.
 template <unsigned Q, unsigned DS>
-__device__ void variable_update(const fft_bp_params& p, const frame_state& s)
+__device__ __forceinline__ void variable_update(const fft_bp_params& p,
+                                                const frame_state& s,
+                                                unsigned first,
+                                                unsigned step)
 {
     const fft_bp_graph& g = p.graph;
     constexpr unsigned q = Q;
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (unsigned v = warp; v < g.n; v += blockDim.x >> 5) {
+    const unsigned lane = threadIdx.x & 31;
+    for (unsigned v = first; v < g.n; v += step) {
         const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
         float* a = s.app + size_t(v) * q;
         const float* pr = s.prior + size_t(v) * q;
@@ -732,7 +736,7 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
                         warp_check_update<Q, DS>(p, mine, c, false);
                 __syncthreads();
-                variable_update<Q, DS>(p, s);
+                variable_update<Q, DS>(p, s, warp, n_warps);
                 // the next iteration's checks read these beliefs
                 __syncthreads();
             }
@@ -894,31 +898,10 @@ __global__ void __launch_bounds__(block_threads)
         return;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         p.status[frame].syndrome_weight = 0;
-    const fft_bp_graph& g = p.graph;
-    const frame_state s = global_frame<Q>(p, frame);
-    const unsigned lane = threadIdx.x & 31;
-    const unsigned warps = (blockDim.x >> 5) * gridDim.x;
-    for (unsigned v = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); v < g.n;
-         v += warps) {
-        const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
-        float* a = s.app + size_t(v) * Q;
-        const float* pr = s.prior + size_t(v) * Q;
-        float best = -FLT_MAX;
-        unsigned arg = 0;
-        for (unsigned x = lane; x < Q; x += 32) {
-            float sum = pr[x];
-            for (uint32_t i = i0; i < i1; ++i)
-                sum += s.c2v[size_t(g.variable_edges[i]) * Q + x];
-            a[x] = sum;
-            if (sum > best) {
-                best = sum;
-                arg = x;
-            }
-        }
-        warp_argmax(best, arg);
-        if (lane == 0)
-            s.hard[v] = uint8_t(arg);
-    }
+    variable_update<Q, 0>(p,
+                          global_frame<Q>(p, frame),
+                          blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5),
+                          (blockDim.x >> 5) * gridDim.x);
 }
 
 // Unsatisfied checks into the frame's counter; grid (checks / threads,
