@@ -207,12 +207,7 @@ public:
                 frame_status* status,
                 uint8_t* codeword_bits) override
     {
-        if (n_frames == 0)
-            return;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        cuda::scoped_device guard(d_device);
-        enqueue(0, llr, false, n_frames, info_bits, status, codeword_bits);
-        d_slots[0].stream->synchronize();
+        decode_now(llr, false, n_frames, info_bits, status, codeword_bits);
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -221,12 +216,7 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        if (n_frames == 0)
-            return;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        cuda::scoped_device guard(d_device);
-        enqueue(0, symbol_ll, true, n_frames, info_bits, status, codeword_bits);
-        d_slots[0].stream->synchronize();
+        decode_now(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
     }
 
     // Outstanding batches alternate between the two workspaces, each with its
@@ -380,6 +370,22 @@ private:
         p.c2v = d_variant.on_chip ? nullptr : w.c2v.data();
         p.hard = w.hard.data();
         return p;
+    }
+
+    // A host-to-host batch on workspace 0, waited for.
+    void decode_now(const float* in,
+                    bool symbol_input,
+                    size_t n_frames,
+                    uint8_t* info_bits,
+                    frame_status* status,
+                    uint8_t* codeword_bits)
+    {
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        enqueue(0, in, symbol_input, n_frames, info_bits, status, codeword_bits);
+        d_slots[0].stream->synchronize();
     }
 
     // Enqueues a host-to-host batch on workspace \p slot's stream: copies in,
