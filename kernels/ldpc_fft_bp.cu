@@ -133,40 +133,132 @@ struct frame_state {
     float* vin;     // max_check_degree * q: the check's variable-to-check messages
 };
 
-// In-place Walsh-Hadamard transforms of `rows` rows of q floats (q = 2^log2q),
-// the butterflies of the CPU's fwht_inplace, by a group.
+// Butterflies over register index bits [B0, B1) of a[V].
+template <unsigned V, unsigned B0, unsigned B1>
+__device__ __forceinline__ void register_butterflies(float (&a)[V])
+{
+#pragma unroll
+    for (unsigned h = 1u << B0; h < (1u << B1); h <<= 1) {
+#pragma unroll
+        for (unsigned r = 0; r < V; ++r) {
+            if (!(r & h)) {
+                const float u = a[r], w = a[r + h];
+                a[r] = u + w;
+                a[r + h] = u - w;
+            }
+        }
+    }
+}
+
+// In-place Walsh-Hadamard transforms of `rows` rows of q floats (q = 2^log2q)
+// by a group, with the butterflies of the CPU's fwht_inplace in its order
+// (stride 1 first). For q >= 32 each warp of the group takes whole rows: lane
+// l holds x = l + 32 r, the strides below 32 pair lanes by shuffles and the
+// larger ones pair registers, so that a row costs two passes through shared
+// memory instead of two per stage.
 template <unsigned Q, bool Warp>
 __device__ void fwht_rows(float* rows, unsigned n_rows)
 {
     constexpr unsigned q = Q, log2q = log2_of(Q);
     using G = group<Warp>;
-    const unsigned half = q >> 1;
-    const unsigned total = n_rows * half;
-    for (unsigned h = 1; h < q; h <<= 1) {
-        for (unsigned t = G::rank(); t < total; t += G::size()) {
-            const unsigned row = t >> (log2q - 1);
-            const unsigned j = t & (half - 1);
-            const unsigned a = ((j & ~(h - 1)) << 1) | (j & (h - 1));
+    if constexpr (Q >= 32) {
+        constexpr unsigned V = Q / 32;
+        const unsigned lane = threadIdx.x & 31;
+        for (unsigned row = G::first_edge(); row < n_rows; row += G::edge_step()) {
             float* r = rows + size_t(row) * q;
-            const float u = r[a], w = r[a + h];
-            r[a] = u + w;
-            r[a + h] = u - w;
+            float a[V];
+#pragma unroll
+            for (unsigned k = 0; k < V; ++k)
+                a[k] = r[lane + 32 * k];
+#pragma unroll
+            for (unsigned h = 1; h < 32; h <<= 1) {
+#pragma unroll
+                for (unsigned k = 0; k < V; ++k) {
+                    const float other = __shfl_xor_sync(full_mask, a[k], h);
+                    // the lower index of a pair holds u + w, the upper u - w
+                    a[k] = (lane & h) ? other - a[k] : a[k] + other;
+                }
+            }
+            register_butterflies<V, 0, log2_of(V)>(a);
+#pragma unroll
+            for (unsigned k = 0; k < V; ++k)
+                r[lane + 32 * k] = a[k];
         }
         G::sync();
+    } else {
+        const unsigned half = q >> 1;
+        const unsigned total = n_rows * half;
+        for (unsigned h = 1; h < q; h <<= 1) {
+            for (unsigned t = G::rank(); t < total; t += G::size()) {
+                const unsigned row = t >> (log2q - 1);
+                const unsigned j = t & (half - 1);
+                const unsigned a = ((j & ~(h - 1)) << 1) | (j & (h - 1));
+                float* r = rows + size_t(row) * q;
+                const float u = r[a], w = r[a + h];
+                r[a] = u + w;
+                r[a + h] = u - w;
+            }
+            G::sync();
+        }
+    }
+}
+
+// Spectra of the products over all other edges of a check, prefix times
+// suffix in the CPU reference's order (prefix left to right, suffix right to
+// left), from `deg` rows of spectra into `deg` rows of work, by a group.
+template <unsigned Q, bool Warp>
+__device__ void exclusive_products(const float* spectra, float* work, unsigned deg)
+{
+    using G = group<Warp>;
+    constexpr unsigned q = Q, log2q = log2_of(Q);
+    // running products, a column x per thread: 2 deg accesses per column
+    // where the degree is small enough to keep the column in registers
+    constexpr unsigned cached = 8;
+    if (Q >= 32 && deg <= cached) {
+        for (unsigned x = G::rank(); x < q; x += G::size()) {
+            float col[cached], out[cached];
+            float prefix = 1.0f;
+#pragma unroll
+            for (unsigned i = 0; i < cached; ++i)
+                if (i < deg) {
+                    col[i] = spectra[size_t(i) * q + x];
+                    out[i] = prefix;
+                    prefix *= col[i];
+                }
+            float suffix = 1.0f;
+#pragma unroll
+            for (unsigned i = cached; i-- > 0;)
+                if (i < deg) {
+                    work[size_t(i) * q + x] = out[i] * suffix;
+                    suffix = suffix * col[i];
+                }
+        }
+        return;
+    }
+    for (unsigned t = G::rank(); t < deg * q; t += G::size()) {
+        const unsigned i = t >> log2q, x = t & (q - 1);
+        float prefix = 1.0f;
+        for (unsigned j = 0; j < i; ++j)
+            prefix *= spectra[size_t(j) * q + x];
+        float suffix = 1.0f;
+        for (unsigned j = deg; j-- > i + 1;)
+            suffix = suffix * spectra[size_t(j) * q + x];
+        work[t] = prefix * suffix;
     }
 }
 
 // One check node update by a group (block or warp): variable-to-check
 // messages from the beliefs and the old check-to-variable messages, then new
 // check-to-variable messages; with `layered`, the beliefs of its variables at
-// once. \p s holds the group's own scratch rows.
+// once. \p s holds the group's own scratch rows. A lane keeps the values
+// x = lane + 32 r of an edge's message in registers between its passes.
 template <unsigned Q, bool Warp>
 __device__ void
 check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool layered)
 {
     using G = group<Warp>;
     const fft_bp_graph& g = p.graph;
-    constexpr unsigned q = Q, log2q = log2_of(Q);
+    constexpr unsigned q = Q;
     constexpr unsigned per_lane = (Q + 31) / 32; // values of a row per lane
     const unsigned lane = threadIdx.x & 31;
     const unsigned e0 = g.check_offsets[c];
@@ -179,41 +271,43 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
         const float* old = s.c2v + size_t(e0 + i) * q;
         float* in = s.vin + size_t(i) * q;
         float* u = s.spectra + size_t(i) * q;
+        float val[per_lane];
         float mx = -FLT_MAX;
-        for (unsigned x = lane; x < q; x += 32) {
-            const float val = app[x] - old[x];
-            in[x] = val;
-            mx = fmaxf(mx, val);
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            val[r] = app[x] - old[x];
+            mx = fmaxf(mx, val[r]);
         }
         mx = warp_max(mx);
         float sum = 0.0f;
-        for (unsigned x = lane; x < q; x += 32) {
-            const float val = in[x] - mx;
-            in[x] = val;
-            const float e = expf(val);
-            u[mul[x]] = e; // U[h x] = P(x)
-            sum += e;
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            val[r] -= mx;
+            if (layered)
+                in[x] = val[r];
+            val[r] = expf(val[r]); // P(x), not yet normalised
+            sum += val[r];
         }
         sum = warp_sum(sum);
-        __syncwarp();
         const float norm = 1.0f / sum;
-        for (unsigned x = lane; x < q; x += 32)
-            u[x] *= norm;
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            u[mul[x]] = val[r] * norm; // U[h x] = P(x)
+        }
     }
     G::sync();
     fwht_rows<Q, Warp>(s.spectra, deg);
 
-    // spectrum of the sum of all other edges: prefix times suffix products
-    for (unsigned t = G::rank(); t < deg * q; t += G::size()) {
-        const unsigned i = t >> log2q, x = t & (q - 1);
-        float prefix = 1.0f;
-        for (unsigned j = 0; j < i; ++j)
-            prefix *= s.spectra[size_t(j) * q + x];
-        float suffix = 1.0f;
-        for (unsigned j = deg; j-- > i + 1;)
-            suffix = suffix * s.spectra[size_t(j) * q + x];
-        s.work[t] = prefix * suffix;
-    }
+    exclusive_products<Q, Warp>(s.spectra, s.work, deg);
     G::sync();
     fwht_rows<Q, Warp>(s.work, deg);
 
@@ -221,20 +315,26 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
         const unsigned v = g.edge_variable[e0 + i];
         const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* w = s.work + size_t(i) * q;
+        float o[per_lane];
         float mx = -FLT_MAX;
-        for (unsigned x = lane; x < q; x += 32)
-            mx = fmaxf(mx, w[x]);
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            o[r] = w[mul[x]];
+            mx = fmaxf(mx, o[r]);
+        }
         mx = warp_max(mx);
         // rounding can leave tiny negative probabilities: floored
         const float floor = mx * expf(-log_floor);
-        float o[per_lane];
         float omax = -FLT_MAX;
 #pragma unroll
         for (unsigned r = 0; r < per_lane; ++r) {
             const unsigned x = lane + 32 * r;
             if (q < 32 && x >= q)
                 break;
-            o[r] = logf(fmaxf(w[mul[x]], floor));
+            o[r] = logf(fmaxf(o[r], floor));
             omax = fmaxf(omax, o[r]);
         }
         omax = warp_max(omax);
@@ -291,10 +391,18 @@ struct register_layout {
     static constexpr unsigned G = 32 / DS;
     static constexpr unsigned V = Q / G;
     static constexpr unsigned log2g = log2_of(G), log2v = log2_of(V);
-    // row stride in floats: G more than q puts the DS rows' scalar accesses
-    // of one register index on distinct banks; a multiple of 4 keeps 16-byte
-    // alignment
-    static constexpr unsigned row = Q + G;
+    // A row holds a message in layout B with each lane's V values padded by
+    // 4 floats (segment = V + 4), so that the 16-byte accesses of a quarter
+    // warp's lanes (different j, segments apart) fall on distinct banks; the
+    // row stride, G more than a multiple of 32 floats, puts the DS rows'
+    // scalar accesses of one register index (layout A) on distinct banks.
+    static constexpr unsigned segment = V + 4;
+    static constexpr unsigned row = (G * segment + 31) / 32 * 32 + G;
+    // position in a row of value y = r * G + j of layout A
+    static __device__ __forceinline__ unsigned a_position(unsigned r, unsigned j)
+    {
+        return ((r * G) >> log2v) * segment + ((r * G) & (V - 1)) + j;
+    }
     static_assert(DS == 4 || DS == 8, "edge slots: 4 or 8");
     static_assert(V >= G, "layout B must take all the lane's bits of layout A");
     static_assert(V <= 32 && V % 4 == 0, "values per lane: 4 .. 32, whole float4s");
@@ -308,23 +416,6 @@ template <unsigned Q, unsigned DS>
 __host__ __device__ __forceinline__ unsigned c2v_swizzle(unsigned edge)
 {
     return (edge & (DS - 1)) << register_layout<Q, DS>::log2g;
-}
-
-// Butterflies over register index bits [B0, B1) of a[V].
-template <unsigned V, unsigned B0, unsigned B1>
-__device__ __forceinline__ void register_butterflies(float (&a)[V])
-{
-#pragma unroll
-    for (unsigned h = 1u << B0; h < (1u << B1); h <<= 1) {
-#pragma unroll
-        for (unsigned r = 0; r < V; ++r) {
-            if (!(r & h)) {
-                const float u = a[r], w = a[r + h];
-                a[r] = u + w;
-                a[r + h] = u - w;
-            }
-        }
-    }
 }
 
 // Maximum over the G lanes of an edge (lanes whose index differs only in the
@@ -411,12 +502,12 @@ __device__ void check_update_registers(
     register_butterflies<V, 0, L::log2v>(a);
 #pragma unroll
     for (unsigned r = 0; r < V; ++r)
-        row[r * G + j] = a[r];
+        row[L::a_position(r, j)] = a[r];
     __syncwarp();
-    load_row<V>(row + j * V, a);
+    load_row<V>(row + j * L::segment, a);
     register_butterflies<V, 0, L::log2g>(a);
     __syncwarp();
-    store_row<V>(row + j * V, a);
+    store_row<V>(row + j * L::segment, a);
     __syncwarp();
 
     // spectrum of the sum of the other edges: prefix times suffix products,
@@ -426,8 +517,8 @@ __device__ void check_update_registers(
         for (unsigned t = 0; t < V; t += 4) {
             float4 pre = make_float4(1.0f, 1.0f, 1.0f, 1.0f);
             for (unsigned k = 0; k < slot; ++k) {
-                const float4 f =
-                    *reinterpret_cast<const float4*>(rows + k * L::row + j * V + t);
+                const float4 f = *reinterpret_cast<const float4*>(rows + k * L::row +
+                                                                  j * L::segment + t);
                 pre.x *= f.x;
                 pre.y *= f.y;
                 pre.z *= f.z;
@@ -435,8 +526,8 @@ __device__ void check_update_registers(
             }
             float4 suf = make_float4(1.0f, 1.0f, 1.0f, 1.0f);
             for (unsigned k = deg; k-- > slot + 1;) {
-                const float4 f =
-                    *reinterpret_cast<const float4*>(rows + k * L::row + j * V + t);
+                const float4 f = *reinterpret_cast<const float4*>(rows + k * L::row +
+                                                                  j * L::segment + t);
                 suf.x = suf.x * f.x;
                 suf.y = suf.y * f.y;
                 suf.z = suf.z * f.z;
@@ -452,11 +543,11 @@ __device__ void check_update_registers(
 
     // inverse transform: low bits (B), to A through the row, high bits (A)
     register_butterflies<V, 0, L::log2g>(a);
-    store_row<V>(row + j * V, a);
+    store_row<V>(row + j * L::segment, a);
     __syncwarp();
 #pragma unroll
     for (unsigned r = 0; r < V; ++r)
-        a[r] = row[r * G + j];
+        a[r] = row[L::a_position(r, j)];
     __syncwarp();
     register_butterflies<V, 0, L::log2v>(a);
 
@@ -796,12 +887,19 @@ void opt_in_shared_memory(Kernel kernel)
                                             optin - int(attr.sharedSizeBytes)));
 }
 
+// What a launch does: set the kernels' attributes (prepare), enqueue them
+// (enqueue: legal while a stream is captured into a CUDA graph), or both.
+enum class launch_mode { prepare, enqueue, both };
+
 template <unsigned Q, unsigned DS>
-void launch_kernel(const fft_bp_params& p, cudaStream_t stream)
+void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
     const auto kernel = &fft_bp_kernel<Q, DS>;
-    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+    if (mode != launch_mode::enqueue &&
+        p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(kernel);
+    if (mode == launch_mode::prepare)
+        return;
     kernel<<<unsigned(p.n_frames),
              kernel_threads(Q, DS),
              p.variant.shared_bytes,
@@ -976,7 +1074,7 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 template <unsigned Q>
-void launch_check_parallel(fft_bp_params p, cudaStream_t stream)
+void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mode)
 {
     const fft_bp_graph& g = p.graph;
     constexpr unsigned warps = block_threads / 32;
@@ -985,8 +1083,11 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream)
     const unsigned check_blocks = std::min(g.checks, max_grid_x);
     const unsigned syndrome_blocks =
         std::min((g.checks + block_threads - 1) / block_threads, max_grid_x);
-    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+    if (mode != launch_mode::enqueue &&
+        p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(&fft_bp_checks_kernel<Q>);
+    if (mode == launch_mode::prepare)
+        return;
     const size_t total = p.n_frames;
     const size_t m = g.bits_per_symbol, nq = size_t(g.n) * Q;
     const size_t in_per_frame = p.symbol_input ? nq : size_t(g.n) * m;
@@ -1041,6 +1142,13 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream)
     }
 }
 
+// register_layout<q, slots>::row for runtime q and slots
+size_t register_row_floats(unsigned q, unsigned slots)
+{
+    const size_t g = 32 / slots, v = q / g;
+    return (g * (v + 4) + 31) / 32 * 32 + g;
+}
+
 // The edge slots of the register check update for q and a check degree; 0
 // where it does not apply (each of these is a kernel instantiation).
 unsigned register_edge_slots(unsigned q, unsigned max_check_degree)
@@ -1054,20 +1162,20 @@ unsigned register_edge_slots(unsigned q, unsigned max_check_degree)
 }
 
 template <unsigned Q>
-void launch(const fft_bp_params& p, cudaStream_t stream)
+void launch(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
     if (p.variant.check_parallel)
-        return launch_check_parallel<Q>(p, stream);
+        return launch_check_parallel<Q>(p, stream, mode);
     switch (p.variant.edge_slots) {
     case 0:
-        return launch_kernel<Q, 0>(p, stream);
+        return launch_kernel<Q, 0>(p, stream, mode);
     case 4:
         if constexpr (Q >= 64)
-            return launch_kernel<Q, 4>(p, stream);
+            return launch_kernel<Q, 4>(p, stream, mode);
         break;
     case 8:
         if constexpr (Q == 64 || Q == 128)
-            return launch_kernel<Q, 8>(p, stream);
+            return launch_kernel<Q, 8>(p, stream, mode);
         break;
     }
     throw std::invalid_argument("launch_fft_bp: edge_slots " +
@@ -1082,7 +1190,7 @@ fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool reg
 {
     const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
     // per warp: DS rows of q + 32 / DS floats, or 3 * degree rows of q
-    const size_t per_warp = (slots ? size_t(slots) * (g.q + 32 / slots)
+    const size_t per_warp = (slots ? size_t(slots) * register_row_floats(g.q, slots)
                                    : 3 * size_t(g.max_check_degree) * g.q) *
                             sizeof(float);
     const size_t messages = (size_t(g.n) + g.edges) * size_t(g.q) * sizeof(float);
@@ -1131,7 +1239,9 @@ fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool reg
     return { false, all * per_warp, threads, all, runs, slots, false };
 }
 
-void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
+namespace {
+
+void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
     const fft_bp_graph& g = p.graph;
     if (g.q < 2 || g.q > 256 || (g.q & (g.q - 1)) != 0 ||
@@ -1154,29 +1264,48 @@ void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
     if (!p.variant.on_chip && (!p.app || !p.c2v))
         throw std::invalid_argument(
             "launch_fft_bp: the global variant needs app and c2v");
-    if (p.n_frames == 0)
+    if (p.n_frames == 0 && mode != launch_mode::prepare)
         return;
     if (p.n_frames > 0x7fffffffu)
         throw std::invalid_argument("launch_fft_bp: too many frames for one launch");
     switch (g.q) { // the one place where q becomes a compile-time constant
     case 2:
-        return launch<2>(p, stream);
+        return launch<2>(p, stream, mode);
     case 4:
-        return launch<4>(p, stream);
+        return launch<4>(p, stream, mode);
     case 8:
-        return launch<8>(p, stream);
+        return launch<8>(p, stream, mode);
     case 16:
-        return launch<16>(p, stream);
+        return launch<16>(p, stream, mode);
     case 32:
-        return launch<32>(p, stream);
+        return launch<32>(p, stream, mode);
     case 64:
-        return launch<64>(p, stream);
+        return launch<64>(p, stream, mode);
     case 128:
-        return launch<128>(p, stream);
+        return launch<128>(p, stream, mode);
     default:
-        return launch<256>(p, stream);
+        return launch<256>(p, stream, mode);
     }
 }
+
+} // namespace
+
+void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream)
+{
+    launch_checked(p, stream, launch_mode::both);
+}
+
+void prepare_fft_bp(const fft_bp_params& p)
+{
+    launch_checked(p, nullptr, launch_mode::prepare);
+}
+
+void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream)
+{
+    launch_checked(p, stream, launch_mode::enqueue);
+}
+
+bool fft_bp_is_launch_sequence(const fft_bp_variant& v) { return v.check_parallel; }
 
 } // namespace kernels
 } // namespace gpuldpc

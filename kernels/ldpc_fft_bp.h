@@ -125,6 +125,17 @@ struct fft_bp_params {
 /*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
 void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream);
 
+/*!
+ * launch_fft_bp in two steps, for capture into a CUDA graph: prepare_fft_bp
+ * sets the kernels' attributes (shared memory beyond 48 KiB) and MUST precede
+ * enqueue_fft_bp, which only enqueues (no call that a stream capture forbids).
+ */
+void prepare_fft_bp(const fft_bp_params& p);
+void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream);
+
+/*! Kernel launches of one call: 1, or the check-parallel family's sequence. */
+bool fft_bp_is_launch_sequence(const fft_bp_variant& v);
+
 } // namespace kernels
 } // namespace gpuldpc
 } // namespace gr

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -64,6 +65,66 @@ cuda::device_buffer<T> upload(const std::vector<T>& v)
             cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
     return b;
 }
+
+// The check-parallel family's launch sequence (several launches an
+// iteration) replayed as one CUDA graph, so that the host enqueues one graph
+// launch a call: captured when the launch parameters change, instantiated
+// once and updated in place after that.
+class graph_launch
+{
+public:
+    graph_launch() = default;
+    graph_launch(const graph_launch&) = delete;
+    graph_launch& operator=(const graph_launch&) = delete;
+    ~graph_launch() { reset(); }
+
+    void reset()
+    {
+        if (d_exec)
+            cudaGraphExecDestroy(d_exec);
+        d_exec = nullptr;
+        d_valid = false;
+    }
+
+    void run(const kernels::fft_bp_params& p, cudaStream_t s)
+    {
+        if (!d_valid || std::memcmp(&p, &d_params, sizeof p) != 0) {
+            d_valid = false;
+            kernels::prepare_fft_bp(p);
+            cudaGraph_t graph = nullptr;
+            GPULDPC_CUDA_CHECK(
+                cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            try {
+                kernels::enqueue_fft_bp(p, s);
+            } catch (...) {
+                if (cudaStreamEndCapture(s, &graph) == cudaSuccess && graph)
+                    cudaGraphDestroy(graph);
+                cudaGetLastError();
+                throw;
+            }
+            GPULDPC_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+            std::unique_ptr<CUgraph_st, cudaError_t (*)(cudaGraph_t)> owned(
+                graph, cudaGraphDestroy);
+            if (d_exec) {
+                cudaGraphExecUpdateResultInfo info;
+                if (cudaGraphExecUpdate(d_exec, graph, &info) != cudaSuccess) {
+                    cudaGetLastError(); // another shape: instantiated anew
+                    reset();
+                }
+            }
+            if (!d_exec)
+                GPULDPC_CUDA_CHECK(cudaGraphInstantiate(&d_exec, graph, 0));
+            d_params = p;
+            d_valid = true;
+        }
+        GPULDPC_CUDA_CHECK(cudaGraphLaunch(d_exec, s));
+    }
+
+private:
+    cudaGraphExec_t d_exec = nullptr;
+    kernels::fft_bp_params d_params{};
+    bool d_valid = false;
+};
 
 class cuda_decoder final : public batch_decoder
 {
@@ -167,6 +228,15 @@ public:
                     std::string("GPULDPC_GPU_DECODER_LAUNCH_FRAMES='") + env +
                     "' is not usable; allowed: a whole number >= 1");
             d_max_launch = std::min(d_max_launch, size_t(v));
+        }
+        // GPULDPC_GPU_DECODER_GRAPHS=0 enqueues launch sequences one launch
+        // at a time, for comparisons
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_GRAPHS")) {
+            const std::string v = env;
+            if (v != "0" && v != "1")
+                throw std::invalid_argument("GPULDPC_GPU_DECODER_GRAPHS='" + v +
+                                            "' is not usable; allowed: 0 or 1");
+            d_graphs = v == "1";
         }
     }
 
@@ -274,10 +344,12 @@ private:
         cuda::device_buffer<float> input, prior, app, c2v;
         cuda::device_buffer<uint8_t> hard, info, codeword;
         cuda::device_buffer<kernels::fft_bp_status> status;
+        graph_launch graph; // launch sequences on this workspace's stream
         size_t capacity = 0;
 
         void release()
         {
+            graph.reset();
             input = {};
             prior = {};
             app = {};
@@ -347,7 +419,7 @@ public:
             p.input = llr + f0 * size_t(g.n) * m;
             p.info_bits = info_bits + f0 * size_t(g.k) * m;
             p.status = reinterpret_cast<kernels::fft_bp_status*>(status + f0);
-            kernels::launch_fft_bp(p, w.stream->get());
+            run_decoder(w, p);
         }
         w.stream->synchronize();
     }
@@ -370,6 +442,16 @@ private:
         p.c2v = d_variant.on_chip ? nullptr : w.c2v.data();
         p.hard = w.hard.data();
         return p;
+    }
+
+    // One launch of the decoder on the workspace's stream; a launch sequence
+    // as a graph.
+    void run_decoder(workspace& w, const kernels::fft_bp_params& p)
+    {
+        if (d_graphs && kernels::fft_bp_is_launch_sequence(p.variant))
+            w.graph.run(p, w.stream->get());
+        else
+            kernels::launch_fft_bp(p, w.stream->get());
     }
 
     // A host-to-host batch on workspace 0, waited for.
@@ -419,7 +501,7 @@ private:
                                                nf * in_per_frame * sizeof(float),
                                                cudaMemcpyHostToDevice,
                                                s));
-            kernels::launch_fft_bp(p, s);
+            run_decoder(w, p);
             GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
                                                w.info.data(),
                                                nf * info_per_frame,
@@ -448,6 +530,7 @@ private:
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
     size_t d_max_launch = 1;
+    bool d_graphs = true;
     // 0: decode(), decode_device() and even tickets; 1: odd tickets
     workspace d_slots[max_outstanding];
 };
