@@ -678,6 +678,36 @@ double device_decode_rate(batch_decoder& dec, const float* d_llr, size_t frames,
     return double(frames * nb) / (ms * 1e-3);
 }
 
+// The lowest Eb/N0 on a 0.25 dB grid from 1 dB where the decoder's frame
+// error rate is at most `target`: decoded in batches of `frames` noisy frames
+// (a new seed each) until `trials` frames, and accepted when the errors are at
+// most trials x target. Returns the Eb/N0 and sets the errors counted there.
+double ebn0_at_fer(batch_decoder& dec,
+                   const ldpc_code& code,
+                   size_t frames,
+                   size_t trials,
+                   double target,
+                   size_t& errors)
+{
+    const size_t nb = dec.info_bits_per_frame();
+    std::vector<uint8_t> sent, got(frames * nb);
+    std::vector<frame_status> st(frames);
+    double ebn0 = 1.0;
+    for (; ebn0 < 8.0; ebn0 += 0.25) {
+        errors = 0;
+        uint32_t seed = 1000;
+        for (size_t done = 0; done < trials && errors <= trials * target;
+             done += frames) {
+            const auto llr = noisy_llr(code, frames, ebn0, seed++, sent);
+            dec.decode(llr.data(), frames, got.data(), st.data());
+            errors += count_frame_errors(got, sent, frames, nb);
+        }
+        if (double(errors) <= double(trials) * target)
+            break;
+    }
+    return ebn0;
+}
+
 // FP32 operations per second of the device: SMs x FP32 lanes x clock.
 double fp32_peak_flops()
 {
@@ -704,10 +734,13 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
         "to host through the engine; baseline: the CPU reference with %d threads on "
         "the same frames. Roofline: FP32 peak %.1f TFLOP/s (SMs x lanes x clock); "
         "the kernel's share counts the transforms and products it must do, edges x "
-        "q x (2 log2 q + 3) per iteration\n",
+        "q x (2 log2 q + 3) per iteration. ET: early termination (50 iterations at "
+        "most) at the Eb/N0 where the GPU decoder's FER is about 1e-3 (searched on a "
+        "0.25 dB grid). fp16: check-to-variable messages stored in half precision, "
+        "the CPU reference rounding them alike\n",
         cores,
         peak / 1e12);
-    std::printf("%-28s %-9s %-9s %7s %10s %10s %10s %10s %7s %7s %s\n",
+    std::printf("%-28s %-9s %-14s %7s %10s %10s %10s %10s %7s %7s %s\n",
                 "code",
                 "schedule",
                 "mode",
@@ -729,122 +762,153 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
         const size_t cpu_frames = std::max<size_t>(32, frames / 32);
         const double flop_per_iteration =
             double(code->num_edges()) * code->q() * (2.0 * code->bits_per_symbol() + 3.0);
+        // trials for the FER search: 1e4 frames, fewer where they would hold
+        // more than 1 GiB of LLRs
+        const size_t trials = std::max(
+            frames, std::min<size_t>(10000, (size_t(1) << 30) / (bits * sizeof(float))));
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
-            // 10 fixed iterations at 1 dB; early termination at 2.5 dB
-            for (bool et : { false, true }) {
-                decoder_config cfg;
-                cfg.algorithm = decoder_algorithm::fft_bp;
-                cfg.schedule = sched;
-                cfg.max_iterations = et ? 50 : 10;
-                cfg.early_termination = et;
-                const double ebn0 = et ? 2.5 : 1.0;
-                std::vector<uint8_t> sent, got_gpu, got_cpu;
-                const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
-                auto gpu = batch_decoder::make(code, cfg, "cuda");
-                setenv("GPULDPC_GPU_DECODER_REGISTERS", "0", 1);
-                auto rows = batch_decoder::make(code, cfg, "cuda");
-                unsetenv("GPULDPC_GPU_DECODER_REGISTERS");
-                auto cpu = batch_decoder::make(code, cfg, "cpu");
-                float* d_llr = nullptr;
-                GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
-                                              llr.size() * sizeof(float)));
-                GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr,
-                                              llr.data(),
-                                              llr.size() * sizeof(float),
-                                              cudaMemcpyHostToDevice));
-                const double d = device_decode_rate(*gpu, d_llr, frames, reps);
-                const double dr = device_decode_rate(*rows, d_llr, frames, reps);
-                cudaFree(d_llr);
-                const double g = decode_rate(*gpu, llr, frames, reps, got_gpu);
-                const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
-                const size_t nb = gpu->info_bits_per_frame();
-                const size_t eg = count_frame_errors(got_gpu, sent, frames, nb);
-                const size_t ec = count_frame_errors(got_cpu, sent, cpu_frames, nb);
-                // the FP32 share with every frame taking 10 iterations
-                const double share =
-                    et ? 0.0 : d / double(nb) * 10.0 * flop_per_iteration / peak;
-                const std::string mode = et ? "ET 2.5dB" : "10 it";
-                char share_text[16] = "-";
-                if (!et)
-                    std::snprintf(share_text, sizeof share_text, "%.1f", 100.0 * share);
-                std::printf("%-28s %-9s %-9s %7zu %10.1f %10.1f %10.1f %10.3f %6.0fx %7s "
-                            "%zu/%zu, %zu/%zu\n",
-                            name.c_str(),
-                            to_string(sched).c_str(),
-                            mode.c_str(),
-                            frames,
-                            d / 1e6,
-                            dr / 1e6,
-                            g / 1e6,
-                            c / 1e6,
-                            d / c,
-                            share_text,
-                            eg,
-                            frames,
-                            ec,
-                            cpu_frames);
-                record r;
-                r.section = "decoder";
-                r.name = name + " fft-bp " + to_string(sched) + " " + mode;
-                r.n = double(code->n());
-                r.batch = double(frames);
-                r.value = d;
-                r.unit = "information bits/s, data on the device";
-                r.baseline_name =
-                    "CPU reference bits/s (" + std::to_string(cores) + " threads)";
-                r.baseline = c;
-                r.ratio = d / c;
-                r.variant = "frame errors " + std::to_string(eg) + "/" +
-                            std::to_string(frames) + "; row kernels " +
-                            std::to_string(dr) + " bits/s; host to host " +
-                            std::to_string(g) + " bits/s" +
-                            (et ? std::string()
-                                : "; FP32 roofline share " + std::to_string(share));
-                g_records.push_back(r);
-                if (!et && sched == decoder_schedule::flooding) {
-                    // the block in a flowgraph on the same frames, against the
-                    // engine alone
-                    // 16 batches of the block's automatic size (4096 frames,
-                    // fewer where they hold more than 64 MiB)
-                    const size_t block_batch = std::max<size_t>(
-                        1,
-                        std::min<size_t>(4096,
-                                         (size_t(64) << 20) /
-                                             (gpu->llr_per_frame() * sizeof(float))));
-                    const unsigned passes = unsigned(
-                        std::max<size_t>(2, (16 * block_batch + frames - 1) / frames));
-                    for (bool status_tags : { true, false }) {
-                        const double b = block_rate(
-                            code, cfg, llr, frames, "cuda", passes, status_tags);
-                        const char* mode = status_tags ? "block" : "block -st";
-                        std::printf("%-28s %-9s %-9s %7zu %10s %10s %10.1f %10s %6.0f%% "
-                                    "of the engine host to host (decoder block in a "
-                                    "flowgraph%s)\n",
-                                    name.c_str(),
-                                    "flooding",
-                                    mode,
-                                    frames * passes,
-                                    "",
-                                    "",
-                                    b / 1e6,
-                                    "",
-                                    100.0 * b / g,
-                                    status_tags ? "" : ", status_tags off");
-                        record rb = r;
-                        rb.name = name + " fft-bp flooding 10 it, decoder block" +
-                                  (status_tags ? "" : ", status_tags off");
-                        rb.unit = "information bits/s, flowgraph";
-                        rb.value = b;
-                        rb.baseline_name = "engine host to host, same frames";
-                        rb.baseline = g;
-                        rb.ratio = b / g;
-                        rb.batch = double(frames * passes);
-                        rb.variant = "the frames " + std::to_string(passes) +
-                                     " times, after one untimed pass";
-                        g_records.push_back(rb);
+            decoder_config et_cfg;
+            et_cfg.algorithm = decoder_algorithm::fft_bp;
+            et_cfg.schedule = sched;
+            et_cfg.max_iterations = 50;
+            size_t et_errors = 0;
+            const double et_ebn0 = [&] {
+                auto dec = batch_decoder::make(code, et_cfg, "cuda");
+                return ebn0_at_fer(*dec, *code, frames, trials, 1e-3, et_errors);
+            }();
+            // 10 fixed iterations at 1 dB; early termination at FER ~ 1e-3
+            for (bool et : { false, true })
+                for (auto messages :
+                     { message_precision::fp32, message_precision::fp16 }) {
+                    decoder_config cfg;
+                    cfg.algorithm = decoder_algorithm::fft_bp;
+                    cfg.schedule = sched;
+                    cfg.max_iterations = et ? 50 : 10;
+                    cfg.early_termination = et;
+                    cfg.messages = messages;
+                    const double ebn0 = et ? et_ebn0 : 1.0;
+                    std::vector<uint8_t> sent, got_gpu, got_cpu;
+                    const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
+                    auto gpu = batch_decoder::make(code, cfg, "cuda");
+                    setenv("GPULDPC_GPU_DECODER_REGISTERS", "0", 1);
+                    auto rows = batch_decoder::make(code, cfg, "cuda");
+                    unsetenv("GPULDPC_GPU_DECODER_REGISTERS");
+                    auto cpu = batch_decoder::make(code, cfg, "cpu");
+                    float* d_llr = nullptr;
+                    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
+                                                  llr.size() * sizeof(float)));
+                    GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr,
+                                                  llr.data(),
+                                                  llr.size() * sizeof(float),
+                                                  cudaMemcpyHostToDevice));
+                    const double d = device_decode_rate(*gpu, d_llr, frames, reps);
+                    const double dr = device_decode_rate(*rows, d_llr, frames, reps);
+                    cudaFree(d_llr);
+                    const double g = decode_rate(*gpu, llr, frames, reps, got_gpu);
+                    const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
+                    const size_t nb = gpu->info_bits_per_frame();
+                    const size_t eg = count_frame_errors(got_gpu, sent, frames, nb);
+                    const size_t ec = count_frame_errors(got_cpu, sent, cpu_frames, nb);
+                    // the FP32 share with every frame taking 10 iterations
+                    const double share =
+                        et ? 0.0 : d / double(nb) * 10.0 * flop_per_iteration / peak;
+                    char mode_text[48];
+                    if (et)
+                        std::snprintf(mode_text, sizeof mode_text, "ET %.2fdB", ebn0);
+                    else
+                        std::snprintf(mode_text, sizeof mode_text, "10 it");
+                    const std::string mode =
+                        std::string(mode_text) +
+                        (messages == message_precision::fp16 ? " fp16" : "");
+                    char share_text[16] = "-";
+                    if (!et)
+                        std::snprintf(
+                            share_text, sizeof share_text, "%.1f", 100.0 * share);
+                    std::printf(
+                        "%-28s %-9s %-14s %7zu %10.1f %10.1f %10.1f %10.3f %6.0fx %7s "
+                        "%zu/%zu, %zu/%zu\n",
+                        name.c_str(),
+                        to_string(sched).c_str(),
+                        mode.c_str(),
+                        frames,
+                        d / 1e6,
+                        dr / 1e6,
+                        g / 1e6,
+                        c / 1e6,
+                        d / c,
+                        share_text,
+                        eg,
+                        frames,
+                        ec,
+                        cpu_frames);
+                    record r;
+                    r.section = "decoder";
+                    r.name = name + " fft-bp " + to_string(sched) + " " + mode;
+                    r.n = double(code->n());
+                    r.batch = double(frames);
+                    r.value = d;
+                    r.unit = "information bits/s, data on the device";
+                    r.baseline_name =
+                        "CPU reference bits/s (" + std::to_string(cores) + " threads)";
+                    r.baseline = c;
+                    r.ratio = d / c;
+                    r.variant = "frame errors " + std::to_string(eg) + "/" +
+                                std::to_string(frames) + "; row kernels " +
+                                std::to_string(dr) + " bits/s; host to host " +
+                                std::to_string(g) + " bits/s" +
+                                (et ? "; Eb/N0 " + std::to_string(ebn0) +
+                                          " dB where the FER search found " +
+                                          std::to_string(et_errors) + "/" +
+                                          std::to_string(trials) + " frame errors"
+                                    : "; FP32 roofline share " + std::to_string(share)) +
+                                "; messages " + to_string(messages);
+                    g_records.push_back(r);
+                    if (!et && sched == decoder_schedule::flooding &&
+                        messages == message_precision::fp32) {
+                        // the block in a flowgraph on the same frames, against the
+                        // engine alone
+                        // 16 batches of the block's automatic size (4096 frames,
+                        // fewer where they hold more than 64 MiB)
+                        const size_t block_batch = std::max<size_t>(
+                            1,
+                            std::min<size_t>(4096,
+                                             (size_t(64) << 20) /
+                                                 (gpu->llr_per_frame() * sizeof(float))));
+                        const unsigned passes = unsigned(std::max<size_t>(
+                            2, (16 * block_batch + frames - 1) / frames));
+                        for (bool status_tags : { true, false }) {
+                            const double b = block_rate(
+                                code, cfg, llr, frames, "cuda", passes, status_tags);
+                            const char* mode = status_tags ? "block" : "block -st";
+                            std::printf(
+                                "%-28s %-9s %-14s %7zu %10s %10s %10.1f %10s %6.0f%% "
+                                "of the engine host to host (decoder block in a "
+                                "flowgraph%s)\n",
+                                name.c_str(),
+                                "flooding",
+                                mode,
+                                frames * passes,
+                                "",
+                                "",
+                                b / 1e6,
+                                "",
+                                100.0 * b / g,
+                                status_tags ? "" : ", status_tags off");
+                            record rb = r;
+                            rb.name = name + " fft-bp flooding 10 it, decoder block" +
+                                      (status_tags ? "" : ", status_tags off");
+                            rb.unit = "information bits/s, flowgraph";
+                            rb.value = b;
+                            rb.baseline_name = "engine host to host, same frames";
+                            rb.baseline = g;
+                            rb.ratio = b / g;
+                            rb.batch = double(frames * passes);
+                            rb.variant = "the frames " + std::to_string(passes) +
+                                         " times, after one untimed pass";
+                            g_records.push_back(rb);
+                        }
                     }
                 }
-            }
         }
     }
 }

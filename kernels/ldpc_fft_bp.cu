@@ -14,6 +14,8 @@
 
 #include "cuda_check.h"
 #include "ldpc_fft_bp.h"
+#include <cuda_fp16.h>
+#include <type_traits>
 #include <algorithm>
 #include <cfloat>
 #include <stdexcept>
@@ -123,10 +125,24 @@ struct group {
     }
 };
 
+// Check-to-variable messages are stored as M: float, or __half (rounded to
+// nearest even when made; every later use sees the stored value).
+__device__ __forceinline__ float message_value(float m) { return m; }
+__device__ __forceinline__ float message_value(__half m) { return __half2float(m); }
+template <typename M>
+__device__ __forceinline__ M to_message(float x)
+{
+    if constexpr (std::is_same<M, __half>::value)
+        return __float2half_rn(x);
+    else
+        return x;
+}
+
+template <typename M>
 struct frame_state {
     const float* prior;
     float* app;
-    float* c2v;
+    M* c2v;
     uint8_t* hard;
     float* spectra; // max_check_degree * q: transforms of one check's messages
     float* work;    // max_check_degree * q: products, then their transforms
@@ -252,9 +268,9 @@ __device__ void exclusive_products(const float* spectra, float* work, unsigned d
 // check-to-variable messages; with `layered`, the beliefs of its variables at
 // once. \p s holds the group's own scratch rows. A lane keeps the values
 // x = lane + 32 r of an edge's message in registers between its passes.
-template <unsigned Q, bool Warp>
+template <unsigned Q, bool Warp, typename M>
 __device__ void
-check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool layered)
+check_update(const fft_bp_params& p, const frame_state<M>& s, unsigned c, bool layered)
 {
     using G = group<Warp>;
     const fft_bp_graph& g = p.graph;
@@ -268,7 +284,7 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
         const unsigned v = g.edge_variable[e0 + i];
         const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* app = s.app + size_t(v) * q;
-        const float* old = s.c2v + size_t(e0 + i) * q;
+        const M* old = s.c2v + size_t(e0 + i) * q;
         float* in = s.vin + size_t(i) * q;
         float* u = s.spectra + size_t(i) * q;
         float val[per_lane];
@@ -278,7 +294,7 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
             const unsigned x = lane + 32 * r;
             if (q < 32 && x >= q)
                 break;
-            val[r] = app[x] - old[x];
+            val[r] = app[x] - message_value(old[x]);
             mx = fmaxf(mx, val[r]);
         }
         mx = warp_max(mx);
@@ -338,7 +354,7 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
             omax = fmaxf(omax, o[r]);
         }
         omax = warp_max(omax);
-        float* out = s.c2v + size_t(e0 + i) * q;
+        M* out = s.c2v + size_t(e0 + i) * q;
         const float* in = s.vin + size_t(i) * q;
         float amax = -FLT_MAX;
 #pragma unroll
@@ -346,8 +362,9 @@ check_update(const fft_bp_params& p, const frame_state& s, unsigned c, bool laye
             const unsigned x = lane + 32 * r;
             if (q < 32 && x >= q)
                 break;
-            o[r] = fmaxf(o[r] - omax, -log_floor);
-            out[x] = o[r];
+            const M stored = to_message<M>(fmaxf(o[r] - omax, -log_floor));
+            out[x] = stored;
+            o[r] = message_value(stored);
             if (layered) {
                 o[r] = in[x] + o[r]; // the variable's new belief
                 amax = fmaxf(amax, o[r]);
@@ -456,9 +473,12 @@ __device__ __forceinline__ void load_row(const float* p, float (&a)[V])
 // normalised to a maximum of 1 rather than a sum of 1 (the output is
 // normalised to its maximum, so the scale cancels; products of DS - 1 spectra
 // bounded by q each cannot overflow).
-template <unsigned Q, unsigned DS>
-__device__ void check_update_registers(
-    const fft_bp_params& p, const frame_state& s, float* rows, unsigned c, bool layered)
+template <unsigned Q, unsigned DS, typename M>
+__device__ void check_update_registers(const fft_bp_params& p,
+                                       const frame_state<M>& s,
+                                       float* rows,
+                                       unsigned c,
+                                       bool layered)
 {
     using L = register_layout<Q, DS>;
     constexpr unsigned G = L::G, V = L::V;
@@ -473,7 +493,7 @@ __device__ void check_update_registers(
     // check-domain value y of this edge is the variable's value h^-1 * y
     const uint8_t* to_variable = g.gf_mul + unsigned(g.edge_coefficient_inverse[e]) * Q;
     float* app = s.app + size_t(v) * Q;
-    float* c2v = s.c2v + size_t(e) * Q;
+    M* c2v = s.c2v + size_t(e) * Q;
     const unsigned swizzle = c2v_swizzle<Q, DS>(e);
     float* row = rows + slot * L::row;
 
@@ -488,7 +508,7 @@ __device__ void check_update_registers(
         const unsigned x = __ldg(to_variable + y);
         if constexpr (keep_indices)
             xs[r] = x;
-        in[r] = app[x] - c2v[y ^ swizzle];
+        in[r] = app[x] - message_value(c2v[y ^ swizzle]);
         mx = fmaxf(mx, in[r]);
     }
     mx = group_max<G>(mx);
@@ -563,7 +583,8 @@ __device__ void check_update_registers(
     float amax = -FLT_MAX;
 #pragma unroll
     for (unsigned r = 0; r < V; ++r) {
-        a[r] = fmaxf(__logf(fmaxf(a[r], floor)) - log_max, -log_floor);
+        a[r] = message_value(
+            to_message<M>(fmaxf(__logf(fmaxf(a[r], floor)) - log_max, -log_floor)));
         if (layered) {
             in[r] += a[r]; // the variable's new belief
             amax = fmaxf(amax, in[r]);
@@ -575,7 +596,7 @@ __device__ void check_update_registers(
 #pragma unroll
         for (unsigned r = 0; r < V; ++r) {
             const unsigned y = r * G + j;
-            c2v[y ^ swizzle] = a[r];
+            c2v[y ^ swizzle] = to_message<M>(a[r]);
             if (layered) {
                 unsigned x;
                 if constexpr (keep_indices)
@@ -637,8 +658,8 @@ form_prior(const fft_bp_params& p, size_t frame, unsigned v, float* pr)
 }
 
 // Hard decision of every variable from its belief, by warps.
-template <unsigned Q>
-__device__ void decide(const fft_bp_params& p, const frame_state& s)
+template <unsigned Q, typename State>
+__device__ void decide(const fft_bp_params& p, const State& s)
 {
     constexpr unsigned q = Q;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -660,9 +681,9 @@ __device__ void decide(const fft_bp_params& p, const frame_state& s)
 // Flooding's variable phase: beliefs = prior + all incoming messages, then
 // the hard decision; a warp per variable, from variable \p first in steps of
 // \p step.
-template <unsigned Q, unsigned DS>
+template <unsigned Q, unsigned DS, typename M>
 __device__ __forceinline__ void variable_update(const fft_bp_params& p,
-                                                const frame_state& s,
+                                                const frame_state<M>& s,
                                                 unsigned first,
                                                 unsigned step)
 {
@@ -680,12 +701,12 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
             for (uint32_t i = i0; i < i1; ++i) {
                 const uint32_t e = g.variable_edges[i];
                 if constexpr (DS > 0) // kept in the check's domain: y = h x
-                    sum +=
+                    sum += message_value(
                         s.c2v[size_t(e) * q +
                               (__ldg(g.gf_mul + unsigned(g.edge_coefficient[e]) * q + x) ^
-                               c2v_swizzle<Q, DS>(e))];
+                               c2v_swizzle<Q, DS>(e))]);
                 else
-                    sum += s.c2v[size_t(e) * q + x];
+                    sum += message_value(s.c2v[size_t(e) * q + x]);
             }
             a[x] = sum;
             if (sum > best) {
@@ -700,8 +721,9 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
 }
 
 // Unsatisfied checks of the hard decision (call with the block in step).
+template <typename State>
 __device__ unsigned
-syndrome_weight(const fft_bp_params& p, const frame_state& s, unsigned* counter)
+syndrome_weight(const fft_bp_params& p, const State& s, unsigned* counter)
 {
     const fft_bp_graph& g = p.graph;
     __syncthreads();
@@ -723,16 +745,16 @@ syndrome_weight(const fft_bp_params& p, const frame_state& s, unsigned* counter)
 }
 
 // A warp's check update: in registers (DS edge slots) or through rows.
-template <unsigned Q, unsigned DS>
+template <unsigned Q, unsigned DS, typename M>
 __device__ __forceinline__ void warp_check_update(const fft_bp_params& p,
-                                                  const frame_state& mine,
+                                                  const frame_state<M>& mine,
                                                   unsigned c,
                                                   bool layered)
 {
     if constexpr (DS > 0)
-        check_update_registers<Q, DS>(p, mine, mine.spectra, c, layered);
+        check_update_registers<Q, DS, M>(p, mine, mine.spectra, c, layered);
     else
-        check_update<Q, true>(p, mine, c, layered);
+        check_update<Q, true, M>(p, mine, c, layered);
 }
 
 template <unsigned Q, unsigned DS>
@@ -744,7 +766,7 @@ __device__ constexpr size_t warp_scratch_floats(unsigned max_check_degree)
         return 3 * size_t(max_check_degree) * Q;
 }
 
-template <unsigned Q, unsigned DS>
+template <unsigned Q, unsigned DS, typename M>
 __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS))
     fft_bp_kernel(const fft_bp_params p)
 {
@@ -762,17 +784,17 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
     // whole block in the layered schedule without runs
     const size_t rows = size_t(g.max_check_degree) * q;
     const size_t per_warp = warp_scratch_floats<Q, DS>(g.max_check_degree);
-    frame_state s;
+    frame_state<M> s;
     s.spectra = smem;
     s.work = s.spectra + rows;
     s.vin = s.work + rows;
     float* scratch_end = smem + per_warp * p.variant.check_warps;
     if (p.variant.on_chip) {
         s.app = scratch_end;
-        s.c2v = s.app + nq;
+        s.c2v = reinterpret_cast<M*>(s.app + nq);
     } else {
         s.app = p.app + frame * nq;
-        s.c2v = p.c2v + frame * g.edges * q;
+        s.c2v = static_cast<M*>(p.c2v) + frame * g.edges * q;
     }
     float* prior = p.prior + frame * nq;
     s.prior = prior;
@@ -793,14 +815,14 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
     for (size_t t = threadIdx.x; t < nq; t += blockDim.x)
         s.app[t] = prior[t];
     for (size_t t = threadIdx.x; t < g.edges * q; t += blockDim.x)
-        s.c2v[t] = 0.0f;
+        s.c2v[t] = to_message<M>(0.0f);
     __syncthreads();
     decide<Q>(p, s);
     unsigned unsat = syndrome_weight(p, s, &s_unsat);
 
     unsigned iterations = 0;
     if (!(p.early_termination && unsat == 0)) {
-        frame_state mine = s; // this warp's scratch rows
+        frame_state<M> mine = s; // this warp's scratch rows
         mine.spectra = smem + per_warp * warp;
         mine.work = mine.spectra + rows;
         mine.vin = mine.work + rows;
@@ -814,20 +836,20 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
                         for (unsigned c = g.run_offsets[r] + warp;
                              c < g.run_offsets[r + 1];
                              c += p.variant.check_warps)
-                            warp_check_update<Q, DS>(p, mine, c, true);
+                            warp_check_update<Q, DS, M>(p, mine, c, true);
                     __syncthreads();
                 }
             } else if (p.layered) {
                 if constexpr (DS == 0)
                     for (unsigned c = 0; c < g.checks; ++c)
-                        check_update<Q, false>(p, s, c, true);
+                        check_update<Q, false, M>(p, s, c, true);
             } else {
                 // checks are independent within a flooding iteration
                 if (warp < p.variant.check_warps)
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
-                        warp_check_update<Q, DS>(p, mine, c, false);
+                        warp_check_update<Q, DS, M>(p, mine, c, false);
                 __syncthreads();
-                variable_update<Q, DS>(p, s, warp, n_warps);
+                variable_update<Q, DS, M>(p, s, warp, n_warps);
                 // the next iteration's checks read these beliefs
                 __syncthreads();
             }
@@ -891,10 +913,10 @@ void opt_in_shared_memory(Kernel kernel)
 // (enqueue: legal while a stream is captured into a CUDA graph), or both.
 enum class launch_mode { prepare, enqueue, both };
 
-template <unsigned Q, unsigned DS>
+template <unsigned Q, unsigned DS, typename M>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
-    const auto kernel = &fft_bp_kernel<Q, DS>;
+    const auto kernel = &fft_bp_kernel<Q, DS, M>;
     if (mode != launch_mode::enqueue &&
         p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(kernel);
@@ -918,28 +940,29 @@ void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode
 // syndrome_weight is the counter of the last syndrome. The arithmetic is that
 // of fft_bp_kernel's flooding iterations, step by step.
 
-template <unsigned Q>
-__device__ __forceinline__ frame_state global_frame(const fft_bp_params& p, size_t frame)
+template <unsigned Q, typename M>
+__device__ __forceinline__ frame_state<M> global_frame(const fft_bp_params& p,
+                                                       size_t frame)
 {
     const size_t nq = size_t(p.graph.n) * Q;
-    frame_state s{};
+    frame_state<M> s{};
     s.prior = p.prior + frame * nq;
     s.app = p.app + frame * nq;
-    s.c2v = p.c2v + frame * p.graph.edges * Q;
+    s.c2v = static_cast<M*>(p.c2v) + frame * p.graph.edges * Q;
     s.hard = p.hard + frame * p.graph.n;
     return s;
 }
 
 // Priors, beliefs = priors, their decisions, check-to-variable messages 0;
 // grid (variables / warps, frames).
-template <unsigned Q>
+template <unsigned Q, typename M>
 __global__ void __launch_bounds__(block_threads)
     fft_bp_start_kernel(const fft_bp_params p)
 {
     const size_t frame = blockIdx.y;
     const unsigned lane = threadIdx.x & 31;
     const unsigned warps = (blockDim.x >> 5) * gridDim.x;
-    const frame_state s = global_frame<Q>(p, frame);
+    const frame_state<M> s = global_frame<Q, M>(p, frame);
     for (unsigned v = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); v < p.graph.n;
          v += warps) {
         float* pr = const_cast<float*>(s.prior) + size_t(v) * Q;
@@ -965,11 +988,11 @@ __global__ void __launch_bounds__(block_threads)
     const size_t total = p.graph.edges * Q;
     for (size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
          t += size_t(gridDim.x) * blockDim.x)
-        s.c2v[t] = 0.0f;
+        s.c2v[t] = to_message<M>(0.0f);
 }
 
 // grid (checks, frames), clipped to the grid's limit (blocks loop)
-template <unsigned Q>
+template <unsigned Q, typename M>
 __global__ void __launch_bounds__(block_threads)
     fft_bp_checks_kernel(const fft_bp_params p)
 {
@@ -977,17 +1000,17 @@ __global__ void __launch_bounds__(block_threads)
     const size_t frame = blockIdx.y;
     if (p.status[frame].converged)
         return;
-    frame_state s = global_frame<Q>(p, frame);
+    frame_state<M> s = global_frame<Q, M>(p, frame);
     const size_t rows = size_t(p.graph.max_check_degree) * Q;
     s.spectra = smem;
     s.work = s.spectra + rows;
     s.vin = s.work + rows;
     for (unsigned c = blockIdx.x; c < p.graph.checks; c += gridDim.x)
-        check_update<Q, false>(p, s, c, false);
+        check_update<Q, false, M>(p, s, c, false);
 }
 
 // grid (variables / warps, frames); the frame's syndrome counter restarts
-template <unsigned Q>
+template <unsigned Q, typename M>
 __global__ void __launch_bounds__(block_threads)
     fft_bp_variables_kernel(const fft_bp_params p)
 {
@@ -996,10 +1019,10 @@ __global__ void __launch_bounds__(block_threads)
         return;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         p.status[frame].syndrome_weight = 0;
-    variable_update<Q, 0>(p,
-                          global_frame<Q>(p, frame),
-                          blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5),
-                          (blockDim.x >> 5) * gridDim.x);
+    variable_update<Q, 0, M>(p,
+                             global_frame<Q, M>(p, frame),
+                             blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5),
+                             (blockDim.x >> 5) * gridDim.x);
 }
 
 // Unsatisfied checks into the frame's counter; grid (checks / threads,
@@ -1073,7 +1096,7 @@ __global__ void __launch_bounds__(block_threads)
         p.status[frame].converged = p.status[frame].syndrome_weight == 0;
 }
 
-template <unsigned Q>
+template <unsigned Q, typename M>
 void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mode)
 {
     const fft_bp_graph& g = p.graph;
@@ -1085,7 +1108,7 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
         std::min((g.checks + block_threads - 1) / block_threads, max_grid_x);
     if (mode != launch_mode::enqueue &&
         p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
-        opt_in_shared_memory(&fft_bp_checks_kernel<Q>);
+        opt_in_shared_memory(&fft_bp_checks_kernel<Q, M>);
     if (mode == launch_mode::prepare)
         return;
     const size_t total = p.n_frames;
@@ -1097,7 +1120,7 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
         c.input = p.input + f0 * in_per_frame;
         c.prior = p.prior + f0 * nq;
         c.app = p.app + f0 * nq;
-        c.c2v = p.c2v + f0 * g.edges * Q;
+        c.c2v = static_cast<M*>(p.c2v) + f0 * g.edges * Q;
         c.hard = p.hard + f0 * g.n;
         c.info_bits = p.info_bits + f0 * size_t(g.k) * m;
         c.codeword_bits =
@@ -1107,7 +1130,7 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
         const unsigned frame_blocks = (frames + block_threads - 1) / block_threads;
         GPULDPC_CUDA_CHECK(
             cudaMemsetAsync(c.status, 0, frames * sizeof(fft_bp_status), stream));
-        fft_bp_start_kernel<Q>
+        fft_bp_start_kernel<Q, M>
             <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(c);
         GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_start_kernel");
         if (p.early_termination) {
@@ -1119,12 +1142,12 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_iteration_done_kernel");
         }
         for (unsigned it = 1; it <= p.max_iterations; ++it) {
-            fft_bp_checks_kernel<Q><<<dim3(check_blocks, frames),
-                                      block_threads,
-                                      p.variant.shared_bytes,
-                                      stream>>>(c);
+            fft_bp_checks_kernel<Q, M><<<dim3(check_blocks, frames),
+                                         block_threads,
+                                         p.variant.shared_bytes,
+                                         stream>>>(c);
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_checks_kernel");
-            fft_bp_variables_kernel<Q>
+            fft_bp_variables_kernel<Q, M>
                 <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(c);
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_variables_kernel");
             const bool last = it == p.max_iterations;
@@ -1161,21 +1184,21 @@ unsigned register_edge_slots(unsigned q, unsigned max_check_degree)
     return 0;
 }
 
-template <unsigned Q>
-void launch(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
+template <unsigned Q, typename M>
+void launch_messages(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
     if (p.variant.check_parallel)
-        return launch_check_parallel<Q>(p, stream, mode);
+        return launch_check_parallel<Q, M>(p, stream, mode);
     switch (p.variant.edge_slots) {
     case 0:
-        return launch_kernel<Q, 0>(p, stream, mode);
+        return launch_kernel<Q, 0, M>(p, stream, mode);
     case 4:
         if constexpr (Q >= 64)
-            return launch_kernel<Q, 4>(p, stream, mode);
+            return launch_kernel<Q, 4, M>(p, stream, mode);
         break;
     case 8:
         if constexpr (Q == 64 || Q == 128)
-            return launch_kernel<Q, 8>(p, stream, mode);
+            return launch_kernel<Q, 8, M>(p, stream, mode);
         break;
     }
     throw std::invalid_argument("launch_fft_bp: edge_slots " +
@@ -1183,17 +1206,31 @@ void launch(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
                                 " not from fft_bp_choose");
 }
 
+template <unsigned Q>
+void launch(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
+{
+    if (p.half_messages)
+        launch_messages<Q, __half>(p, stream, mode);
+    else
+        launch_messages<Q, float>(p, stream, mode);
+}
+
 } // namespace
 
-fft_bp_variant
-fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool registers)
+fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
+                             size_t shared_limit,
+                             bool layered,
+                             bool registers,
+                             bool half_messages)
 {
     const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
     // per warp: DS rows of q + 32 / DS floats, or 3 * degree rows of q
     const size_t per_warp = (slots ? size_t(slots) * register_row_floats(g.q, slots)
                                    : 3 * size_t(g.max_check_degree) * g.q) *
                             sizeof(float);
-    const size_t messages = (size_t(g.n) + g.edges) * size_t(g.q) * sizeof(float);
+    const size_t messages =
+        size_t(g.n) * g.q * sizeof(float) +
+        g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float));
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     const unsigned threads = kernel_threads(g.q, slots);
@@ -1226,7 +1263,13 @@ fft_bp_choose(const fft_bp_graph& g, size_t shared_limit, bool layered, bool reg
     if (messages < usable) {
         const unsigned w =
             unsigned(std::min<size_t>(max_warps, (usable - messages) / per_warp));
-        if (w >= std::max(1u, all / 2))
+        // flooding leaves the chip where a frame's block would be alone on
+        // its SM with 8 warps at most: too few to hide latency, while the
+        // check-parallel family fills the SM (H100, GF(256) with 64 symbols:
+        // 52.8 Mbit/s on chip, 73.3 check-parallel)
+        const bool starved =
+            !layered && threads <= 256 && 2 * (messages + w * per_warp) > usable;
+        if (w >= std::max(1u, all / 2) && !starved)
             return { true, messages + w * per_warp, threads, w, runs, slots, false };
     }
     if (!layered) {

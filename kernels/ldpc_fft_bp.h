@@ -96,11 +96,14 @@ struct fft_bp_variant {
  * (graph.run_offsets, where the checks are small) or by the whole block, one
  * check after another. Throws std::invalid_argument when not even one check's
  * working set fits. \p registers false: never in registers (for comparisons).
+ * \p half_messages: check-to-variable messages in fp16 (2 bytes a value in
+ * shared memory on chip); launches MUST then set fft_bp_params::half_messages.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,
                              bool layered,
-                             bool registers = true);
+                             bool registers = true,
+                             bool half_messages = false);
 
 /*! One launch: n_frames frames, frame after frame in every buffer. */
 struct fft_bp_params {
@@ -115,7 +118,8 @@ struct fft_bp_params {
     size_t n_frames;
     float* prior;           //!< n * q per frame (log probabilities)
     float* app;             //!< n * q per frame; global variant only
-    float* c2v;             //!< edges * q per frame; global variant only
+    void* c2v;              //!< edges * q per frame (float or __half); global variant
+    bool half_messages;     //!< c2v in fp16 (fft_bp_choose with half_messages)
     uint8_t* hard;          //!< n per frame
     uint8_t* info_bits;     //!< k * m per frame (0/1, MSB first)
     uint8_t* codeword_bits; //!< n * m per frame, or null

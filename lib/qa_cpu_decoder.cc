@@ -338,4 +338,73 @@ BOOST_AUTO_TEST_CASE(bad_configuration_is_rejected)
     BOOST_CHECK(batch_decoder::make(test_code(2), {})->algorithm() ==
                 decoder_algorithm::sum_product);
     BOOST_CHECK(batch_decoder::make(gf, {})->algorithm() == decoder_algorithm::fft_bp);
+    BOOST_CHECK_THROW(parse_message_precision("fp8"), std::invalid_argument);
+    cfg = {};
+    cfg.algorithm = decoder_algorithm::log_fft_bp;
+    cfg.messages = message_precision::fp16;
+    BOOST_CHECK_THROW(batch_decoder::make(gf, cfg), std::invalid_argument);
+}
+
+// Half precision as IEEE 754 binary16 rounds: 10 fraction bits, ties to even,
+// subnormals in steps of 2^-24 below 2^-14, infinity from 65520 on.
+BOOST_AUTO_TEST_CASE(round_to_half_is_binary16_rounding)
+{
+    const float ulp1 = std::ldexp(1.0f, -10); // spacing of halves in [1, 2)
+    BOOST_CHECK_EQUAL(round_to_half(1.0f), 1.0f);
+    BOOST_CHECK_EQUAL(round_to_half(0.0f), 0.0f);
+    BOOST_CHECK(std::signbit(round_to_half(-0.0f)));
+    BOOST_CHECK_EQUAL(round_to_half(1.0f + 0.5f * ulp1), 1.0f);            // tie: even
+    BOOST_CHECK_EQUAL(round_to_half(1.0f + 1.5f * ulp1), 1.0f + 2 * ulp1); // tie: even
+    BOOST_CHECK_EQUAL(round_to_half(1.0f + 0.51f * ulp1), 1.0f + ulp1);
+    BOOST_CHECK_EQUAL(round_to_half(-30.0f), -30.0f);
+    BOOST_CHECK_EQUAL(round_to_half(-29.99f), -29.984375f); // spacing 2^-6 in [16, 32)
+    BOOST_CHECK_EQUAL(round_to_half(2047.5f), 2048.0f);     // carry into the exponent
+    BOOST_CHECK_EQUAL(round_to_half(65504.0f), 65504.0f);
+    BOOST_CHECK_EQUAL(round_to_half(65519.0f), 65504.0f);
+    BOOST_CHECK(std::isinf(round_to_half(65520.0f)));
+    BOOST_CHECK_EQUAL(round_to_half(std::ldexp(3.0f, -26)), std::ldexp(1.0f, -24));
+    BOOST_CHECK_EQUAL(round_to_half(std::ldexp(1.0f, -25)), 0.0f); // tie: even (0)
+    BOOST_CHECK_EQUAL(round_to_half(std::ldexp(3.0f, -25)), std::ldexp(1.0f, -23));
+    BOOST_CHECK(std::isnan(round_to_half(std::numeric_limits<float>::quiet_NaN())));
+    // every value in [-32, 0] a message can take lands on a half within half
+    // a spacing and is a fixed point
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-32.0f, 0.0f);
+    for (int i = 0; i < 100000; ++i) {
+        const float x = u(rng), r = round_to_half(x);
+        const int e = std::ilogb(std::max(std::fabs(x), std::ldexp(1.0f, -14)));
+        BOOST_REQUIRE_LE(std::fabs(r - x), std::ldexp(1.0f, e - 11));
+        BOOST_REQUIRE_EQUAL(round_to_half(r), r);
+    }
+}
+
+// fp16 messages: the same decoder with each check-to-variable message rounded
+// to half precision decodes as well as fp32 at a high SNR
+BOOST_AUTO_TEST_CASE(fp16_messages_decode)
+{
+    for (unsigned q : { 4u, 64u }) {
+        const auto code = test_code(q);
+        const size_t frames = 64;
+        const auto noisy = make_batch(*code, frames, 3.0, 21);
+        for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+            decoder_config cfg;
+            cfg.schedule = sched;
+            cfg.max_iterations = 20;
+            cfg.messages = message_precision::fp16;
+            auto dec = batch_decoder::make(code, cfg, "cpu");
+            BOOST_CHECK(dec->config().messages == message_precision::fp16);
+            const size_t nb = dec->info_bits_per_frame();
+            std::vector<uint8_t> bits(frames * nb);
+            std::vector<frame_status> st(frames);
+            dec->decode(noisy.llr.data(), frames, bits.data(), st.data());
+            size_t errors = 0;
+            for (size_t f = 0; f < frames; ++f)
+                errors += !std::equal(bits.begin() + f * nb,
+                                      bits.begin() + (f + 1) * nb,
+                                      noisy.info_bits.begin() + f * nb);
+            BOOST_TEST_MESSAGE("q=" << q << " " << to_string(sched) << ": " << errors
+                                    << " frame errors of " << frames);
+            BOOST_CHECK_LE(errors, 2u);
+        }
+    }
 }

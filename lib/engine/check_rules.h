@@ -155,9 +155,10 @@ class fft_bp_rule
 {
 public:
     using domain = log_prob_domain;
-    fft_bp_rule(const gf_field& f, unsigned max_degree, const decoder_config&)
+    fft_bp_rule(const gf_field& f, unsigned max_degree, const decoder_config& cfg)
         : d_field(f),
           d_q(f.q()),
+          d_half(cfg.messages == message_precision::fp16),
           d_spectra(size_t(max_degree) * d_q),
           d_suffix(size_t(max_degree + 1) * d_q),
           d_prefix(d_q),
@@ -205,6 +206,9 @@ public:
             for (unsigned x = 0; x < q; ++x)
                 o[x] = std::log(std::max(d_work[perm[x]], floor));
             domain::normalize_and_floor(o, q);
+            if (d_half) // stored in half precision: every later use sees that
+                for (unsigned x = 0; x < q; ++x)
+                    o[x] = round_to_half(o[x]);
             const float* f = &d_spectra[size_t(i) * q];
             for (unsigned x = 0; x < q; ++x)
                 d_prefix[x] *= f[x];
@@ -214,6 +218,7 @@ public:
 private:
     const gf_field& d_field;
     unsigned d_q;
+    bool d_half; // messages rounded to fp16
     std::vector<float> d_spectra, d_suffix, d_prefix, d_work;
 };
 

@@ -213,11 +213,12 @@ public:
         d_variant = kernels::fft_bp_choose(g,
                                            cuda_shared_memory_limit(d_device),
                                            d_config.schedule == decoder_schedule::layered,
-                                           registers);
+                                           registers,
+                                           half_messages());
 
         const size_t per_frame =
-            (2 * size_t(g.n) * g.q + (d_variant.on_chip ? 0 : g.edges * g.q)) *
-            sizeof(float);
+            2 * size_t(g.n) * g.q * sizeof(float) +
+            (d_variant.on_chip ? 0 : g.edges * g.q * message_bytes());
         d_max_launch =
             std::max<size_t>(1, launch_workspace_bytes(prop.totalGlobalMem) / per_frame);
         // frames per launch at most, for tests of multi-launch batches
@@ -387,7 +388,10 @@ private:
         w.prior = cuda::device_buffer<float>(frames * nq);
         if (!d_variant.on_chip) {
             w.app = cuda::device_buffer<float>(frames * nq);
-            w.c2v = cuda::device_buffer<float>(frames * g.edges * g.q);
+            // fp16 messages: two to a float of the buffer
+            w.c2v = cuda::device_buffer<float>(
+                (frames * g.edges * g.q * message_bytes() + sizeof(float) - 1) /
+                sizeof(float));
         }
         w.hard = cuda::device_buffer<uint8_t>(frames * g.n);
         w.info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
@@ -440,9 +444,13 @@ private:
         p.prior = w.prior.data();
         p.app = d_variant.on_chip ? nullptr : w.app.data();
         p.c2v = d_variant.on_chip ? nullptr : w.c2v.data();
+        p.half_messages = half_messages();
         p.hard = w.hard.data();
         return p;
     }
+
+    bool half_messages() const { return d_config.messages == message_precision::fp16; }
+    size_t message_bytes() const { return half_messages() ? 2 : sizeof(float); }
 
     // One launch of the decoder on the workspace's stream; a launch sequence
     // as a graph.

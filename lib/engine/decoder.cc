@@ -11,6 +11,9 @@
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace gr {
@@ -63,6 +66,41 @@ std::string to_string(decoder_algorithm a)
 std::string to_string(decoder_schedule s)
 {
     return s == decoder_schedule::layered ? "layered" : "flooding";
+}
+
+message_precision parse_message_precision(const std::string& s)
+{
+    if (s == "fp32")
+        return message_precision::fp32;
+    if (s == "fp16")
+        return message_precision::fp16;
+    throw std::invalid_argument("messages='" + s + "' is unknown; allowed: fp32, fp16");
+}
+
+std::string to_string(message_precision p)
+{
+    return p == message_precision::fp16 ? "fp16" : "fp32";
+}
+
+float round_to_half(float x)
+{
+    if (std::isnan(x))
+        return x;
+    const float a = std::fabs(x);
+    float r;
+    if (a >= 65520.0f) // halfway above the largest half, 65504: rounds up
+        r = std::numeric_limits<float>::infinity();
+    else if (a < 6.103515625e-05f) // below 2^-14: half's subnormals, steps of 2^-24
+        r = std::nearbyint(a * 16777216.0f) / 16777216.0f;
+    else {
+        // 10 of float's 23 fraction bits stay; the carry may reach the exponent
+        uint32_t u;
+        std::memcpy(&u, &a, sizeof u);
+        u += 0x0fffu + ((u >> 13) & 1u);
+        u &= ~0x1fffu;
+        std::memcpy(&r, &u, sizeof r);
+    }
+    return std::signbit(x) ? -r : r;
 }
 
 batch_decoder::~batch_decoder() = default;
@@ -144,6 +182,11 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
     if (d_config.threads > 1024)
         throw std::invalid_argument("threads=" + std::to_string(d_config.threads) +
                                     " is out of range; allowed: 0 (all cores) .. 1024");
+    if (d_config.messages == message_precision::fp16 &&
+        d_config.algorithm != decoder_algorithm::fft_bp)
+        throw std::invalid_argument("messages='fp16' applies to algorithm='fft-bp' only, "
+                                    "not '" +
+                                    to_string(d_config.algorithm) + "'; allowed: fp32");
 }
 
 batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,

@@ -116,6 +116,11 @@ class qa_batch_decoder(gr_unittest.TestCase):
             gpuldpc.batch_decoder(code, schedule="serial")
         with self.assertRaisesRegex(ValueError, "max_iterations=0"):
             gpuldpc.batch_decoder(code, max_iterations=0)
+        with self.assertRaisesRegex(ValueError, "messages='fp8'.*allowed: fp32, fp16"):
+            gpuldpc.batch_decoder(code, messages="fp8")
+        with self.assertRaisesRegex(ValueError, "messages='fp16'.*fft-bp"):
+            gpuldpc.batch_decoder(code, algorithm="log-fft-bp", messages="fp16")
+        self.assertEqual(gpuldpc.batch_decoder(code, messages="fp16").messages, "fp16")
         with self.assertRaisesRegex(ValueError, "device='gpu'"):
             gpuldpc.batch_decoder(code, device="gpu")
         with self.assertRaisesRegex(ValueError, "llr has shape"):

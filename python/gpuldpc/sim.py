@@ -172,6 +172,8 @@ def make_parser():
                    help="maximum decoder iterations (default 50)")
     p.add_argument("--algorithm", default="auto", choices=ALGORITHMS)
     p.add_argument("--schedule", default="flooding", choices=["flooding", "layered"])
+    p.add_argument("--messages", default="fp32", choices=["fp32", "fp16"],
+                   help="storage of check-to-variable messages, fft-bp (default fp32)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,
@@ -200,6 +202,7 @@ def main(argv=None):
     try:
         decoder = _core.batch_decoder(code, algorithm=args.algorithm,
                                       schedule=args.schedule,
+                                      messages=args.messages,
                                       max_iterations=args.iterations,
                                       threads=args.threads, device=args.device)
     except ValueError as e:
@@ -233,6 +236,7 @@ def main(argv=None):
         "threads": decoder.threads,
         "algorithm": decoder.algorithm,
         "schedule": decoder.schedule,
+        "messages": decoder.messages,
         "iterations": args.iterations,
         "seed": args.seed,
         "points": points,

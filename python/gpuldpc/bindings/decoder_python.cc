@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(9b09c0a9497f1d9514d921fb1ac9232f) */
+/* BINDTOOL_HEADER_FILE_HASH(7f0fce86bd5c29d09b2129f849c99252) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -83,12 +83,15 @@ void bind_decoder(py::module& m)
         "GPU decoder (fft-bp), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
         "              early_termination=True, min_sum_scale=0.75, min_sum_offset=0.0,\n"
-        "              flip_llr_sign=False, threads=0, device='cpu')\n\n"
+        "              flip_llr_sign=False, threads=0, device='cpu', messages='fp32')\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
-        "and are counted per frame in the status field invalid_inputs.")
+        "and are counted per frame in the status field invalid_inputs. messages: fp32 "
+        "or\n"
+        "fp16 (fft-bp): check-to-variable messages stored in half precision, half the\n"
+        "memory and traffic; the CPU rounds them the same way.")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -98,7 +101,8 @@ void bind_decoder(py::module& m)
                          float min_sum_offset,
                          bool flip_llr_sign,
                          unsigned threads,
-                         const std::string& device) {
+                         const std::string& device,
+                         const std::string& messages) {
                  decoder_config cfg;
                  cfg.algorithm = parse_decoder_algorithm(algorithm);
                  cfg.schedule = parse_decoder_schedule(schedule);
@@ -108,6 +112,7 @@ void bind_decoder(py::module& m)
                  cfg.min_sum_offset = min_sum_offset;
                  cfg.flip_llr_sign = flip_llr_sign;
                  cfg.threads = threads;
+                 cfg.messages = parse_message_precision(messages);
                  return batch_decoder::make(code, cfg, device);
              }),
              py::arg("code"),
@@ -119,7 +124,8 @@ void bind_decoder(py::module& m)
              py::arg("min_sum_offset") = 0.0f,
              py::arg("flip_llr_sign") = false,
              py::arg("threads") = 0,
-             py::arg("device") = "cpu")
+             py::arg("device") = "cpu",
+             py::arg("messages") = "fp32")
         .def(
             "decode",
             [](batch_decoder& d, farray llr, bool return_codeword) {
@@ -168,6 +174,9 @@ void bind_decoder(py::module& m)
         .def_property_readonly(
             "schedule",
             [](const batch_decoder& d) { return to_string(d.config().schedule); })
+        .def_property_readonly(
+            "messages",
+            [](const batch_decoder& d) { return to_string(d.config().messages); })
         .def_property_readonly(
             "max_iterations",
             [](const batch_decoder& d) { return d.config().max_iterations; })

@@ -33,12 +33,29 @@ enum class decoder_schedule {
     layered,  //!< check by check, each using the freshest variable beliefs
 };
 
+/*! Storage of the check-to-variable messages (fft-bp). */
+enum class message_precision {
+    fp32, //!< single precision
+    //! each message value rounded to half precision (round to nearest even)
+    //! when it is made: half the memory and traffic of the messages
+    fp16,
+};
+
 /*! Parses "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum". */
 GPULDPC_ENGINE_API decoder_algorithm parse_decoder_algorithm(const std::string& s);
 /*! Parses "flooding", "layered". */
 GPULDPC_ENGINE_API decoder_schedule parse_decoder_schedule(const std::string& s);
 GPULDPC_ENGINE_API std::string to_string(decoder_algorithm a);
 GPULDPC_ENGINE_API std::string to_string(decoder_schedule s);
+/*! Parses "fp32", "fp16". */
+GPULDPC_ENGINE_API message_precision parse_message_precision(const std::string& s);
+GPULDPC_ENGINE_API std::string to_string(message_precision p);
+/*!
+ * \p x rounded to the nearest IEEE half-precision value (ties to even), as a
+ * float; beyond the half range, +-infinity. The CPU reference's model of fp16
+ * message storage, bit for bit that of the GPU's __float2half_rn.
+ */
+GPULDPC_ENGINE_API float round_to_half(float x);
 
 /*! Configuration of a batch decoder. */
 struct decoder_config {
@@ -57,6 +74,8 @@ struct decoder_config {
     bool flip_llr_sign = false;
     //! worker threads across frames; 0: one per hardware thread
     unsigned threads = 0;
+    //! check-to-variable messages stored in fp32 or fp16 (fft-bp only)
+    message_precision messages = message_precision::fp32;
 };
 
 /*!
