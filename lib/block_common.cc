@@ -30,7 +30,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        int max_iterations,
                                        bool flip_llr_sign,
                                        const std::string& device,
-                                       int threads)
+                                       int threads,
+                                       const std::string& messages)
 {
     if (!code)
         throw std::invalid_argument("code: no code given");
@@ -46,6 +47,7 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
     cfg.max_iterations = unsigned(max_iterations);
     cfg.flip_llr_sign = flip_llr_sign;
     cfg.threads = unsigned(threads);
+    cfg.messages = parse_message_precision(messages);
     return batch_decoder::make(code, cfg, device);
 }
 

@@ -37,7 +37,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        int max_iterations,
                                        bool flip_llr_sign,
                                        const std::string& device,
-                                       int threads);
+                                       int threads,
+                                       const std::string& messages = "fp32");
 
 /*!
  * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure

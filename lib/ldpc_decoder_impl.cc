@@ -41,7 +41,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       bool pass_failed,
                                       int threads,
                                       double stats_interval,
-                                      bool status_tags)
+                                      bool status_tags,
+                                      const std::string& messages)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -55,7 +56,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                           pass_failed,
                           threads,
                           stats_interval,
-                          status_tags);
+                          status_tags,
+                          messages);
 }
 
 ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
@@ -70,7 +72,8 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 bool pass_failed,
                                                 int threads,
                                                 double stats_interval,
-                                                bool status_tags)
+                                                bool status_tags,
+                                                const std::string& messages)
 {
     params p;
     p.algorithm = algorithm;
@@ -85,6 +88,7 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
     p.threads = threads;
     p.stats_interval = stats_interval;
     p.status_tags = status_tags;
+    p.messages = messages;
     return make_from_params(code, p);
 }
 
@@ -146,7 +150,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
                                            p.max_iterations,
                                            p.flip_llr_sign,
                                            p.device,
-                                           p.threads))
+                                           p.threads,
+                                           p.messages))
 {
 }
 

@@ -237,6 +237,25 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual(keys[True], ["ldpc_converged", "ldpc_iterations", "ldpc_syndrome_weight",
                                       "marker", "packet_len"])
 
+    def test_fp16_messages(self):
+        # the block decodes with half-precision messages as the engine does
+        code = load("regular_2_4_n96_gf64.alist")
+        rng = np.random.default_rng(17)
+        info = rng.integers(0, code.q, size=(6, code.k), dtype=np.uint8)
+        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+        llr = noisy_llr(bits, 4.0, code.rate, rng)
+        n = llr.shape[1]
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(6)]
+        dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", messages="fp16")
+        out, _ = self.run_decoder(dec, llr, tags)
+        engine = gpuldpc.batch_decoder(code, device="cpu", messages="fp16")
+        expected, _ = engine.decode(llr)
+        np.testing.assert_array_equal(out.reshape(expected.shape), expected)
+        np.testing.assert_array_equal(
+            expected, gpuldpc.sim.symbols_to_bits(info, code.bits_per_symbol))
+        with self.assertRaisesRegex(ValueError, "messages='fp8'"):
+            gpuldpc.ldpc_decoder(code, messages="fp8")
+
     def test_frames_trickling_in_come_out_at_once(self):
         check_frames_come_out_at_once(self, "cpu")
 

@@ -103,6 +103,7 @@ public:
         int threads = 0;
         double stats_interval = 1.0;
         bool status_tags = true;
+        std::string messages = "fp32";
     };
 
     /*!
@@ -124,6 +125,8 @@ public:
      * \param stats_interval seconds between "stats" messages, > 0
      * \param status_tags tag each output frame with its decoding status (PDUs
      *        always carry it in their metadata)
+     * \param messages "fp32" or "fp16": storage of the check-to-variable
+     *        messages (fft-bp); fp16 halves their memory and traffic
      */
     static sptr make(const std::string& code_file,
                      const std::string& format = "auto",
@@ -140,7 +143,8 @@ public:
                      bool pass_failed = true,
                      int threads = 0,
                      double stats_interval = 1.0,
-                     bool status_tags = true);
+                     bool status_tags = true,
+                     const std::string& messages = "fp32");
 
     /*! The same with a code object instead of a file. */
     static sptr make_from_code(ldpc_code::sptr code,
@@ -155,7 +159,8 @@ public:
                                bool pass_failed = true,
                                int threads = 0,
                                double stats_interval = 1.0,
-                               bool status_tags = true);
+                               bool status_tags = true,
+                               const std::string& messages = "fp32");
 
     /*! The same with the parameters in one struct; every field is checked. */
     static sptr make_from_params(ldpc_code::sptr code, const params& p);

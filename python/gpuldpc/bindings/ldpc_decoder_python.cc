@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(0197434e8caf2c21820fb97e5a50d169) */
+/* BINDTOOL_HEADER_FILE_HASH(7b443239f29bd81c93cc29f18a3d19b1) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -48,7 +48,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
-             py::arg("status_tags") = true)
+             py::arg("status_tags") = true,
+             py::arg("messages") = "fp32")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -61,7 +62,8 @@ void bind_ldpc_decoder(py::module& m)
                          bool pass_failed,
                          int threads,
                          double stats_interval,
-                         bool status_tags) {
+                         bool status_tags,
+                         const std::string& messages) {
                  return ldpc_decoder::make_from_code(code,
                                                      algorithm,
                                                      schedule,
@@ -74,7 +76,8 @@ void bind_ldpc_decoder(py::module& m)
                                                      pass_failed,
                                                      threads,
                                                      stats_interval,
-                                                     status_tags);
+                                                     status_tags,
+                                                     messages);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -88,7 +91,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
-             py::arg("status_tags") = true)
+             py::arg("status_tags") = true,
+             py::arg("messages") = "fp32")
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
