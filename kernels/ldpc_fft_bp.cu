@@ -33,18 +33,26 @@ constexpr unsigned block_threads = 256;
 
 // Threads of a kernel: 512 where a register check update leaves registers for
 // it (twice the warps per frame on chip, which hides more latency), else 256.
-__host__ __device__ constexpr unsigned kernel_threads(unsigned q, unsigned edge_slots)
+// GF(256) with 4 edge slots takes the whole register file with 512 threads:
+// only with fp16 messages, where a frame's block sits alone on its SM (H100,
+// GF(256) with 64 symbols, flooding: 77 -> 86 Mbit/s; with fp32 messages the
+// layered schedule keeps two blocks of 256 an SM: 512 would cost 67 -> 41).
+__host__ __device__ constexpr unsigned
+kernel_threads(unsigned q, unsigned edge_slots, bool half_messages)
 {
-    return edge_slots > 0 && (q == 64 || (q == 128 && edge_slots == 4)) ? 512
-                                                                        : block_threads;
+    return edge_slots > 0 && (q == 64 || (edge_slots == 4 && q == 128) ||
+                              (edge_slots == 4 && q == 256 && half_messages))
+               ? 512
+               : block_threads;
 }
 // Blocks per SM that a kernel's registers must allow: two where one block
 // leaves most of the SM's warps idle and two fit without spills (the
 // compiler's own choice can put the SM at one block: H100, GF(64) at 73
 // registers instead of 64, 358 -> 279 Mbit/s).
-__host__ __device__ constexpr unsigned kernel_min_blocks(unsigned q, unsigned edge_slots)
+__host__ __device__ constexpr unsigned
+kernel_min_blocks(unsigned q, unsigned edge_slots, bool half_messages)
 {
-    return edge_slots == 4 && (q == 64 || q == 256) ? 2 : 1;
+    return edge_slots == 4 && (q == 64 || (q == 256 && !half_messages)) ? 2 : 1;
 }
 constexpr unsigned full_mask = 0xffffffffu;
 
@@ -435,6 +443,24 @@ __host__ __device__ __forceinline__ unsigned c2v_swizzle(unsigned edge)
     return (edge & (DS - 1)) << register_layout<Q, DS>::log2g;
 }
 
+// exp and log by the special function unit, subnormals flushed to zero (the
+// messages are normalised to a maximum of 1 before exp and floored before
+// log, so subnormals carry nothing; without the flush, each call takes three
+// more instructions to scale them)
+__device__ __forceinline__ float exp_ftz(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x * 1.4426950408889634f));
+    return y;
+}
+
+__device__ __forceinline__ float log_ftz(float x)
+{
+    float y;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y * 0.6931471805599453f;
+}
+
 // Maximum over the G lanes of an edge (lanes whose index differs only in the
 // low log2(G) bits).
 template <unsigned G>
@@ -515,7 +541,7 @@ __device__ void check_update_registers(const fft_bp_params& p,
 #pragma unroll
     for (unsigned r = 0; r < V; ++r) {
         in[r] -= mx;
-        a[r] = __expf(in[r]);
+        a[r] = exp_ftz(in[r]);
     }
 
     // forward transform: high bits (A), to B through the row, low bits (B)
@@ -578,13 +604,13 @@ __device__ void check_update_registers(const fft_bp_params& p,
     for (unsigned r = 0; r < V; ++r)
         wmax = fmaxf(wmax, a[r]);
     wmax = group_max<G>(wmax);
-    const float floor = wmax * __expf(-log_floor);
-    const float log_max = __logf(wmax);
+    const float floor = wmax * exp_ftz(-log_floor);
+    const float log_max = log_ftz(wmax);
     float amax = -FLT_MAX;
 #pragma unroll
     for (unsigned r = 0; r < V; ++r) {
         a[r] = message_value(
-            to_message<M>(fmaxf(__logf(fmaxf(a[r], floor)) - log_max, -log_floor)));
+            to_message<M>(fmaxf(log_ftz(fmaxf(a[r], floor)) - log_max, -log_floor)));
         if (layered) {
             in[r] += a[r]; // the variable's new belief
             amax = fmaxf(amax, in[r]);
@@ -678,45 +704,69 @@ __device__ void decide(const fft_bp_params& p, const State& s)
     }
 }
 
-// Flooding's variable phase: beliefs = prior + all incoming messages, then
-// the hard decision; a warp per variable, from variable \p first in steps of
-// \p step.
+// Flooding's variable phase: beliefs = prior + all incoming messages (in
+// edge order, each value's sum in a register), then, where \p decide, the
+// hard decision (only early termination and the last iteration use it); a
+// warp per variable, from variable \p first in steps of \p step.
 template <unsigned Q, unsigned DS, typename M>
 __device__ __forceinline__ void variable_update(const fft_bp_params& p,
                                                 const frame_state<M>& s,
                                                 unsigned first,
-                                                unsigned step)
+                                                unsigned step,
+                                                bool decide)
 {
     const fft_bp_graph& g = p.graph;
-    constexpr unsigned q = Q;
+    constexpr unsigned q = Q, per_lane = (Q + 31) / 32;
     const unsigned lane = threadIdx.x & 31;
     for (unsigned v = first; v < g.n; v += step) {
         const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
         float* a = s.app + size_t(v) * q;
         const float* pr = s.prior + size_t(v) * q;
+        float sum[per_lane];
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            sum[r] = pr[x];
+        }
+        for (uint32_t i = i0; i < i1; ++i) {
+            const uint32_t e = g.variable_edges[i];
+            const M* c = s.c2v + size_t(e) * q;
+            if constexpr (DS > 0) { // kept in the check's domain: y = h x
+                const uint8_t* to_check = g.gf_mul + unsigned(g.edge_coefficient[e]) * q;
+                const unsigned swizzle = c2v_swizzle<Q, DS>(e);
+#pragma unroll
+                for (unsigned r = 0; r < per_lane; ++r)
+                    sum[r] += message_value(c[__ldg(to_check + lane + 32 * r) ^ swizzle]);
+            } else {
+#pragma unroll
+                for (unsigned r = 0; r < per_lane; ++r) {
+                    const unsigned x = lane + 32 * r;
+                    if (q < 32 && x >= q)
+                        break;
+                    sum[r] += message_value(c[x]);
+                }
+            }
+        }
         float best = -FLT_MAX;
         unsigned arg = 0;
-        for (unsigned x = lane; x < q; x += 32) {
-            float sum = pr[x];
-            for (uint32_t i = i0; i < i1; ++i) {
-                const uint32_t e = g.variable_edges[i];
-                if constexpr (DS > 0) // kept in the check's domain: y = h x
-                    sum += message_value(
-                        s.c2v[size_t(e) * q +
-                              (__ldg(g.gf_mul + unsigned(g.edge_coefficient[e]) * q + x) ^
-                               c2v_swizzle<Q, DS>(e))]);
-                else
-                    sum += message_value(s.c2v[size_t(e) * q + x]);
-            }
-            a[x] = sum;
-            if (sum > best) {
-                best = sum;
+#pragma unroll
+        for (unsigned r = 0; r < per_lane; ++r) {
+            const unsigned x = lane + 32 * r;
+            if (q < 32 && x >= q)
+                break;
+            a[x] = sum[r];
+            if (sum[r] > best) {
+                best = sum[r];
                 arg = x;
             }
         }
-        warp_argmax(best, arg);
-        if (lane == 0)
-            s.hard[v] = uint8_t(arg);
+        if (decide) {
+            warp_argmax(best, arg);
+            if (lane == 0)
+                s.hard[v] = uint8_t(arg);
+        }
     }
 }
 
@@ -766,8 +816,13 @@ __device__ constexpr size_t warp_scratch_floats(unsigned max_check_degree)
         return 3 * size_t(max_check_degree) * Q;
 }
 
-template <unsigned Q, unsigned DS, typename M>
-__global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS))
+// OnChip: the frame's beliefs and messages in shared memory, known to the
+// compiler, so that they take shared-memory instructions with 32-bit
+// addresses rather than generic ones with 64-bit address arithmetic.
+template <unsigned Q, unsigned DS, typename M, bool OnChip>
+__global__ void
+__launch_bounds__(kernel_threads(Q, DS, std::is_same<M, __half>::value),
+                  kernel_min_blocks(Q, DS, std::is_same<M, __half>::value))
     fft_bp_kernel(const fft_bp_params p)
 {
     extern __shared__ float smem[];
@@ -789,7 +844,7 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
     s.work = s.spectra + rows;
     s.vin = s.work + rows;
     float* scratch_end = smem + per_warp * p.variant.check_warps;
-    if (p.variant.on_chip) {
+    if constexpr (OnChip) {
         s.app = scratch_end;
         s.c2v = reinterpret_cast<M*>(s.app + nq);
     } else {
@@ -849,7 +904,8 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS), kernel_min_blocks(Q, DS
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
                         warp_check_update<Q, DS, M>(p, mine, c, false);
                 __syncthreads();
-                variable_update<Q, DS, M>(p, s, warp, n_warps);
+                variable_update<Q, DS, M>(
+                    p, s, warp, n_warps, p.early_termination || it == p.max_iterations);
                 // the next iteration's checks read these beliefs
                 __syncthreads();
             }
@@ -916,14 +972,15 @@ enum class launch_mode { prepare, enqueue, both };
 template <unsigned Q, unsigned DS, typename M>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
-    const auto kernel = &fft_bp_kernel<Q, DS, M>;
+    const auto kernel = p.variant.on_chip ? &fft_bp_kernel<Q, DS, M, true>
+                                          : &fft_bp_kernel<Q, DS, M, false>;
     if (mode != launch_mode::enqueue &&
         p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(kernel);
     if (mode == launch_mode::prepare)
         return;
     kernel<<<unsigned(p.n_frames),
-             kernel_threads(Q, DS),
+             kernel_threads(Q, DS, std::is_same<M, __half>::value),
              p.variant.shared_bytes,
              stream>>>(p);
     GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
@@ -1012,7 +1069,7 @@ __global__ void __launch_bounds__(block_threads)
 // grid (variables / warps, frames); the frame's syndrome counter restarts
 template <unsigned Q, typename M>
 __global__ void __launch_bounds__(block_threads)
-    fft_bp_variables_kernel(const fft_bp_params p)
+    fft_bp_variables_kernel(const fft_bp_params p, bool decide)
 {
     const size_t frame = blockIdx.y;
     if (p.status[frame].converged)
@@ -1022,7 +1079,8 @@ __global__ void __launch_bounds__(block_threads)
     variable_update<Q, 0, M>(p,
                              global_frame<Q, M>(p, frame),
                              blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5),
-                             (blockDim.x >> 5) * gridDim.x);
+                             (blockDim.x >> 5) * gridDim.x,
+                             decide);
 }
 
 // Unsatisfied checks into the frame's counter; grid (checks / threads,
@@ -1147,10 +1205,11 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
                                          p.variant.shared_bytes,
                                          stream>>>(c);
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_checks_kernel");
-            fft_bp_variables_kernel<Q, M>
-                <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(c);
-            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_variables_kernel");
             const bool last = it == p.max_iterations;
+            fft_bp_variables_kernel<Q, M>
+                <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(
+                    c, p.early_termination || last);
+            GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_variables_kernel");
             if (p.early_termination || last) {
                 fft_bp_syndrome_kernel<Q>
                     <<<dim3(syndrome_blocks, frames), block_threads, 0, stream>>>(c);
@@ -1233,7 +1292,7 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
         g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float));
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
-    const unsigned threads = kernel_threads(g.q, slots);
+    const unsigned threads = kernel_threads(g.q, slots, half_messages);
     const unsigned max_warps = threads / 32;
     if (per_warp > usable)
         throw std::invalid_argument(
@@ -1292,7 +1351,7 @@ void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mod
         throw std::invalid_argument("launch_fft_bp: q must be a power of two, 2 .. 256");
     if (g.max_check_degree == 0 || p.max_iterations == 0)
         throw std::invalid_argument("launch_fft_bp: empty checks or no iterations");
-    if (p.variant.threads != kernel_threads(g.q, p.variant.edge_slots) ||
+    if (p.variant.threads != kernel_threads(g.q, p.variant.edge_slots, p.half_messages) ||
         p.variant.check_warps < 1 || p.variant.check_warps > p.variant.threads / 32)
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
     if (p.layered && !p.variant.runs && p.variant.edge_slots)
