@@ -825,7 +825,7 @@ __launch_bounds__(kernel_threads(Q, DS, std::is_same<M, __half>::value),
                   kernel_min_blocks(Q, DS, std::is_same<M, __half>::value))
     fft_bp_kernel(const fft_bp_params p)
 {
-    extern __shared__ float smem[];
+    extern __shared__ __align__(16) float smem[];
     __shared__ unsigned s_invalid, s_unsat;
     const fft_bp_graph& g = p.graph;
     static_assert(Q >= 2 && Q <= 256 && (Q & (Q - 1)) == 0, "q: a power of two, 2..256");
@@ -1053,7 +1053,7 @@ template <unsigned Q, typename M>
 __global__ void __launch_bounds__(block_threads)
     fft_bp_checks_kernel(const fft_bp_params p)
 {
-    extern __shared__ float smem[];
+    extern __shared__ __align__(16) float smem[];
     const size_t frame = blockIdx.y;
     if (p.status[frame].converged)
         return;
