@@ -50,7 +50,8 @@ gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_fi
                                                       int frames_per_call,
                                                       float input_scale,
                                                       const std::string& device,
-                                                      int threads)
+                                                      int threads,
+                                                      const std::string& messages)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -59,7 +60,8 @@ gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_fi
                           frames_per_call,
                           input_scale,
                           device,
-                          threads);
+                          threads,
+                          messages);
 }
 
 gr::fec::generic_decoder::sptr
@@ -70,7 +72,8 @@ ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
                                  int frames_per_call,
                                  float input_scale,
                                  const std::string& device,
-                                 int threads)
+                                 int threads,
+                                 const std::string& messages)
 {
     return std::make_shared<ldpc_decoder_def>(code,
                                               algorithm,
@@ -79,7 +82,8 @@ ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
                                               frames_per_call,
                                               input_scale,
                                               device,
-                                              threads);
+                                              threads,
+                                              messages);
 }
 
 ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
@@ -89,7 +93,8 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
                                    int frames_per_call,
                                    float input_scale,
                                    const std::string& device,
-                                   int threads)
+                                   int threads,
+                                   const std::string& messages)
     : gr::fec::generic_decoder("gpuldpc_ldpc_decoder_def"),
       d_frames_per_call(check_frames_per_call(frames_per_call)),
       d_input_scale(input_scale)
@@ -98,7 +103,7 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
         throw std::invalid_argument("input_scale=" + std::to_string(input_scale) +
                                     " is out of range; allowed: a finite value > 0");
     d_decoder = make_batch_decoder(
-        code, algorithm, schedule, max_iterations, false, device, threads);
+        code, algorithm, schedule, max_iterations, false, device, threads, messages);
     set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
 }
 

@@ -20,14 +20,14 @@ CODES = gpuldpc.codes_dir()
 class qa_fecapi(gr_unittest.TestCase):
     """gpuldpc's FECAPI definitions inside GNU Radio's own FEC blocks."""
 
-    def loopback(self, code, frames_per_call, ebn0_db, frames, seed):
+    def loopback(self, code, frames_per_call, ebn0_db, frames, seed, messages="fp32"):
         """extended_encoder -> BPSK (0 -> -1, 1 -> +1) -> AWGN -> extended_decoder."""
         rng = np.random.default_rng(seed)
         k_bits = code.k * code.bits_per_symbol
         sigma2 = 1.0 / (2.0 * code.rate * 10 ** (ebn0_db / 10.0))
         enc = gpuldpc.ldpc_encoder_def(code, frames_per_call=frames_per_call)
         dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=frames_per_call,
-                                       input_scale=2.0 / sigma2)
+                                       input_scale=2.0 / sigma2, messages=messages)
         bits = rng.integers(0, 2, frames * k_bits, dtype=np.uint8)
         n_coded = frames * code.n * code.bits_per_symbol
         tb = gr.top_block()
@@ -53,6 +53,13 @@ class qa_fecapi(gr_unittest.TestCase):
             self.assertEqual(len(received), len(sent), name)
             np.testing.assert_array_equal(received, sent, name)
             self.assertEqual(dec.failed_frames(), 0)
+
+    def test_fp16_messages(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_2_4_n96_gf64.alist"))
+        sent, received, dec = self.loopback(code, 2, 4.5, 8, seed=5, messages="fp16")
+        np.testing.assert_array_equal(received, sent)
+        with self.assertRaisesRegex(ValueError, "messages='half'"):
+            gpuldpc.ldpc_decoder_def(code, messages="half")
 
     def test_several_codewords_per_call(self):
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_2_4_n128_gf16.alist"))

@@ -53,7 +53,8 @@ public:
                                                int frames_per_call = 1,
                                                float input_scale = 1.0f,
                                                const std::string& device = "auto",
-                                               int threads = 0);
+                                               int threads = 0,
+                                               const std::string& messages = "fp32");
     static gr::fec::generic_decoder::sptr
     make_from_code(ldpc_code::sptr code,
                    const std::string& algorithm = "auto",
@@ -62,7 +63,8 @@ public:
                    int frames_per_call = 1,
                    float input_scale = 1.0f,
                    const std::string& device = "auto",
-                   int threads = 0);
+                   int threads = 0,
+                   const std::string& messages = "fp32");
 
     ldpc_decoder_def(ldpc_code::sptr code,
                      const std::string& algorithm,
@@ -71,7 +73,8 @@ public:
                      int frames_per_call,
                      float input_scale,
                      const std::string& device,
-                     int threads);
+                     int threads,
+                     const std::string& messages = "fp32");
 
     void generic_work(void* inbuffer, void* outbuffer) override;
     double rate() override;

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(2265e93ab1671ed2759229d27e7cafa2) */
+/* BINDTOOL_HEADER_FILE_HASH(678404891468dfc3e7b6039715606c08) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -48,7 +48,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          int frames_per_call,
                          float input_scale,
                          const std::string& device,
-                         int threads) {
+                         int threads,
+                         const std::string& messages) {
                  return std::static_pointer_cast<ldpc_decoder_def>(
                      ldpc_decoder_def::make(code_file,
                                             format,
@@ -60,7 +61,8 @@ void bind_ldpc_fec_defs(py::module& m)
                                             frames_per_call,
                                             input_scale,
                                             device,
-                                            threads));
+                                            threads,
+                                            messages));
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -72,7 +74,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("frames_per_call") = 1,
              py::arg("input_scale") = 1.0f,
              py::arg("device") = "auto",
-             py::arg("threads") = 0)
+             py::arg("threads") = 0,
+             py::arg("messages") = "fp32")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -80,7 +83,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          int frames_per_call,
                          float input_scale,
                          const std::string& device,
-                         int threads) {
+                         int threads,
+                         const std::string& messages) {
                  return std::make_shared<ldpc_decoder_def>(code,
                                                            algorithm,
                                                            schedule,
@@ -88,7 +92,8 @@ void bind_ldpc_fec_defs(py::module& m)
                                                            frames_per_call,
                                                            input_scale,
                                                            device,
-                                                           threads);
+                                                           threads,
+                                                           messages);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -97,7 +102,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("frames_per_call") = 1,
              py::arg("input_scale") = 1.0f,
              py::arg("device") = "auto",
-             py::arg("threads") = 0)
+             py::arg("threads") = 0,
+             py::arg("messages") = "fp32")
         .def("frames", &ldpc_decoder_def::frames)
         .def("failed_frames", &ldpc_decoder_def::failed_frames);
 
