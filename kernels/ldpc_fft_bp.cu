@@ -52,6 +52,9 @@ kernel_threads(unsigned q, unsigned edge_slots, bool half_messages)
 __host__ __device__ constexpr unsigned
 kernel_min_blocks(unsigned q, unsigned edge_slots, bool half_messages)
 {
+    if (edge_slots == 0) // row kernels of small fields: four blocks of 256 (64
+        // registers; H100, GF(16) layered at 76 registers: 167 -> 133 Mbit/s)
+        return q <= 16 ? 4 : 1;
     return edge_slots == 4 && (q == 64 || (q == 256 && !half_messages)) ? 2 : 1;
 }
 constexpr unsigned full_mask = 0xffffffffu;
@@ -79,6 +82,21 @@ __device__ __forceinline__ unsigned warp_sum(unsigned v)
 
 // The largest value and its index; the smallest index among equal values,
 // as std::max_element in the CPU reference.
+// The same over aligned groups of Lanes lanes (each group its own result).
+template <unsigned Lanes>
+__device__ __forceinline__ void group_argmax(float& v, unsigned& i)
+{
+#pragma unroll
+    for (unsigned o = Lanes / 2; o > 0; o >>= 1) {
+        const float ov = __shfl_xor_sync(full_mask, v, o);
+        const unsigned oi = __shfl_xor_sync(full_mask, i, o);
+        if (ov > v || (ov == v && oi < i)) {
+            v = ov;
+            i = oi;
+        }
+    }
+}
+
 __device__ __forceinline__ void warp_argmax(float& v, unsigned& i)
 {
     for (int o = 16; o > 0; o >>= 1) {
@@ -704,10 +722,19 @@ __device__ void decide(const fft_bp_params& p, const State& s)
     }
 }
 
+// Lanes that serve one variable in flooding's variable phase.
+__host__ __device__ constexpr unsigned variable_lanes(unsigned q)
+{
+    return q >= 128 ? 32 : (q >= 8 ? q / 4 : 1);
+}
+
 // Flooding's variable phase: beliefs = prior + all incoming messages (in
 // edge order, each value's sum in a register), then, where \p decide, the
-// hard decision (only early termination and the last iteration use it); a
-// warp per variable, from variable \p first in steps of \p step.
+// hard decision (only early termination and the last iteration use it). A
+// variable takes a group of lanes with 4 values each (8 for q = 256), so that
+// a warp serves 32 / group variables at once (small q: one warp a variable
+// would leave most lanes idle and repeat the per-variable work); warp \p
+// first takes variables from its first group on, in steps of \p step warps.
 template <unsigned Q, unsigned DS, typename M>
 __device__ __forceinline__ void variable_update(const fft_bp_params& p,
                                                 const frame_state<M>& s,
@@ -716,55 +743,53 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
                                                 bool decide)
 {
     const fft_bp_graph& g = p.graph;
-    constexpr unsigned q = Q, per_lane = (Q + 31) / 32;
-    const unsigned lane = threadIdx.x & 31;
-    for (unsigned v = first; v < g.n; v += step) {
-        const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
-        float* a = s.app + size_t(v) * q;
-        const float* pr = s.prior + size_t(v) * q;
+    constexpr unsigned q = Q;
+    constexpr unsigned lanes = variable_lanes(Q);
+    constexpr unsigned per_lane = Q / lanes, groups = 32 / lanes;
+    const unsigned lane = threadIdx.x & 31, sub = lane % lanes;
+    for (unsigned v0 = first * groups; v0 < g.n; v0 += step * groups) {
+        const unsigned v = v0 + lane / lanes;
+        const bool active = v < g.n; // shuffles below take the whole warp
         float sum[per_lane];
+        float best = -FLT_MAX;
+        unsigned arg = 0;
+        if (active) {
+            const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
+            float* a = s.app + size_t(v) * q;
+            const float* pr = s.prior + size_t(v) * q;
 #pragma unroll
-        for (unsigned r = 0; r < per_lane; ++r) {
-            const unsigned x = lane + 32 * r;
-            if (q < 32 && x >= q)
-                break;
-            sum[r] = pr[x];
-        }
-        for (uint32_t i = i0; i < i1; ++i) {
-            const uint32_t e = g.variable_edges[i];
-            const M* c = s.c2v + size_t(e) * q;
-            if constexpr (DS > 0) { // kept in the check's domain: y = h x
-                const uint8_t* to_check = g.gf_mul + unsigned(g.edge_coefficient[e]) * q;
-                const unsigned swizzle = c2v_swizzle<Q, DS>(e);
+            for (unsigned r = 0; r < per_lane; ++r)
+                sum[r] = pr[sub + lanes * r];
+            for (uint32_t i = i0; i < i1; ++i) {
+                const uint32_t e = g.variable_edges[i];
+                const M* c = s.c2v + size_t(e) * q;
+                if constexpr (DS > 0) { // kept in the check's domain: y = h x
+                    const uint8_t* to_check =
+                        g.gf_mul + unsigned(g.edge_coefficient[e]) * q;
+                    const unsigned swizzle = c2v_swizzle<Q, DS>(e);
 #pragma unroll
-                for (unsigned r = 0; r < per_lane; ++r)
-                    sum[r] += message_value(c[__ldg(to_check + lane + 32 * r) ^ swizzle]);
-            } else {
+                    for (unsigned r = 0; r < per_lane; ++r)
+                        sum[r] +=
+                            message_value(c[__ldg(to_check + sub + lanes * r) ^ swizzle]);
+                } else {
 #pragma unroll
-                for (unsigned r = 0; r < per_lane; ++r) {
-                    const unsigned x = lane + 32 * r;
-                    if (q < 32 && x >= q)
-                        break;
-                    sum[r] += message_value(c[x]);
+                    for (unsigned r = 0; r < per_lane; ++r)
+                        sum[r] += message_value(c[sub + lanes * r]);
+                }
+            }
+#pragma unroll
+            for (unsigned r = 0; r < per_lane; ++r) {
+                const unsigned x = sub + lanes * r;
+                a[x] = sum[r];
+                if (sum[r] > best) {
+                    best = sum[r];
+                    arg = x;
                 }
             }
         }
-        float best = -FLT_MAX;
-        unsigned arg = 0;
-#pragma unroll
-        for (unsigned r = 0; r < per_lane; ++r) {
-            const unsigned x = lane + 32 * r;
-            if (q < 32 && x >= q)
-                break;
-            a[x] = sum[r];
-            if (sum[r] > best) {
-                best = sum[r];
-                arg = x;
-            }
-        }
         if (decide) {
-            warp_argmax(best, arg);
-            if (lane == 0)
+            group_argmax<lanes>(best, arg);
+            if (active && sub == 0)
                 s.hard[v] = uint8_t(arg);
         }
     }
@@ -1161,6 +1186,10 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
     constexpr unsigned warps = block_threads / 32;
     constexpr unsigned max_grid_y = 65535, max_grid_x = 1u << 30;
     const unsigned variable_blocks = std::min((g.n + warps - 1) / warps, max_grid_x);
+    // the variables kernel: 32 / variable_lanes(q) variables a warp
+    const unsigned per_block = warps * (32 / variable_lanes(Q));
+    const unsigned update_blocks =
+        std::min((g.n + per_block - 1) / per_block, max_grid_x);
     const unsigned check_blocks = std::min(g.checks, max_grid_x);
     const unsigned syndrome_blocks =
         std::min((g.checks + block_threads - 1) / block_threads, max_grid_x);
@@ -1207,7 +1236,7 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_checks_kernel");
             const bool last = it == p.max_iterations;
             fft_bp_variables_kernel<Q, M>
-                <<<dim3(variable_blocks, frames), block_threads, 0, stream>>>(
+                <<<dim3(update_blocks, frames), block_threads, 0, stream>>>(
                     c, p.early_termination || last);
             GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_variables_kernel");
             if (p.early_termination || last) {
