@@ -56,6 +56,19 @@ size_t launch_workspace_bytes(size_t device_memory)
     return std::clamp<size_t>(device_memory / 16, size_t(256) << 20, size_t(2) << 30);
 }
 
+// A 0/1 switch from the environment, on (1) when unset.
+bool environment_switch(const char* name)
+{
+    const char* env = std::getenv(name);
+    if (!env)
+        return true;
+    const std::string v = env;
+    if (v != "0" && v != "1")
+        throw std::invalid_argument(std::string(name) + "='" + v +
+                                    "' is not usable; allowed: 0 or 1");
+    return v == "1";
+}
+
 template <typename T>
 cuda::device_buffer<T> upload(const std::vector<T>& v)
 {
@@ -202,14 +215,7 @@ public:
         }
         // GPULDPC_GPU_DECODER_REGISTERS=0 keeps check messages out of
         // registers (the row kernels), for comparisons
-        bool registers = true;
-        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_REGISTERS")) {
-            const std::string v = env;
-            if (v != "0" && v != "1")
-                throw std::invalid_argument("GPULDPC_GPU_DECODER_REGISTERS='" + v +
-                                            "' is not usable; allowed: 0 or 1");
-            registers = v == "1";
-        }
+        const bool registers = environment_switch("GPULDPC_GPU_DECODER_REGISTERS");
         d_variant = kernels::fft_bp_choose(g,
                                            cuda_shared_memory_limit(d_device),
                                            d_config.schedule == decoder_schedule::layered,
@@ -232,13 +238,7 @@ public:
         }
         // GPULDPC_GPU_DECODER_GRAPHS=0 enqueues launch sequences one launch
         // at a time, for comparisons
-        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_GRAPHS")) {
-            const std::string v = env;
-            if (v != "0" && v != "1")
-                throw std::invalid_argument("GPULDPC_GPU_DECODER_GRAPHS='" + v +
-                                            "' is not usable; allowed: 0 or 1");
-            d_graphs = v == "1";
-        }
+        d_graphs = environment_switch("GPULDPC_GPU_DECODER_GRAPHS");
     }
 
     ~cuda_decoder() override

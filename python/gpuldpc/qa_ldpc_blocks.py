@@ -37,6 +37,18 @@ def noisy_llr(code_bits, ebn0_db, rate, rng):
     return (-2.0 / sigma2 * y).astype(np.float32)
 
 
+def six_tagged_gf64_frames(seed):
+    """Six frames of the GF(64) code at 4 dB, each with a packet_len tag."""
+    code = load("regular_2_4_n96_gf64.alist")
+    rng = np.random.default_rng(seed)
+    info = rng.integers(0, code.q, size=(6, code.k), dtype=np.uint8)
+    bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+    llr = noisy_llr(bits, 4.0, code.rate, rng)
+    n = llr.shape[1]
+    tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(6)]
+    return code, info, llr, tags
+
+
 def check_frames_come_out_at_once(test, device):
     """Frames that arrive one at a time on a tagged stream, with pauses, each
     come out before the next is sent: a batch in flight never waits for
@@ -216,13 +228,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
     def test_status_tags_off(self):
         # the same frames out, tagged with their length (and the carried input
         # tags) only
-        code = load("regular_2_4_n96_gf64.alist")
-        rng = np.random.default_rng(13)
-        info = rng.integers(0, code.q, size=(6, code.k), dtype=np.uint8)
-        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
-        llr = noisy_llr(bits, 4.0, code.rate, rng)
+        code, info, llr, tags = six_tagged_gf64_frames(13)
         n = llr.shape[1]
-        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(6)]
         tags.append(make_tag(2 * n + 5, "marker", pmt.from_long(7)))
         keys = {}
         for status_tags in (True, False):
@@ -239,13 +246,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
 
     def test_fp16_messages(self):
         # the block decodes with half-precision messages as the engine does
-        code = load("regular_2_4_n96_gf64.alist")
-        rng = np.random.default_rng(17)
-        info = rng.integers(0, code.q, size=(6, code.k), dtype=np.uint8)
-        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
-        llr = noisy_llr(bits, 4.0, code.rate, rng)
-        n = llr.shape[1]
-        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(6)]
+        code, info, llr, tags = six_tagged_gf64_frames(17)
         dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", messages="fp16")
         out, _ = self.run_decoder(dec, llr, tags)
         engine = gpuldpc.batch_decoder(code, device="cpu", messages="fp16")
