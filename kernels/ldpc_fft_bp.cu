@@ -166,6 +166,7 @@ __device__ __forceinline__ M to_message(float x)
 
 template <typename M>
 struct frame_state {
+    const uint8_t* gf_mul; // q * q: the graph's table, or its copy on chip
     const float* prior;
     float* app;
     M* c2v;
@@ -308,7 +309,7 @@ check_update(const fft_bp_params& p, const frame_state<M>& s, unsigned c, bool l
 
     for (unsigned i = G::first_edge(); i < deg; i += G::edge_step()) {
         const unsigned v = g.edge_variable[e0 + i];
-        const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
+        const uint8_t* mul = s.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* app = s.app + size_t(v) * q;
         const M* old = s.c2v + size_t(e0 + i) * q;
         float* in = s.vin + size_t(i) * q;
@@ -355,7 +356,7 @@ check_update(const fft_bp_params& p, const frame_state<M>& s, unsigned c, bool l
 
     for (unsigned i = G::first_edge(); i < deg; i += G::edge_step()) {
         const unsigned v = g.edge_variable[e0 + i];
-        const uint8_t* mul = g.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
+        const uint8_t* mul = s.gf_mul + unsigned(g.edge_coefficient[e0 + i]) * q;
         const float* w = s.work + size_t(i) * q;
         float o[per_lane];
         float mx = -FLT_MAX;
@@ -535,7 +536,7 @@ __device__ void check_update_registers(const fft_bp_params& p,
     const unsigned e = e0 + (active ? slot : deg - 1);
     const unsigned v = g.edge_variable[e];
     // check-domain value y of this edge is the variable's value h^-1 * y
-    const uint8_t* to_variable = g.gf_mul + unsigned(g.edge_coefficient_inverse[e]) * Q;
+    const uint8_t* to_variable = s.gf_mul + unsigned(g.edge_coefficient_inverse[e]) * Q;
     float* app = s.app + size_t(v) * Q;
     M* c2v = s.c2v + size_t(e) * Q;
     const unsigned swizzle = c2v_swizzle<Q, DS>(e);
@@ -549,7 +550,7 @@ __device__ void check_update_registers(const fft_bp_params& p,
 #pragma unroll
     for (unsigned r = 0; r < V; ++r) {
         const unsigned y = r * G + j;
-        const unsigned x = __ldg(to_variable + y);
+        const unsigned x = to_variable[y];
         if constexpr (keep_indices)
             xs[r] = x;
         in[r] = app[x] - message_value(c2v[y ^ swizzle]);
@@ -646,7 +647,7 @@ __device__ void check_update_registers(const fft_bp_params& p,
                 if constexpr (keep_indices)
                     x = xs[r];
                 else
-                    x = __ldg(to_variable + y);
+                    x = to_variable[y];
                 app[x] = in[r] - amax;
             }
         }
@@ -722,6 +723,10 @@ __device__ void decide(const fft_bp_params& p, const State& s)
     }
 }
 
+// Whether an on-chip frame keeps a copy of the field's q x q table in shared
+// memory (q <= 64: 4 KiB at most).
+__host__ __device__ constexpr bool on_chip_field_table(unsigned q) { return q <= 64; }
+
 // Lanes that serve one variable in flooding's variable phase.
 __host__ __device__ constexpr unsigned variable_lanes(unsigned q)
 {
@@ -765,12 +770,11 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
                 const M* c = s.c2v + size_t(e) * q;
                 if constexpr (DS > 0) { // kept in the check's domain: y = h x
                     const uint8_t* to_check =
-                        g.gf_mul + unsigned(g.edge_coefficient[e]) * q;
+                        s.gf_mul + unsigned(g.edge_coefficient[e]) * q;
                     const unsigned swizzle = c2v_swizzle<Q, DS>(e);
 #pragma unroll
                     for (unsigned r = 0; r < per_lane; ++r)
-                        sum[r] +=
-                            message_value(c[__ldg(to_check + sub + lanes * r) ^ swizzle]);
+                        sum[r] += message_value(c[to_check[sub + lanes * r] ^ swizzle]);
                 } else {
 #pragma unroll
                     for (unsigned r = 0; r < per_lane; ++r)
@@ -809,7 +813,7 @@ syndrome_weight(const fft_bp_params& p, const State& s, unsigned* counter)
     for (unsigned c = threadIdx.x; c < g.checks; c += blockDim.x) {
         unsigned sum = 0;
         for (uint32_t e = g.check_offsets[c]; e < g.check_offsets[c + 1]; ++e)
-            sum ^= g.gf_mul[unsigned(g.edge_coefficient[e]) * g.q +
+            sum ^= s.gf_mul[unsigned(g.edge_coefficient[e]) * g.q +
                             s.hard[g.edge_variable[e]]];
         unsat += sum != 0;
     }
@@ -869,9 +873,18 @@ __launch_bounds__(kernel_threads(Q, DS, std::is_same<M, __half>::value),
     s.work = s.spectra + rows;
     s.vin = s.work + rows;
     float* scratch_end = smem + per_warp * p.variant.check_warps;
+    s.gf_mul = g.gf_mul;
     if constexpr (OnChip) {
         s.app = scratch_end;
         s.c2v = reinterpret_cast<M*>(s.app + nq);
+        if constexpr (on_chip_field_table(Q)) {
+            // the field's table beside the messages: its lookups then take
+            // shared-memory loads with 32-bit addresses
+            uint8_t* table = reinterpret_cast<uint8_t*>(s.c2v + g.edges * q);
+            for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
+                table[t] = g.gf_mul[t];
+            s.gf_mul = table; // read after the barrier below
+        }
     } else {
         s.app = p.app + frame * nq;
         s.c2v = static_cast<M*>(p.c2v) + frame * g.edges * q;
@@ -1028,6 +1041,7 @@ __device__ __forceinline__ frame_state<M> global_frame(const fft_bp_params& p,
 {
     const size_t nq = size_t(p.graph.n) * Q;
     frame_state<M> s{};
+    s.gf_mul = p.graph.gf_mul;
     s.prior = p.prior + frame * nq;
     s.app = p.app + frame * nq;
     s.c2v = static_cast<M*>(p.c2v) + frame * p.graph.edges * Q;
@@ -1318,7 +1332,8 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                             sizeof(float);
     const size_t messages =
         size_t(g.n) * g.q * sizeof(float) +
-        g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float));
+        g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
+        (on_chip_field_table(g.q) ? size_t(g.q) * g.q : 0);
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     const unsigned threads = kernel_threads(g.q, slots, half_messages);
