@@ -494,10 +494,18 @@ __device__ __forceinline__ float group_max(float v)
 template <unsigned V>
 __device__ __forceinline__ void store_row(float* p, const float (&a)[V])
 {
+    // 16-byte stores: a quarter warp's lanes then fall on distinct banks.
+    // Written as PTX because the compiler may split a float4 store into
+    // scalars (it did for the first of a row's), which conflict four ways.
+    const unsigned address = unsigned(__cvta_generic_to_shared(p));
 #pragma unroll
     for (unsigned t = 0; t < V; t += 4)
-        *reinterpret_cast<float4*>(p + t) =
-            make_float4(a[t], a[t + 1], a[t + 2], a[t + 3]);
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(address + 4 * t),
+                     "f"(a[t]),
+                     "f"(a[t + 1]),
+                     "f"(a[t + 2]),
+                     "f"(a[t + 3])
+                     : "memory");
 }
 
 template <unsigned V>
