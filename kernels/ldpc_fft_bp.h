@@ -23,7 +23,11 @@
 // - global: they live in global memory (per frame, mostly in L2); only one
 //   check's working set is in shared memory. With the flooding schedule each
 //   check of each frame is then a thread block of its own, and an iteration a
-//   few launches (check_parallel).
+//   few launches (check_parallel; the engine replays the sequence as a CUDA
+//   graph: prepare_fft_bp, then enqueue_fft_bp under stream capture).
+// Check-to-variable messages are stored in fp32, or in fp16
+// (fft_bp_params::half_messages), rounded to nearest even when made, as the
+// CPU reference's round_to_half models.
 
 #include <cuda_runtime_api.h>
 #include <cstddef>
