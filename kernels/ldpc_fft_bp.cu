@@ -97,18 +97,6 @@ __device__ __forceinline__ void group_argmax(float& v, unsigned& i)
     }
 }
 
-__device__ __forceinline__ void warp_argmax(float& v, unsigned& i)
-{
-    for (int o = 16; o > 0; o >>= 1) {
-        const float ov = __shfl_xor_sync(full_mask, v, o);
-        const unsigned oi = __shfl_xor_sync(full_mask, i, o);
-        if (ov > v || (ov == v && oi < i)) {
-            v = ov;
-            i = oi;
-        }
-    }
-}
-
 // NaN and +-Inf become 0 (an erasure); finite values are clipped.
 __device__ __forceinline__ float sanitize(float x, unsigned& invalid)
 {
@@ -156,9 +144,12 @@ struct group {
 __device__ __forceinline__ float message_value(float m) { return m; }
 __device__ __forceinline__ float message_value(__half m) { return __half2float(m); }
 template <typename M>
+constexpr bool half_storage = std::is_same<M, __half>::value;
+
+template <typename M>
 __device__ __forceinline__ M to_message(float x)
 {
-    if constexpr (std::is_same<M, __half>::value)
+    if constexpr (half_storage<M>)
         return __float2half_rn(x);
     else
         return x;
@@ -430,6 +421,13 @@ check_update(const fft_bp_params& p, const frame_state<M>& s, unsigned c, bool l
 // 16-byte loads. Only the beliefs are read (and, layered, written) through the
 // field permutation; the check-to-variable messages stay in the check's domain
 // (c2v_swizzle).
+// Floats of one edge slot's row in the register check update (see
+// register_layout::row), for q values of 32 / slots lanes each.
+__host__ __device__ constexpr unsigned register_row_floats(unsigned q, unsigned slots)
+{
+    return (32 / slots * (q / (32 / slots) + 4) + 31) / 32 * 32 + 32 / slots;
+}
+
 template <unsigned Q, unsigned DS>
 struct register_layout {
     static constexpr unsigned G = 32 / DS;
@@ -441,7 +439,7 @@ struct register_layout {
     // row stride, G more than a multiple of 32 floats, puts the DS rows'
     // scalar accesses of one register index (layout A) on distinct banks.
     static constexpr unsigned segment = V + 4;
-    static constexpr unsigned row = (G * segment + 31) / 32 * 32 + G;
+    static constexpr unsigned row = register_row_floats(Q, DS);
     // position in a row of value y = r * G + j of layout A
     static __device__ __forceinline__ unsigned a_position(unsigned r, unsigned j)
     {
@@ -725,7 +723,7 @@ __device__ void decide(const fft_bp_params& p, const State& s)
                 best = a[x];
                 arg = x;
             }
-        warp_argmax(best, arg);
+        group_argmax<32>(best, arg);
         if (lane == 0)
             s.hard[v] = uint8_t(arg);
     }
@@ -857,9 +855,8 @@ __device__ constexpr size_t warp_scratch_floats(unsigned max_check_degree)
 // compiler, so that they take shared-memory instructions with 32-bit
 // addresses rather than generic ones with 64-bit address arithmetic.
 template <unsigned Q, unsigned DS, typename M, bool OnChip>
-__global__ void
-__launch_bounds__(kernel_threads(Q, DS, std::is_same<M, __half>::value),
-                  kernel_min_blocks(Q, DS, std::is_same<M, __half>::value))
+__global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
+                                  kernel_min_blocks(Q, DS, half_storage<M>))
     fft_bp_kernel(const fft_bp_params p)
 {
     extern __shared__ __align__(16) float smem[];
@@ -1026,7 +1023,7 @@ void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode
     if (mode == launch_mode::prepare)
         return;
     kernel<<<unsigned(p.n_frames),
-             kernel_threads(Q, DS, std::is_same<M, __half>::value),
+             kernel_threads(Q, DS, half_storage<M>),
              p.variant.shared_bytes,
              stream>>>(p);
     GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
@@ -1081,7 +1078,7 @@ __global__ void __launch_bounds__(block_threads)
                 arg = x;
             }
         }
-        warp_argmax(best, arg);
+        group_argmax<32>(best, arg);
         if (lane == 0) {
             s.hard[v] = uint8_t(arg);
             if (invalid)
@@ -1273,13 +1270,6 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
         fft_bp_finish_kernel<Q><<<frames, block_threads, 0, stream>>>(c);
         GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_finish_kernel");
     }
-}
-
-// register_layout<q, slots>::row for runtime q and slots
-size_t register_row_floats(unsigned q, unsigned slots)
-{
-    const size_t g = 32 / slots, v = q / g;
-    return (g * (v + 4) + 31) / 32 * 32 + g;
 }
 
 // The edge slots of the register check update for q and a check degree; 0
