@@ -40,6 +40,8 @@ constexpr unsigned block_threads = 256;
 __host__ __device__ constexpr unsigned
 kernel_threads(unsigned q, unsigned edge_slots, bool half_messages)
 {
+    if (edge_slots == 16) // tensor cores: 80 registers a thread at two blocks
+        return 384;
     return edge_slots > 0 && (q == 64 || (edge_slots == 4 && q == 128) ||
                               (edge_slots == 4 && q == 256 && half_messages))
                ? 512
@@ -55,7 +57,10 @@ kernel_min_blocks(unsigned q, unsigned edge_slots, bool half_messages)
     if (edge_slots == 0) // row kernels of small fields: four blocks of 256 (64
         // registers; H100, GF(16) layered at 76 registers: 167 -> 133 Mbit/s)
         return q <= 16 ? 4 : 1;
-    return edge_slots == 4 && (q == 64 || (q == 256 && !half_messages)) ? 2 : 1;
+    return (edge_slots == 4 && (q == 64 || (q == 256 && !half_messages))) ||
+                   (edge_slots == 16 && q == 64)
+               ? 2
+               : 1;
 }
 constexpr unsigned full_mask = 0xffffffffu;
 
@@ -158,6 +163,9 @@ __device__ __forceinline__ M to_message(float x)
 template <typename M>
 struct frame_state {
     const uint8_t* gf_mul; // q * q: the graph's table, or its copy on chip
+    // q * q, tensor-core variant: position of h x in an even edge's
+    // check-to-variable row (an odd edge's: ^ 8; mma_c2v_position)
+    const uint8_t* c2v_position;
     const float* prior;
     float* app;
     M* c2v;
@@ -471,6 +479,22 @@ __device__ __forceinline__ float exp_ftz(float x)
     return y;
 }
 
+__device__ __forceinline__ float exp2_ftz(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+__device__ __forceinline__ float log2_ftz(float x)
+{
+    float y;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+constexpr float log2e = 1.4426950408889634f, ln2 = 0.6931471805599453f;
+
 __device__ __forceinline__ float log_ftz(float x)
 {
     float y;
@@ -660,6 +684,264 @@ __device__ void check_update_registers(const fft_bp_params& p,
     }
 }
 
+// --- check update on tensor cores: q = 64, four checks a warp ---------------
+//
+// A warp updates four checks of up to 4 edges at once. Their 16 edge slots are
+// the rows of m16n8k8 matrix products (TF32 operands, FP32 accumulation):
+// lane (g = lane / 4, t = lane % 4) holds rows g and g + 8, edge slots g % 2
+// and 2 + g % 2 of check g / 2, and of each row the 16 values
+// y = 8 k + t + 4 i (k = 0..7, i = 0..1): the A operand's fragments of the 8
+// column tiles k. The 64-point Walsh-Hadamard transform is H8 (x) H8:
+// butterflies over the tile index k in registers, then one product with H8 a
+// tile, its columns permuted so that the product's fragment (columns 2t and
+// 2t + 1 of row g) holds values t and t + 4 again, the A layout. TF32 keeps 10
+// of FP32's 23 mantissa bits: each operand is split into its 10 high bits and
+// the remainder, and the two products add up to nearly FP32 precision (the
+// CPU reference's stage order is not kept; results agree within rounding). The
+// products over the other edges of a check: two rows in the lane, the other
+// two in lane ^ 4, a shuffle per value pair. An idle slot enters as the
+// distribution of the zero symbol, whose spectrum is all ones. Compared with
+// the register check update, no value passes through shared memory between
+// the transforms, and the check-to-variable messages of a lane are contiguous
+// (16-byte loads and stores).
+constexpr unsigned mma_edge_slots = 16; // edge_slots of this variant
+
+// Position of check-domain value y in an edge's check-to-variable row: lane t
+// = y % 4 keeps its 16 values (index w = y / 4) contiguous, their 16-byte
+// units swizzled by t and the edge's parity so that the 8 lanes of a
+// quarter warp (two edges, four t) hit distinct banks.
+template <typename M>
+__host__ __device__ __forceinline__ unsigned mma_c2v_position(unsigned y, size_t edge)
+{
+    const unsigned t = y & 3, w = y >> 2, odd = unsigned(edge) & 1;
+    const unsigned swizzle = half_storage<M> ? odd << 3 : (((t >> 1) | (odd << 1)) << 2);
+    return (t << 4) | (w ^ swizzle);
+}
+
+// A lane's 16 values of an edge in 16-byte units: 4 of fp32, 2 of fp16.
+template <typename M>
+struct lane_units {
+    static constexpr unsigned per_unit = 16 / sizeof(M), count = 16 / per_unit;
+    // element offset of unit u of lane t in the row of \p edge
+    static __device__ __forceinline__ unsigned offset(unsigned t, size_t edge, unsigned u)
+    {
+        const unsigned odd = unsigned(edge) & 1;
+        const unsigned swizzle = half_storage<M> ? odd : (t >> 1) | (odd << 1);
+        return (t << 4) + per_unit * (u ^ swizzle);
+    }
+    static __device__ __forceinline__ void load(const M* p, float (&v)[per_unit])
+    {
+        if constexpr (half_storage<M>) {
+            const uint4 raw = *reinterpret_cast<const uint4*>(p);
+            const __half2* h = reinterpret_cast<const __half2*>(&raw);
+#pragma unroll
+            for (unsigned j = 0; j < 4; ++j) {
+                const float2 f = __half22float2(h[j]);
+                v[2 * j] = f.x;
+                v[2 * j + 1] = f.y;
+            }
+        } else {
+            const float4 x = *reinterpret_cast<const float4*>(p);
+            v[0] = x.x;
+            v[1] = x.y;
+            v[2] = x.z;
+            v[3] = x.w;
+        }
+    }
+    static __device__ __forceinline__ void store(M* p, const float (&v)[per_unit])
+    {
+        if constexpr (half_storage<M>) {
+            uint4 raw;
+            __half2* h = reinterpret_cast<__half2*>(&raw);
+#pragma unroll
+            for (unsigned j = 0; j < 4; ++j)
+                h[j] = __floats2half2_rn(v[2 * j], v[2 * j + 1]);
+            *reinterpret_cast<uint4*>(p) = raw;
+        } else {
+            *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+        }
+    }
+};
+
+// x cut to TF32 (its 10 high mantissa bits): one logic operation, where the
+// rounding conversion takes several on sm_90
+__device__ __forceinline__ unsigned tf32_head(float x)
+{
+    return __float_as_uint(x) & 0xffffe000u;
+}
+
+// c += a * b for one m16n8k8 tile (TF32 operands as 32-bit patterns)
+__device__ __forceinline__ void
+mma_tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+    __trap(); // fft_bp_choose picks this variant from compute capability 8.0 on
+#endif
+}
+
+// The B operand of the product with H8 (entries +-1, exact in TF32): lane
+// (g, t) holds H8[t][s(g)] and H8[t + 4][s(g)], s(n) = n / 2 + 4 (n % 2).
+struct mma_hadamard {
+    unsigned b0, b1;
+    __device__ explicit mma_hadamard(unsigned lane)
+    {
+        const unsigned g = lane >> 2, t = lane & 3;
+        const unsigned col = (g >> 1) + 4 * (g & 1);
+        b0 = __float_as_uint((__popc(t & col) & 1) ? -1.0f : 1.0f);
+        b1 = __float_as_uint((__popc((t + 4) & col) & 1) ? -1.0f : 1.0f);
+    }
+};
+
+// Walsh-Hadamard transforms of the warp's 16 rows; a[h][k][i]: row g + 8h,
+// value 8k + t + 4i.
+__device__ __forceinline__ void mma_wht64(float (&a)[2][8][2], const mma_hadamard& hb)
+{
+#pragma unroll
+    for (unsigned s = 1; s < 8; s <<= 1)
+#pragma unroll
+        for (unsigned k = 0; k < 8; ++k)
+            if (!(k & s))
+#pragma unroll
+                for (unsigned h = 0; h < 2; ++h)
+#pragma unroll
+                    for (unsigned i = 0; i < 2; ++i) {
+                        const float u = a[h][k][i], w = a[h][k + s][i];
+                        a[h][k][i] = u + w;
+                        a[h][k + s][i] = u - w;
+                    }
+#pragma unroll
+    for (unsigned k = 0; k < 8; ++k) {
+        const float v[4] = { a[0][k][0], a[1][k][0], a[0][k][1], a[1][k][1] };
+        unsigned big[4], rest[4];
+#pragma unroll
+        for (unsigned j = 0; j < 4; ++j) {
+            big[j] = tf32_head(v[j]);
+            // exact in FP32; the tensor core cuts its own low bits
+            rest[j] = __float_as_uint(v[j] - __uint_as_float(big[j]));
+        }
+        float c[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        mma_tf32(c, rest, hb.b0, hb.b1);
+        mma_tf32(c, big, hb.b0, hb.b1);
+        a[0][k][0] = c[0];
+        a[0][k][1] = c[1];
+        a[1][k][0] = c[2];
+        a[1][k][1] = c[3];
+    }
+}
+
+// Four checks c_first .. c_first + 3 (those that exist) by a warp, flooding.
+template <typename M>
+__device__ void check_update_mma(const fft_bp_params& p,
+                                 const frame_state<M>& s,
+                                 const mma_hadamard& hb,
+                                 unsigned c_first)
+{
+    constexpr unsigned Q = 64;
+    using units = lane_units<M>;
+    const fft_bp_graph& gr = p.graph;
+    const unsigned lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const unsigned c = c_first + (g >> 1);
+    unsigned e0 = 0, deg = 0;
+    if (c < gr.checks) {
+        e0 = gr.check_offsets[c];
+        deg = gr.check_offsets[c + 1] - e0;
+    }
+    float a[2][8][2];
+    float mx[2];
+#pragma unroll
+    for (unsigned h = 0; h < 2; ++h) {
+        const unsigned slot = (g & 1) + 2 * h, e = e0 + slot;
+        mx[h] = 0.0f;
+        if (slot < deg) {
+            // the variable's value of y = 8k + t + 4i is h^-1 y, linear over
+            // GF(2): the images of t, t + 4 and of 8k (from those of 8, 16, 32)
+            // combine by XOR, five table lookups instead of sixteen
+            const uint8_t* to_variable =
+                s.gf_mul + unsigned(gr.edge_coefficient_inverse[e]) * Q;
+            const unsigned low[2] = { to_variable[t], to_variable[t + 4] };
+            const unsigned b8 = to_variable[8], b16 = to_variable[16],
+                           b32 = to_variable[32];
+            const unsigned high[8] = { 0u,  b8,       b16,       b16 ^ b8,
+                                       b32, b32 ^ b8, b32 ^ b16, b32 ^ b16 ^ b8 };
+            const float* app = s.app + size_t(gr.edge_variable[e]) * Q;
+            const M* c2v = s.c2v + size_t(e) * Q;
+            mx[h] = -FLT_MAX;
+#pragma unroll
+            for (unsigned u = 0; u < units::count; ++u) {
+                float old[units::per_unit];
+                units::load(c2v + units::offset(t, e, u), old);
+#pragma unroll
+                for (unsigned j = 0; j < units::per_unit; ++j) {
+                    const unsigned w = u * units::per_unit + j, k = w >> 1, i = w & 1;
+                    const float x = app[high[k] ^ low[i]] - old[j];
+                    a[h][k][i] = x;
+                    mx[h] = fmaxf(mx[h], x);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (unsigned h = 0; h < 2; ++h) {
+        mx[h] = group_max<4>(mx[h]);
+        const bool active = (g & 1) + 2 * h < deg;
+#pragma unroll
+        for (unsigned k = 0; k < 8; ++k)
+#pragma unroll
+            for (unsigned i = 0; i < 2; ++i)
+                a[h][k][i] = active ? exp2_ftz(a[h][k][i] * log2e - mx[h] * log2e)
+                                    : (k == 0 && i == 0 && t == 0 ? 1.0f : 0.0f);
+    }
+
+    mma_wht64(a, hb);
+    // spectra of the products over the other edges of the check
+#pragma unroll
+    for (unsigned k = 0; k < 8; ++k)
+#pragma unroll
+        for (unsigned i = 0; i < 2; ++i) {
+            const float mine = a[0][k][i] * a[1][k][i];
+            const float other = __shfl_xor_sync(full_mask, mine, 4);
+            const float a0 = a[0][k][i];
+            a[0][k][i] = a[1][k][i] * other;
+            a[1][k][i] = a0 * other;
+        }
+    mma_wht64(a, hb);
+
+    // check-to-variable messages: floored (rounding can leave tiny negative
+    // probabilities), logarithms normalised to a maximum of 0
+#pragma unroll
+    for (unsigned h = 0; h < 2; ++h) {
+        float wmax = -FLT_MAX;
+#pragma unroll
+        for (unsigned k = 0; k < 8; ++k)
+#pragma unroll
+            for (unsigned i = 0; i < 2; ++i)
+                wmax = fmaxf(wmax, a[h][k][i]);
+        wmax = group_max<4>(wmax);
+        const unsigned slot = (g & 1) + 2 * h, e = e0 + slot;
+        if (slot < deg) {
+            const float floor = wmax * 9.3576230e-14f; // exp(-log_floor)
+            const float log2_max = log2_ftz(wmax);
+            M* c2v = s.c2v + size_t(e) * Q;
+#pragma unroll
+            for (unsigned u = 0; u < units::count; ++u) {
+                float out[units::per_unit];
+#pragma unroll
+                for (unsigned j = 0; j < units::per_unit; ++j) {
+                    const unsigned w = u * units::per_unit + j, k = w >> 1, i = w & 1;
+                    out[j] = fmaxf((log2_ftz(fmaxf(a[h][k][i], floor)) - log2_max) * ln2,
+                                   -log_floor);
+                }
+                units::store(c2v + units::offset(t, e, u), out);
+            }
+        }
+    }
+}
+
 // The prior of variable v of a frame by a warp: log P(x) from its bit LLRs
 // (MSB first) or its symbol log-likelihoods, normalised to a maximum of 0.
 // Returns (in every lane) the NaN/Inf inputs it met.
@@ -774,7 +1056,14 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
             for (uint32_t i = i0; i < i1; ++i) {
                 const uint32_t e = g.variable_edges[i];
                 const M* c = s.c2v + size_t(e) * q;
-                if constexpr (DS > 0) { // kept in the check's domain: y = h x
+                if constexpr (DS == mma_edge_slots) { // check's domain, lane order
+                    const uint8_t* position =
+                        s.c2v_position + unsigned(g.edge_coefficient[e]) * q;
+                    const unsigned odd = (unsigned(e) & 1) << 3;
+#pragma unroll
+                    for (unsigned r = 0; r < per_lane; ++r)
+                        sum[r] += message_value(c[position[sub + lanes * r] ^ odd]);
+                } else if constexpr (DS > 0) { // kept in the check's domain: y = h x
                     const uint8_t* to_check =
                         s.gf_mul + unsigned(g.edge_coefficient[e]) * q;
                     const unsigned swizzle = c2v_swizzle<Q, DS>(e);
@@ -836,7 +1125,9 @@ __device__ __forceinline__ void warp_check_update(const fft_bp_params& p,
                                                   unsigned c,
                                                   bool layered)
 {
-    if constexpr (DS > 0)
+    if constexpr (DS == mma_edge_slots)
+        __trap(); // four checks at once: check_update_mma (flooding only)
+    else if constexpr (DS > 0)
         check_update_registers<Q, DS, M>(p, mine, mine.spectra, c, layered);
     else
         check_update<Q, true, M>(p, mine, c, layered);
@@ -845,7 +1136,9 @@ __device__ __forceinline__ void warp_check_update(const fft_bp_params& p,
 template <unsigned Q, unsigned DS>
 __device__ constexpr size_t warp_scratch_floats(unsigned max_check_degree)
 {
-    if constexpr (DS > 0)
+    if constexpr (DS == mma_edge_slots)
+        return 0; // no value of a check leaves registers
+    else if constexpr (DS > 0)
         return size_t(DS) * register_layout<Q, DS>::row;
     else
         return 3 * size_t(max_check_degree) * Q;
@@ -889,6 +1182,12 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
             for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
                 table[t] = g.gf_mul[t];
             s.gf_mul = table; // read after the barrier below
+            if constexpr (DS == mma_edge_slots) {
+                uint8_t* position = table + Q * Q;
+                for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
+                    position[t] = uint8_t(mma_c2v_position<M>(g.gf_mul[t], 0));
+                s.c2v_position = position;
+            }
         }
     } else {
         s.app = p.app + frame * nq;
@@ -943,9 +1242,16 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
                         check_update<Q, false, M>(p, s, c, true);
             } else {
                 // checks are independent within a flooding iteration
-                if (warp < p.variant.check_warps)
+                if constexpr (DS == mma_edge_slots) {
+                    const mma_hadamard hadamard(lane);
+                    if (warp < p.variant.check_warps)
+                        for (unsigned c = 4 * warp; c < g.checks;
+                             c += 4 * p.variant.check_warps)
+                            check_update_mma<M>(p, mine, hadamard, c);
+                } else if (warp < p.variant.check_warps) {
                     for (unsigned c = warp; c < g.checks; c += p.variant.check_warps)
                         warp_check_update<Q, DS, M>(p, mine, c, false);
+                }
                 __syncthreads();
                 variable_update<Q, DS, M>(
                     p, s, warp, n_warps, p.early_termination || it == p.max_iterations);
@@ -1300,6 +1606,10 @@ void launch_messages(const fft_bp_params& p, cudaStream_t stream, launch_mode mo
         if constexpr (Q == 64 || Q == 128)
             return launch_kernel<Q, 8, M>(p, stream, mode);
         break;
+    case mma_edge_slots:
+        if constexpr (Q == 64)
+            return launch_kernel<Q, mma_edge_slots, M>(p, stream, mode);
+        break;
     }
     throw std::invalid_argument("launch_fft_bp: edge_slots " +
                                 std::to_string(p.variant.edge_slots) +
@@ -1321,9 +1631,22 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,
                              bool layered,
                              bool registers,
-                             bool half_messages)
+                             bool half_messages,
+                             bool tensor_cores)
 {
     const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
+    const size_t usable =
+        shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
+    if (tensor_cores && !layered && slots == 4 && g.q == 64) {
+        // four checks a warp on tensor cores, on chip (no scratch rows)
+        const size_t on_chip =
+            size_t(g.n) * g.q * sizeof(float) +
+            g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
+            2 * size_t(g.q) * g.q; // the field's table and c2v_position
+        const unsigned threads = kernel_threads(g.q, mma_edge_slots, half_messages);
+        if (on_chip <= usable)
+            return { true, on_chip, threads, threads / 32, false, mma_edge_slots, false };
+    }
     // per warp: DS rows of q + 32 / DS floats, or 3 * degree rows of q
     const size_t per_warp = (slots ? size_t(slots) * register_row_floats(g.q, slots)
                                    : 3 * size_t(g.max_check_degree) * g.q) *
@@ -1332,8 +1655,6 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
         size_t(g.n) * g.q * sizeof(float) +
         g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
         (on_chip_field_table(g.q) ? size_t(g.q) * g.q : 0);
-    const size_t usable =
-        shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     const unsigned threads = kernel_threads(g.q, slots, half_messages);
     const unsigned max_warps = threads / 32;
     if (per_warp > usable)
@@ -1399,6 +1720,9 @@ void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mod
     if (p.layered && !p.variant.runs && p.variant.edge_slots)
         throw std::invalid_argument(
             "launch_fft_bp: registers need runs in the layered schedule");
+    if (p.variant.edge_slots == mma_edge_slots && (p.layered || !p.variant.on_chip))
+        throw std::invalid_argument(
+            "launch_fft_bp: tensor cores serve flooding on chip only");
     if (p.variant.check_parallel &&
         (p.layered || p.variant.on_chip || p.variant.edge_slots || !p.status))
         throw std::invalid_argument(

@@ -82,7 +82,9 @@ struct fft_bp_variant {
     //! 0: a check's messages go through shared-memory rows (3 * degree * q
     //! floats a warp). 4 or 8: a warp holds a check's messages in registers,
     //! q / (32 / edge_slots) values of an edge per lane, edge_slots >= degree;
-    //! q >= 64 (see ldpc_fft_bp.cu)
+    //! q >= 64 (see ldpc_fft_bp.cu). 16: a warp updates four checks of up to
+    //! 4 edges at once, their transforms on tensor cores (q = 64, flooding,
+    //! on chip, compute capability 8.0 or later)
     unsigned edge_slots;
     //! global variant, flooding: every check of every frame of a launch is a
     //! thread block of its own (through rows), the iterations a sequence of
@@ -102,12 +104,16 @@ struct fft_bp_variant {
  * working set fits. \p registers false: never in registers (for comparisons).
  * \p half_messages: check-to-variable messages in fp16 (2 bytes a value in
  * shared memory on chip); launches MUST then set fft_bp_params::half_messages.
+ * \p tensor_cores: the device runs TF32 matrix products (compute capability
+ * 8.0 or later; the caller MUST NOT pass true otherwise): GF(64) flooding
+ * with checks of up to 4 edges then takes its transforms there, on chip.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,
                              bool layered,
                              bool registers = true,
-                             bool half_messages = false);
+                             bool half_messages = false,
+                             bool tensor_cores = false);
 
 /*! One launch: n_frames frames, frame after frame in every buffer. */
 struct fft_bp_params {

@@ -216,11 +216,16 @@ public:
         // GPULDPC_GPU_DECODER_REGISTERS=0 keeps check messages out of
         // registers (the row kernels), for comparisons
         const bool registers = environment_switch("GPULDPC_GPU_DECODER_REGISTERS");
+        // tensor cores from compute capability 8.0 (TF32);
+        // GPULDPC_GPU_DECODER_TENSOR_CORES=0 keeps transforms off them
+        const bool tensor_cores =
+            prop.major >= 8 && environment_switch("GPULDPC_GPU_DECODER_TENSOR_CORES");
         d_variant = kernels::fft_bp_choose(g,
                                            cuda_shared_memory_limit(d_device),
                                            d_config.schedule == decoder_schedule::layered,
                                            registers,
-                                           half_messages());
+                                           half_messages(),
+                                           tensor_cores);
 
         const size_t per_frame =
             2 * size_t(g.n) * g.q * sizeof(float) +
