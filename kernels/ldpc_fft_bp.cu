@@ -696,8 +696,10 @@ __device__ void check_update_registers(const fft_bp_params& p,
 // tile, its columns permuted so that the product's fragment (columns 2t and
 // 2t + 1 of row g) holds values t and t + 4 again, the A layout. TF32 keeps 10
 // of FP32's 23 mantissa bits: each operand is split into its 10 high bits and
-// the remainder, and the two products add up to nearly FP32 precision (the
-// CPU reference's stage order is not kept; results agree within rounding). The
+// the remainder, and the two products add up to nearly FP32 precision (one
+// product alone leaves an error floor: H100, GF(64) with 96 symbols, FER 1e-3
+// moved from 2.5 to 5.5 dB). The CPU reference's stage order is not kept;
+// results agree within rounding. The
 // products over the other edges of a check: two rows in the lane, the other
 // two in lane ^ 4, a shuffle per value pair. An idle slot enters as the
 // distribution of the zero symbol, whose spectrum is all ones. Compared with
@@ -765,6 +767,13 @@ struct lane_units {
 
 // x cut to TF32 (its 10 high mantissa bits): one logic operation, where the
 // rounding conversion takes several on sm_90
+__device__ __forceinline__ float load_shared(unsigned address)
+{
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address));
+    return v;
+}
+
 __device__ __forceinline__ unsigned tf32_head(float x)
 {
     return __float_as_uint(x) & 0xffffe000u;
@@ -863,12 +872,23 @@ __device__ void check_update_mma(const fft_bp_params& p,
             // combine by XOR, five table lookups instead of sixteen
             const uint8_t* to_variable =
                 s.gf_mul + unsigned(gr.edge_coefficient_inverse[e]) * Q;
-            const unsigned low[2] = { to_variable[t], to_variable[t + 4] };
+            unsigned low[2] = { to_variable[t], to_variable[t + 4] };
             const unsigned b8 = to_variable[8], b16 = to_variable[16],
                            b32 = to_variable[32];
-            const unsigned high[8] = { 0u,  b8,       b16,       b16 ^ b8,
-                                       b32, b32 ^ b8, b32 ^ b16, b32 ^ b16 ^ b8 };
-            const float* app = s.app + size_t(gr.edge_variable[e]) * Q;
+            // the belief row starts at a 256-byte boundary (fft_bp_kernel):
+            // its base ORs with four times a value index
+            const unsigned row = unsigned(
+                __cvta_generic_to_shared(s.app + size_t(gr.edge_variable[e]) * Q));
+            const unsigned high[8] = { row,
+                                       row | (b8 << 2),
+                                       row | (b16 << 2),
+                                       row | ((b16 ^ b8) << 2),
+                                       row | (b32 << 2),
+                                       row | ((b32 ^ b8) << 2),
+                                       row | ((b32 ^ b16) << 2),
+                                       row | ((b32 ^ b16 ^ b8) << 2) };
+            low[0] <<= 2;
+            low[1] <<= 2;
             const M* c2v = s.c2v + size_t(e) * Q;
             mx[h] = -FLT_MAX;
 #pragma unroll
@@ -878,7 +898,7 @@ __device__ void check_update_mma(const fft_bp_params& p,
 #pragma unroll
                 for (unsigned j = 0; j < units::per_unit; ++j) {
                     const unsigned w = u * units::per_unit + j, k = w >> 1, i = w & 1;
-                    const float x = app[high[k] ^ low[i]] - old[j];
+                    const float x = load_shared(high[k] ^ low[i]) - old[j];
                     a[h][k][i] = x;
                     mx[h] = fmaxf(mx[h], x);
                 }
@@ -924,8 +944,8 @@ __device__ void check_update_mma(const fft_bp_params& p,
         wmax = group_max<4>(wmax);
         const unsigned slot = (g & 1) + 2 * h, e = e0 + slot;
         if (slot < deg) {
-            const float floor = wmax * 9.3576230e-14f; // exp(-log_floor)
-            const float log2_max = log2_ftz(wmax);
+            // values below wmax e^-30, zero or negative (rounding) give -30
+            const float log_max = log2_ftz(wmax) * ln2;
             M* c2v = s.c2v + size_t(e) * Q;
 #pragma unroll
             for (unsigned u = 0; u < units::count; ++u) {
@@ -933,8 +953,7 @@ __device__ void check_update_mma(const fft_bp_params& p,
 #pragma unroll
                 for (unsigned j = 0; j < units::per_unit; ++j) {
                     const unsigned w = u * units::per_unit + j, k = w >> 1, i = w & 1;
-                    out[j] = fmaxf((log2_ftz(fmaxf(a[h][k][i], floor)) - log2_max) * ln2,
-                                   -log_floor);
+                    out[j] = fmaxf(log2_ftz(a[h][k][i]) * ln2 - log_max, -log_floor);
                 }
                 units::store(c2v + units::offset(t, e, u), out);
             }
@@ -1174,6 +1193,11 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
     s.gf_mul = g.gf_mul;
     if constexpr (OnChip) {
         s.app = scratch_end;
+        if constexpr (DS == mma_edge_slots) {
+            // beliefs from a 256-byte boundary (check_update_mma's addresses)
+            const unsigned misaligned = unsigned(__cvta_generic_to_shared(s.app)) & 255;
+            s.app += ((256 - misaligned) & 255) / sizeof(float);
+        }
         s.c2v = reinterpret_cast<M*>(s.app + nq);
         if constexpr (on_chip_field_table(Q)) {
             // the field's table beside the messages: its lookups then take
@@ -1328,6 +1352,10 @@ void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode
         opt_in_shared_memory(kernel);
     if (mode == launch_mode::prepare)
         return;
+    // the kernel writes the status fields, not the struct's padding, which
+    // the engine copies to the host with them
+    GPULDPC_CUDA_CHECK(
+        cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(fft_bp_status), stream));
     kernel<<<unsigned(p.n_frames),
              kernel_threads(Q, DS, half_storage<M>),
              p.variant.shared_bytes,
@@ -1642,7 +1670,8 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
         const size_t on_chip =
             size_t(g.n) * g.q * sizeof(float) +
             g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
-            2 * size_t(g.q) * g.q; // the field's table and c2v_position
+            2 * size_t(g.q) * g.q + // the field's table and c2v_position
+            256;                    // the beliefs' alignment
         const unsigned threads = kernel_threads(g.q, mma_edge_slots, half_messages);
         if (on_chip <= usable)
             return { true, on_chip, threads, threads / 32, false, mma_edge_slots, false };
