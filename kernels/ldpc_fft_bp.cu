@@ -166,6 +166,11 @@ struct frame_state {
     // q * q, tensor-core variant: position of h x in an even edge's
     // check-to-variable row (an odd edge's: ^ 8; mma_c2v_position)
     const uint8_t* c2v_position;
+    // tensor-core variant: the graph in shared memory, an edge as a word
+    const uint32_t* check_offsets;    // checks + 1
+    const uint32_t* check_edges;      // variable << 8 | coefficient inverse
+    const uint32_t* variable_offsets; // n + 1
+    const uint32_t* variable_edges;   // edge << 8 | coefficient
     const float* prior;
     float* app;
     M* c2v;
@@ -857,8 +862,8 @@ __device__ void check_update_mma(const fft_bp_params& p,
     const unsigned c = c_first + (g >> 1);
     unsigned e0 = 0, deg = 0;
     if (c < gr.checks) {
-        e0 = gr.check_offsets[c];
-        deg = gr.check_offsets[c + 1] - e0;
+        e0 = s.check_offsets[c];
+        deg = s.check_offsets[c + 1] - e0;
     }
     float a[2][8][2];
     float mx[2];
@@ -870,15 +875,15 @@ __device__ void check_update_mma(const fft_bp_params& p,
             // the variable's value of y = 8k + t + 4i is h^-1 y, linear over
             // GF(2): the images of t, t + 4 and of 8k (from those of 8, 16, 32)
             // combine by XOR, five table lookups instead of sixteen
-            const uint8_t* to_variable =
-                s.gf_mul + unsigned(gr.edge_coefficient_inverse[e]) * Q;
+            const uint32_t word = s.check_edges[e];
+            const uint8_t* to_variable = s.gf_mul + (word & 0xff) * Q;
             unsigned low[2] = { to_variable[t], to_variable[t + 4] };
             const unsigned b8 = to_variable[8], b16 = to_variable[16],
                            b32 = to_variable[32];
             // the belief row starts at a 256-byte boundary (fft_bp_kernel):
             // its base ORs with four times a value index
-            const unsigned row = unsigned(
-                __cvta_generic_to_shared(s.app + size_t(gr.edge_variable[e]) * Q));
+            const unsigned row =
+                unsigned(__cvta_generic_to_shared(s.app + size_t(word >> 8) * Q));
             const unsigned high[8] = { row,
                                        row | (b8 << 2),
                                        row | (b16 << 2),
@@ -1066,18 +1071,21 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
         float best = -FLT_MAX;
         unsigned arg = 0;
         if (active) {
-            const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
+            const uint32_t* offsets =
+                DS == mma_edge_slots ? s.variable_offsets : g.variable_offsets;
+            const uint32_t i0 = offsets[v], i1 = offsets[v + 1];
             float* a = s.app + size_t(v) * q;
             const float* pr = s.prior + size_t(v) * q;
 #pragma unroll
             for (unsigned r = 0; r < per_lane; ++r)
                 sum[r] = pr[sub + lanes * r];
             for (uint32_t i = i0; i < i1; ++i) {
-                const uint32_t e = g.variable_edges[i];
+                const uint32_t word =
+                    DS == mma_edge_slots ? s.variable_edges[i] : g.variable_edges[i];
+                const uint32_t e = DS == mma_edge_slots ? word >> 8 : word;
                 const M* c = s.c2v + size_t(e) * q;
                 if constexpr (DS == mma_edge_slots) { // check's domain, lane order
-                    const uint8_t* position =
-                        s.c2v_position + unsigned(g.edge_coefficient[e]) * q;
+                    const uint8_t* position = s.c2v_position + (word & 0xff) * q;
                     const unsigned odd = (unsigned(e) & 1) << 3;
 #pragma unroll
                     for (unsigned r = 0; r < per_lane; ++r)
@@ -1096,14 +1104,15 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
                 }
             }
 #pragma unroll
-            for (unsigned r = 0; r < per_lane; ++r) {
-                const unsigned x = sub + lanes * r;
-                a[x] = sum[r];
-                if (sum[r] > best) {
-                    best = sum[r];
-                    arg = x;
-                }
-            }
+            for (unsigned r = 0; r < per_lane; ++r)
+                a[sub + lanes * r] = sum[r];
+            if (decide)
+#pragma unroll
+                for (unsigned r = 0; r < per_lane; ++r)
+                    if (sum[r] > best) {
+                        best = sum[r];
+                        arg = sub + lanes * r;
+                    }
         }
         if (decide) {
             group_argmax<lanes>(best, arg);
@@ -1211,6 +1220,24 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
                 for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
                     position[t] = uint8_t(mma_c2v_position<M>(g.gf_mul[t], 0));
                 s.c2v_position = position;
+                // the graph beside it: a pass's first loads then take
+                // shared memory, not chains of dependent global loads
+                uint32_t* words = reinterpret_cast<uint32_t*>(position + Q * Q);
+                s.check_offsets = words;
+                s.check_edges = words + g.checks + 1;
+                s.variable_offsets = s.check_edges + g.edges;
+                s.variable_edges = s.variable_offsets + g.n + 1;
+                for (unsigned t = threadIdx.x; t <= g.checks; t += blockDim.x)
+                    words[t] = g.check_offsets[t];
+                for (unsigned t = threadIdx.x; t <= g.n; t += blockDim.x)
+                    words[g.checks + 1 + g.edges + t] = g.variable_offsets[t];
+                for (unsigned t = threadIdx.x; t < g.edges; t += blockDim.x) {
+                    words[g.checks + 1 + t] =
+                        g.edge_variable[t] << 8 | g.edge_coefficient_inverse[t];
+                    const uint32_t e = g.variable_edges[t];
+                    words[g.checks + g.n + 2 + g.edges + t] =
+                        e << 8 | g.edge_coefficient[e];
+                }
             }
         }
     } else {
@@ -1345,8 +1372,10 @@ enum class launch_mode { prepare, enqueue, both };
 template <unsigned Q, unsigned DS, typename M>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
-    const auto kernel = p.variant.on_chip ? &fft_bp_kernel<Q, DS, M, true>
-                                          : &fft_bp_kernel<Q, DS, M, false>;
+    // the tensor-core variant is on chip only (launch_checked)
+    const auto kernel = p.variant.on_chip || DS == mma_edge_slots
+                            ? &fft_bp_kernel<Q, DS, M, true>
+                            : &fft_bp_kernel<Q, DS, M, DS == mma_edge_slots>;
     if (mode != launch_mode::enqueue &&
         p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(kernel);
@@ -1671,7 +1700,8 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
             size_t(g.n) * g.q * sizeof(float) +
             g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
             2 * size_t(g.q) * g.q + // the field's table and c2v_position
-            256;                    // the beliefs' alignment
+            sizeof(uint32_t) * (g.checks + g.n + 2 + 2 * g.edges) + // the graph
+            256; // the beliefs' alignment
         const unsigned threads = kernel_threads(g.q, mma_edge_slots, half_messages);
         if (on_chip <= usable)
             return { true, on_chip, threads, threads / 32, false, mma_edge_slots, false };
