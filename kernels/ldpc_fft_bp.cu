@@ -1212,13 +1212,23 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
             // the field's table beside the messages: its lookups then take
             // shared-memory loads with 32-bit addresses
             uint8_t* table = reinterpret_cast<uint8_t*>(s.c2v + g.edges * q);
-            for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
-                table[t] = g.gf_mul[t];
+            // copied a word at a time (q * q is a multiple of 4; both ends
+            // 4-byte aligned)
+            for (unsigned t = threadIdx.x; t < Q * Q / 4; t += blockDim.x)
+                reinterpret_cast<uint32_t*>(table)[t] =
+                    reinterpret_cast<const uint32_t*>(g.gf_mul)[t];
             s.gf_mul = table; // read after the barrier below
             if constexpr (DS == mma_edge_slots) {
                 uint8_t* position = table + Q * Q;
-                for (unsigned t = threadIdx.x; t < Q * Q; t += blockDim.x)
-                    position[t] = uint8_t(mma_c2v_position<M>(g.gf_mul[t], 0));
+                for (unsigned t = threadIdx.x; t < Q * Q / 4; t += blockDim.x) {
+                    const uint32_t products =
+                        reinterpret_cast<const uint32_t*>(g.gf_mul)[t];
+                    uint32_t positions = 0;
+#pragma unroll
+                    for (unsigned b = 0; b < 32; b += 8)
+                        positions |= mma_c2v_position<M>((products >> b) & 0xff, 0) << b;
+                    reinterpret_cast<uint32_t*>(position)[t] = positions;
+                }
                 s.c2v_position = position;
                 // the graph beside it: a pass's first loads then take
                 // shared memory, not chains of dependent global loads
@@ -1260,13 +1270,28 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
             atomicAdd(&s_invalid, invalid);
     }
     __syncthreads();
-    for (size_t t = threadIdx.x; t < nq; t += blockDim.x)
-        s.app[t] = prior[t];
-    for (size_t t = threadIdx.x; t < g.edges * q; t += blockDim.x)
-        s.c2v[t] = to_message<M>(0.0f);
+    if constexpr (DS == mma_edge_slots) {
+        // 16 bytes at a time: the beliefs start at a 256-byte boundary, rows
+        // of 64 values, the priors at a multiple of 256 bytes of the buffer
+        for (size_t t = threadIdx.x; t < nq / 4; t += blockDim.x)
+            reinterpret_cast<float4*>(s.app)[t] =
+                reinterpret_cast<const float4*>(prior)[t];
+        for (size_t t = threadIdx.x; t < g.edges * q * sizeof(M) / 16; t += blockDim.x)
+            reinterpret_cast<uint4*>(s.c2v)[t] = make_uint4(0, 0, 0, 0);
+    } else {
+        for (size_t t = threadIdx.x; t < nq; t += blockDim.x)
+            s.app[t] = prior[t];
+        for (size_t t = threadIdx.x; t < g.edges * q; t += blockDim.x)
+            s.c2v[t] = to_message<M>(0.0f);
+    }
     __syncthreads();
-    decide<Q>(p, s);
-    unsigned unsat = syndrome_weight(p, s, &s_unsat);
+    // the priors' decisions and syndrome: only early termination reads them
+    // before the first iteration
+    unsigned unsat = 1;
+    if (p.early_termination) {
+        decide<Q>(p, s);
+        unsat = syndrome_weight(p, s, &s_unsat);
+    }
 
     unsigned iterations = 0;
     if (!(p.early_termination && unsat == 0)) {
