@@ -1079,28 +1079,49 @@ __device__ __forceinline__ void variable_update(const fft_bp_params& p,
 #pragma unroll
             for (unsigned r = 0; r < per_lane; ++r)
                 sum[r] = pr[sub + lanes * r];
-            for (uint32_t i = i0; i < i1; ++i) {
-                const uint32_t word =
-                    DS == mma_edge_slots ? s.variable_edges[i] : g.variable_edges[i];
-                const uint32_t e = DS == mma_edge_slots ? word >> 8 : word;
-                const M* c = s.c2v + size_t(e) * q;
-                if constexpr (DS == mma_edge_slots) { // check's domain, lane order
-                    const uint8_t* position = s.c2v_position + (word & 0xff) * q;
-                    const unsigned odd = (unsigned(e) & 1) << 3;
+            if constexpr (DS == mma_edge_slots) {
+                // check's domain, lane order (c2v_position); two edges at a
+                // time, so that their chains of loads overlap (a degree-2
+                // variable: one step), added in edge order
+                for (uint32_t i = i0; i < i1; i += 2) {
+                    const bool second = i + 1 < i1;
+                    const uint32_t words[2] = { s.variable_edges[i],
+                                                s.variable_edges[second ? i + 1 : i] };
+                    float m[2][per_lane];
+#pragma unroll
+                    for (unsigned j = 0; j < 2; ++j) {
+                        const M* c = s.c2v + size_t(words[j] >> 8) * q;
+                        const uint8_t* position = s.c2v_position + (words[j] & 0xff) * q;
+                        const unsigned odd = ((words[j] >> 8) & 1) << 3;
+#pragma unroll
+                        for (unsigned r = 0; r < per_lane; ++r)
+                            m[j][r] = message_value(c[position[sub + lanes * r] ^ odd]);
+                    }
 #pragma unroll
                     for (unsigned r = 0; r < per_lane; ++r)
-                        sum[r] += message_value(c[position[sub + lanes * r] ^ odd]);
-                } else if constexpr (DS > 0) { // kept in the check's domain: y = h x
-                    const uint8_t* to_check =
-                        s.gf_mul + unsigned(g.edge_coefficient[e]) * q;
-                    const unsigned swizzle = c2v_swizzle<Q, DS>(e);
+                        sum[r] += m[0][r];
+                    if (second)
 #pragma unroll
-                    for (unsigned r = 0; r < per_lane; ++r)
-                        sum[r] += message_value(c[to_check[sub + lanes * r] ^ swizzle]);
-                } else {
+                        for (unsigned r = 0; r < per_lane; ++r)
+                            sum[r] += m[1][r];
+                }
+            } else {
+                for (uint32_t i = i0; i < i1; ++i) {
+                    const uint32_t e = g.variable_edges[i];
+                    const M* c = s.c2v + size_t(e) * q;
+                    if constexpr (DS > 0) { // kept in the check's domain: y = h x
+                        const uint8_t* to_check =
+                            s.gf_mul + unsigned(g.edge_coefficient[e]) * q;
+                        const unsigned swizzle = c2v_swizzle<Q, DS>(e);
 #pragma unroll
-                    for (unsigned r = 0; r < per_lane; ++r)
-                        sum[r] += message_value(c[sub + lanes * r]);
+                        for (unsigned r = 0; r < per_lane; ++r)
+                            sum[r] +=
+                                message_value(c[to_check[sub + lanes * r] ^ swizzle]);
+                    } else {
+#pragma unroll
+                        for (unsigned r = 0; r < per_lane; ++r)
+                            sum[r] += message_value(c[sub + lanes * r]);
+                    }
                 }
             }
 #pragma unroll
