@@ -10,7 +10,9 @@
 // schedules of cpu_decoder.cc) step by step, in the same order where it
 // matters for rounding: bit LLRs to log-probability priors, messages in log
 // probabilities normalised to a maximum of 0, check-to-variable messages
-// floored at -30, products excluding an edge as prefix times suffix.
+// floored at -30, products excluding an edge as prefix times suffix. The
+// register and tensor-core check updates keep the steps but not every
+// rounding (their sections say where); results agree within rounding.
 
 #include "cuda_check.h"
 #include "ldpc_fft_bp.h"
@@ -32,7 +34,8 @@ constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr unsigned block_threads = 256;
 
 // Threads of a kernel: 512 where a register check update leaves registers for
-// it (twice the warps per frame on chip, which hides more latency), else 256.
+// it (twice the warps per frame on chip, which hides more latency), else 256;
+// the tensor-core variant 384 (two blocks of 80 registers a thread an SM).
 // GF(256) with 4 edge slots takes the whole register file with 512 threads:
 // only with fp16 messages, where a frame's block sits alone on its SM (H100,
 // GF(256) with 64 symbols, flooding: 77 -> 86 Mbit/s; with fp32 messages the
@@ -715,8 +718,8 @@ constexpr unsigned mma_edge_slots = 16; // edge_slots of this variant
 
 // Position of check-domain value y in an edge's check-to-variable row: lane t
 // = y % 4 keeps its 16 values (index w = y / 4) contiguous, their 16-byte
-// units swizzled by t and the edge's parity so that the 8 lanes of a
-// quarter warp (two edges, four t) hit distinct banks.
+// units swizzled (fp32: by t and the edge's parity; fp16: by the parity) so
+// that the 8 lanes of a quarter warp (two edges, four t) hit distinct banks.
 template <typename M>
 __host__ __device__ __forceinline__ unsigned mma_c2v_position(unsigned y, size_t edge)
 {
@@ -770,15 +773,16 @@ struct lane_units {
     }
 };
 
-// x cut to TF32 (its 10 high mantissa bits): one logic operation, where the
-// rounding conversion takes several on sm_90
+// A float at a 32-bit shared-memory address (ordered like any shared load)
 __device__ __forceinline__ float load_shared(unsigned address)
 {
     float v;
-    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address));
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address) : "memory");
     return v;
 }
 
+// x cut to TF32 (its 10 high mantissa bits): one logic operation, where the
+// rounding conversion takes several on sm_90
 __device__ __forceinline__ unsigned tf32_head(float x)
 {
     return __float_as_uint(x) & 0xffffe000u;
@@ -794,7 +798,7 @@ mma_tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 #else
-    __trap(); // fft_bp_choose picks this variant from compute capability 8.0 on
+    __trap(); // fft_bp_tensor_cores() is false for code built below sm_80
 #endif
 }
 
@@ -1418,10 +1422,10 @@ enum class launch_mode { prepare, enqueue, both };
 template <unsigned Q, unsigned DS, typename M>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
-    // the tensor-core variant is on chip only (launch_checked)
-    const auto kernel = p.variant.on_chip || DS == mma_edge_slots
-                            ? &fft_bp_kernel<Q, DS, M, true>
-                            : &fft_bp_kernel<Q, DS, M, DS == mma_edge_slots>;
+    auto kernel = &fft_bp_kernel<Q, DS, M, true>;
+    if constexpr (DS != mma_edge_slots) // on chip only (launch_checked)
+        if (!p.variant.on_chip)
+            kernel = &fft_bp_kernel<Q, DS, M, false>;
     if (mode != launch_mode::enqueue &&
         p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         opt_in_shared_memory(kernel);
@@ -1822,12 +1826,12 @@ void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mod
     if (p.variant.threads != kernel_threads(g.q, p.variant.edge_slots, p.half_messages) ||
         p.variant.check_warps < 1 || p.variant.check_warps > p.variant.threads / 32)
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
-    if (p.layered && !p.variant.runs && p.variant.edge_slots)
-        throw std::invalid_argument(
-            "launch_fft_bp: registers need runs in the layered schedule");
     if (p.variant.edge_slots == mma_edge_slots && (p.layered || !p.variant.on_chip))
         throw std::invalid_argument(
             "launch_fft_bp: tensor cores serve flooding on chip only");
+    if (p.layered && !p.variant.runs && p.variant.edge_slots)
+        throw std::invalid_argument(
+            "launch_fft_bp: registers need runs in the layered schedule");
     if (p.variant.check_parallel &&
         (p.layered || p.variant.on_chip || p.variant.edge_slots || !p.status))
         throw std::invalid_argument(
@@ -1879,6 +1883,16 @@ void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream)
 }
 
 bool fft_bp_is_launch_sequence(const fft_bp_variant& v) { return v.check_parallel; }
+
+bool fft_bp_tensor_cores()
+{
+    // the code that runs on the current device: built (or JIT-compiled) from
+    // PTX of compute capability 8.0 or later, where mma_tf32 is not a trap
+    cudaFuncAttributes attr;
+    GPULDPC_CUDA_CHECK(
+        cudaFuncGetAttributes(&attr, &fft_bp_kernel<64, mma_edge_slots, float, true>));
+    return attr.ptxVersion >= 80 && attr.binaryVersion >= 80;
+}
 
 } // namespace kernels
 } // namespace gpuldpc

@@ -12,9 +12,10 @@
 //
 // One thread block decodes one frame through all its iterations (the loop
 // runs on the device; a converged frame's block stops). Check nodes are
-// updated by a warp each (flooding: several checks at once) or by the whole
-// block (layered: one after another): messages permuted by their coefficients,
-// Walsh-Hadamard transformed, multiplied excluding each edge, transformed
+// updated by a warp each (flooding: several checks at once; GF(64) on tensor
+// cores: four checks a warp) or by the whole block (layered: one after
+// another, or the checks of a run by warps at once): messages permuted by their
+// coefficients, Walsh-Hadamard transformed, multiplied excluding each edge, transformed
 // back and permuted again, as the CPU reference's fft_bp_rule does, in log
 // probabilities with the same normalisation and floor. Two variants, chosen
 // per code from the shared memory a block may use:
@@ -98,15 +99,15 @@ struct fft_bp_variant {
  * bytes of dynamic shared memory per block. Where q >= 64 and the check
  * degree fits 4 or 8 edge slots of a warp, a warp updates a check with its
  * messages in registers. Otherwise flooding updates checks by warps, as many
- * at once as scratch fits (up to 8); layered, by warps on the checks of a run
- * (graph.run_offsets, where the checks are small) or by the whole block, one
- * check after another. Throws std::invalid_argument when not even one check's
- * working set fits. \p registers false: never in registers (for comparisons).
- * \p half_messages: check-to-variable messages in fp16 (2 bytes a value in
- * shared memory on chip); launches MUST then set fft_bp_params::half_messages.
- * \p tensor_cores: the device runs TF32 matrix products (compute capability
- * 8.0 or later; the caller MUST NOT pass true otherwise): GF(64) flooding
- * with checks of up to 4 edges then takes its transforms there, on chip.
+ * at once as scratch fits (up to the block's 8 or 16 warps); layered, by warps on the
+ * checks of a run (graph.run_offsets, where the checks are small) or by the whole block,
+ * one check after another. Throws std::invalid_argument when not even one check's working
+ * set fits. \p registers false: never in registers (for comparisons). \p half_messages:
+ * check-to-variable messages in fp16 (2 bytes a value in shared memory on chip); launches
+ * MUST then set fft_bp_params::half_messages. \p tensor_cores: the device runs TF32
+ * matrix products (fft_bp_tensor_cores(); the caller MUST NOT pass true otherwise):
+ * GF(64) flooding with checks of up to 4 edges then takes its transforms there, on chip,
+ * four checks a warp, if \p registers.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,
@@ -149,6 +150,13 @@ void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream);
 
 /*! Kernel launches of one call: 1, or the check-parallel family's sequence. */
 bool fft_bp_is_launch_sequence(const fft_bp_variant& v);
+
+/*!
+ * Whether the current device runs the tensor-core variant: the kernels built
+ * for it (or JIT-compiled from the PTX the build carries) are of compute
+ * capability 8.0 or later. The value for fft_bp_choose's \p tensor_cores.
+ */
+bool fft_bp_tensor_cores();
 
 } // namespace kernels
 } // namespace gpuldpc

@@ -216,10 +216,12 @@ public:
         // GPULDPC_GPU_DECODER_REGISTERS=0 keeps check messages out of
         // registers (the row kernels), for comparisons
         const bool registers = environment_switch("GPULDPC_GPU_DECODER_REGISTERS");
-        // tensor cores from compute capability 8.0 (TF32);
-        // GPULDPC_GPU_DECODER_TENSOR_CORES=0 keeps transforms off them
+        // tensor cores where the code for this device has them (TF32, from
+        // compute capability 8.0); GPULDPC_GPU_DECODER_TENSOR_CORES=0 keeps the
+        // transforms off them, for comparisons
         const bool tensor_cores =
-            prop.major >= 8 && environment_switch("GPULDPC_GPU_DECODER_TENSOR_CORES");
+            environment_switch("GPULDPC_GPU_DECODER_TENSOR_CORES") &&
+            kernels::fft_bp_tensor_cores();
         d_variant = kernels::fft_bp_choose(g,
                                            cuda_shared_memory_limit(d_device),
                                            d_config.schedule == decoder_schedule::layered,
