@@ -730,11 +730,13 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
     const double peak = fp32_peak_flops();
     std::printf(
         "\nDecoder (fft-bp), information bits/s: GPU with the frames in device memory "
-        "(register check update where the code allows it, and the row kernels), host "
-        "to host through the engine; baseline: the CPU reference with %d threads on "
-        "the same frames. Roofline: FP32 peak %.1f TFLOP/s (SMs x lanes x clock); "
-        "the kernel's share counts the transforms and products it must do, edges x "
-        "q x (2 log2 q + 3) per iteration. ET: early termination (50 iterations at "
+        "(tensor-core or register check update where the code and the GPU allow it, "
+        "else the row kernels), host to host through the engine; baseline: the CPU "
+        "reference with %d threads on the same frames. Roofline: FP32 peak %.1f "
+        "TFLOP/s (SMs x lanes x clock); the kernel's share counts the transforms and "
+        "products it must do, edges x q x (2 log2 q + 3) per iteration, as FP32 work "
+        "(GF(64) flooding runs part of the transforms on tensor cores). ET: early "
+        "termination (50 iterations at "
         "most) at the Eb/N0 where the GPU decoder's FER is about 1e-3 (searched on a "
         "0.25 dB grid). fp16: check-to-variable messages stored in half precision, "
         "the CPU reference rounding them alike\n",
