@@ -480,13 +480,6 @@ __host__ __device__ __forceinline__ unsigned c2v_swizzle(unsigned edge)
 // messages are normalised to a maximum of 1 before exp and floored before
 // log, so subnormals carry nothing; without the flush, each call takes three
 // more instructions to scale them)
-__device__ __forceinline__ float exp_ftz(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x * 1.4426950408889634f));
-    return y;
-}
-
 __device__ __forceinline__ float exp2_ftz(float x)
 {
     float y;
@@ -503,12 +496,9 @@ __device__ __forceinline__ float log2_ftz(float x)
 
 constexpr float log2e = 1.4426950408889634f, ln2 = 0.6931471805599453f;
 
-__device__ __forceinline__ float log_ftz(float x)
-{
-    float y;
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y * 0.6931471805599453f;
-}
+__device__ __forceinline__ float exp_ftz(float x) { return exp2_ftz(x * log2e); }
+
+__device__ __forceinline__ float log_ftz(float x) { return log2_ftz(x) * ln2; }
 
 // Maximum over the G lanes of an edge (lanes whose index differs only in the
 // low log2(G) bits).
@@ -720,20 +710,13 @@ constexpr unsigned mma_edge_slots = 16; // edge_slots of this variant
 // = y % 4 keeps its 16 values (index w = y / 4) contiguous, their 16-byte
 // units swizzled (fp32: by t and the edge's parity; fp16: by the parity) so
 // that the 8 lanes of a quarter warp (two edges, four t) hit distinct banks.
-template <typename M>
-__host__ __device__ __forceinline__ unsigned mma_c2v_position(unsigned y, size_t edge)
-{
-    const unsigned t = y & 3, w = y >> 2, odd = unsigned(edge) & 1;
-    const unsigned swizzle = half_storage<M> ? odd << 3 : (((t >> 1) | (odd << 1)) << 2);
-    return (t << 4) | (w ^ swizzle);
-}
-
 // A lane's 16 values of an edge in 16-byte units: 4 of fp32, 2 of fp16.
 template <typename M>
 struct lane_units {
     static constexpr unsigned per_unit = 16 / sizeof(M), count = 16 / per_unit;
     // element offset of unit u of lane t in the row of \p edge
-    static __device__ __forceinline__ unsigned offset(unsigned t, size_t edge, unsigned u)
+    static __host__ __device__ __forceinline__ unsigned
+    offset(unsigned t, size_t edge, unsigned u)
     {
         const unsigned odd = unsigned(edge) & 1;
         const unsigned swizzle = half_storage<M> ? odd : (t >> 1) | (odd << 1);
@@ -772,6 +755,14 @@ struct lane_units {
         }
     }
 };
+
+template <typename M>
+__host__ __device__ __forceinline__ unsigned mma_c2v_position(unsigned y, size_t edge)
+{
+    const unsigned w = y >> 2; // lane y % 4's value index
+    return lane_units<M>::offset(y & 3, edge, w / lane_units<M>::per_unit) +
+           w % lane_units<M>::per_unit;
+}
 
 // A float at a 32-bit shared-memory address (ordered like any shared load)
 __device__ __forceinline__ float load_shared(unsigned address)
@@ -1744,14 +1735,16 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
     const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
+    // beliefs, check-to-variable messages and, for small fields, the field's table
+    const size_t messages =
+        size_t(g.n) * g.q * sizeof(float) +
+        g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
+        (on_chip_field_table(g.q) ? size_t(g.q) * g.q : 0);
     if (tensor_cores && !layered && slots == 4 && g.q == 64) {
         // four checks a warp on tensor cores, on chip (no scratch rows)
-        const size_t on_chip =
-            size_t(g.n) * g.q * sizeof(float) +
-            g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
-            2 * size_t(g.q) * g.q + // the field's table and c2v_position
-            sizeof(uint32_t) * (g.checks + g.n + 2 + 2 * g.edges) + // the graph
-            256; // the beliefs' alignment
+        const size_t on_chip = messages + size_t(g.q) * g.q + // c2v_position
+                               sizeof(uint32_t) * (g.checks + g.n + 2 + 2 * g.edges) +
+                               256; // the beliefs' alignment
         const unsigned threads = kernel_threads(g.q, mma_edge_slots, half_messages);
         if (on_chip <= usable)
             return { true, on_chip, threads, threads / 32, false, mma_edge_slots, false };
@@ -1760,10 +1753,6 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
     const size_t per_warp = (slots ? size_t(slots) * register_row_floats(g.q, slots)
                                    : 3 * size_t(g.max_check_degree) * g.q) *
                             sizeof(float);
-    const size_t messages =
-        size_t(g.n) * g.q * sizeof(float) +
-        g.edges * size_t(g.q) * (half_messages ? sizeof(__half) : sizeof(float)) +
-        (on_chip_field_table(g.q) ? size_t(g.q) * g.q : 0);
     const unsigned threads = kernel_threads(g.q, slots, half_messages);
     const unsigned max_warps = threads / 32;
     if (per_warp > usable)
