@@ -103,7 +103,7 @@ namespace {
 
 size_t soft_bits_per_frame(const ldpc_code& code)
 {
-    return size_t(code.n()) * code.bits_per_symbol();
+    return size_t(code.n_transmitted()) * code.bits_per_symbol();
 }
 
 size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)

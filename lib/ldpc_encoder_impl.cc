@@ -63,7 +63,8 @@ size_t input_bytes_per_frame(const ldpc_code& code, const std::string& input)
 
 size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
 {
-    const size_t bits = size_t(code.n()) * code.bits_per_symbol();
+    // punctured symbols are not sent
+    const size_t bits = size_t(code.n_transmitted()) * code.bits_per_symbol();
     if (output == "packed")
         return packed_size(bits);
     if (output == "bits")
@@ -100,7 +101,8 @@ ldpc_encoder_impl::ldpc_encoder_impl(ldpc_code::sptr code, const params& p)
       d_bits(size_t(code->k()) * code->bits_per_symbol()),
       d_info(code->k()),
       d_codeword(code->n()),
-      d_cw_bits(size_t(code->n()) * code->bits_per_symbol())
+      d_sent(code->n_transmitted()),
+      d_cw_bits(size_t(code->n_transmitted()) * code->bits_per_symbol())
 {
     register_pdu_ports();
 }
@@ -125,11 +127,12 @@ bool ldpc_encoder_impl::encode_frame(const uint8_t* in, uint8_t* out)
         break;
     }
     d_code->encode(d_info.data(), d_codeword.data(), 1);
+    d_code->puncture(d_codeword.data(), d_sent.data(), 1);
     if (d_packed_out) {
-        symbols_to_bits(d_codeword.data(), d_code->n(), m, d_cw_bits.data());
+        symbols_to_bits(d_sent.data(), d_sent.size(), m, d_cw_bits.data());
         pack_bits(d_cw_bits.data(), d_cw_bits.size(), out);
     } else {
-        symbols_to_bits(d_codeword.data(), d_code->n(), m, out);
+        symbols_to_bits(d_sent.data(), d_sent.size(), m, out);
     }
     return true;
 }

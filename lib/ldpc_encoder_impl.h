@@ -51,6 +51,7 @@ private:
     bool d_packed_out;
 
     std::vector<uint8_t> d_bits, d_info, d_codeword, d_cw_bits;
+    std::vector<uint8_t> d_sent; // the transmitted symbols of d_codeword
 
     std::atomic<uint64_t> d_frames{ 0 }, d_invalid{ 0 };
 };

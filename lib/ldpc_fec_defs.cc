@@ -180,6 +180,7 @@ bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
     d_frames_per_call = codewords;
     d_info.resize(d_frames_per_call * d_code->k());
     d_codeword.resize(d_frames_per_call * d_code->n());
+    d_sent.resize(d_frames_per_call * d_code->n_transmitted());
     return true;
 }
 
@@ -192,7 +193,7 @@ int ldpc_encoder_def::get_input_size()
 
 int ldpc_encoder_def::get_output_size()
 {
-    return int(d_frames_per_call * d_code->n() * d_code->bits_per_symbol());
+    return int(d_frames_per_call * d_code->n_transmitted() * d_code->bits_per_symbol());
 }
 
 void ldpc_encoder_def::generic_work(void* in_buffer, void* out_buffer)
@@ -201,8 +202,8 @@ void ldpc_encoder_def::generic_work(void* in_buffer, void* out_buffer)
     bits_to_symbols(
         static_cast<const uint8_t*>(in_buffer), d_info.size(), m, d_info.data());
     d_code->encode(d_info.data(), d_codeword.data(), d_frames_per_call);
-    symbols_to_bits(
-        d_codeword.data(), d_codeword.size(), m, static_cast<uint8_t*>(out_buffer));
+    d_code->puncture(d_codeword.data(), d_sent.data(), d_frames_per_call);
+    symbols_to_bits(d_sent.data(), d_sent.size(), m, static_cast<uint8_t*>(out_buffer));
 }
 
 } // namespace gpuldpc

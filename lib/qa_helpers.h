@@ -26,7 +26,7 @@ namespace qa {
 
 struct noisy_batch {
     std::vector<uint8_t> info_bits; // frames * k * m
-    std::vector<float> llr;         // frames * n * m, log(P(1)/P(0))
+    std::vector<float> llr;         // frames * n_transmitted * m, log(P(1)/P(0))
 };
 
 // Random information, systematic encoding, BPSK (bit b -> 1 - 2b) over AWGN at
@@ -48,9 +48,13 @@ make_batch(const ldpc_code& code, size_t frames, double ebn0_db, uint32_t seed)
     for (size_t i = 0; i < frames * k; ++i)
         for (unsigned j = 0; j < m; ++j)
             b.info_bits.push_back((info[i] >> (m - 1 - j)) & 1);
-    for (size_t i = 0; i < frames * n; ++i)
+    // punctured symbols are not sent
+    const size_t nt = code.n_transmitted();
+    std::vector<uint8_t> sent(frames * nt);
+    code.puncture(cw.data(), sent.data(), frames);
+    for (size_t i = 0; i < frames * nt; ++i)
         for (unsigned j = 0; j < m; ++j) {
-            const double s = 1.0 - 2.0 * ((cw[i] >> (m - 1 - j)) & 1);
+            const double s = 1.0 - 2.0 * ((sent[i] >> (m - 1 - j)) & 1);
             const double y = s + (sigma2 > 0 ? noise(rng) : 0.0);
             b.llr.push_back(sigma2 > 0 ? float(-2.0 * y / sigma2) : float(-8.0 * s));
         }

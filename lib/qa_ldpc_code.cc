@@ -8,6 +8,7 @@
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <dirent.h>
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <sstream>
@@ -215,7 +216,7 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_line_and_problem)
     expect_file_error("4 2 6\n2 3\n", 1, "q=6 is not allowed");
     expect_file_error("4 2 0\n", 1, "q=0 is not allowed");
     expect_file_error("0 2\n", 1, "must be positive");
-    expect_file_error("4 x2\n", 1, "'x2' is not a non-negative integer");
+    expect_file_error("4 x2\n", 1, "'x2' is not an integer");
     expect_file_error("4 -2\n", 1, "not a non-negative integer");
     // counts that disagree
     expect_file_error("4 2\n2 3\n1 1 2 2 2\n", 3, "too many column weights");
@@ -357,4 +358,143 @@ BOOST_AUTO_TEST_CASE(shipped_codes_load)
     }
     closedir(d);
     BOOST_CHECK_GE(loaded, 5u);
+}
+
+namespace {
+
+// 2 x 4 base matrix, z = 3, the last base column punctured.
+const char* small_qc = "# a quasi-cyclic test code\n"
+                       "4 2 3\n"
+                       "\n"
+                       "0 -1 1 2\n"
+                       "2 0 -1 0\n"
+                       "\n"
+                       "1 1 1 0\n";
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
+{
+    const auto code = parse(small_qc); // format detected
+    BOOST_CHECK_EQUAL(code.n(), 12u);
+    BOOST_CHECK_EQUAL(code.m(), 6u);
+    BOOST_CHECK_EQUAL(code.q(), 2u);
+    BOOST_CHECK_EQUAL(code.n_transmitted(), 9u);
+    BOOST_CHECK(code.punctured_positions() == (std::vector<uint32_t>{ 9, 10, 11 }));
+    const auto& base = code.quasi_cyclic_base();
+    BOOST_CHECK_EQUAL(base.z, 3u);
+    BOOST_CHECK(base.transmitted == (std::vector<uint8_t>{ 1, 1, 1, 0 }));
+    // block (i, j) with shift s: row i*z + r has its 1 in column j*z + (r+s)%z
+    const int shifts[2][4] = { { 0, -1, 1, 2 }, { 2, 0, -1, 0 } };
+    const auto h = code.dense();
+    for (unsigned row = 0; row < 6; ++row)
+        for (unsigned col = 0; col < 12; ++col) {
+            const int s = shifts[row / 3][col / 3];
+            const bool one = s >= 0 && col % 3 == (row % 3 + unsigned(s)) % 3;
+            BOOST_CHECK_EQUAL(h[row * 12 + col], one ? 1 : 0);
+        }
+
+    // qc round trip keeps the base matrix and the puncturing
+    std::ostringstream qc_text;
+    code.write(qc_text, { code_format::qc });
+    const auto again = parse(qc_text.str());
+    check_same(code, again);
+    BOOST_CHECK(again.quasi_cyclic_base().shifts == base.shifts);
+    BOOST_CHECK(again.punctured_positions() == code.punctured_positions());
+    // its expansion as an alist describes the same H (puncturing is not an
+    // alist notion)
+    std::ostringstream alist_text;
+    code.write(alist_text, { code_format::alist });
+    const auto expanded = parse(alist_text.str());
+    check_same(code, expanded);
+    BOOST_CHECK(expanded.punctured_positions().empty());
+    BOOST_CHECK_THROW(expanded.write(qc_text, { code_format::qc }), std::invalid_argument);
+
+    // without a pattern nothing is punctured; the format may be named
+    const auto plain = parse("4 2 3\n0 -1 1 2\n2 0 -1 0\n", { code_format::qc });
+    BOOST_CHECK_EQUAL(plain.n_transmitted(), 12u);
+    BOOST_CHECK_EQUAL(plain.rate(), double(plain.k()) / 12.0);
+    BOOST_CHECK_EQUAL(code.rate(), double(code.k()) / 9.0);
+    BOOST_CHECK(parse_code_format("qc") == code_format::qc);
+}
+
+BOOST_AUTO_TEST_CASE(bad_qc_files_name_file_line_and_problem)
+{
+    const code_io_options qc{ code_format::qc };
+    expect_file_error("4 2\n", 1, "qc header must be 'columns rows z'", qc);
+    expect_file_error("4 2 0\n0 0 0 0\n0 0 0 0\n", 1, "must be positive", qc);
+    expect_file_error("4 2 3\n0 -1 1 2\n2 0 -1\n", 3, "row 2 has 3 values", qc);
+    expect_file_error("4 2 3\n0 -1 1 3\n2 0 -1 0\n", 2, "shift 3 is out of range", qc);
+    expect_file_error("4 2 3\n0 -2 1 2\n2 0 -1 0\n", 2, "shift -2 is out of range", qc);
+    expect_file_error("4 2 3\n0 -1 1 2\n", 2, "file ends before row 2", qc);
+    expect_file_error(
+        "4 2 3\n0 -1 1 2\n2 0 -1 0\n1 1 0\n", 4, "pattern has 3 values", qc);
+    expect_file_error(
+        "4 2 3\n0 -1 1 2\n2 0 -1 0\n1 2 1 1\n", 4, "pattern value 2 at column 2", qc);
+    expect_file_error(
+        "4 2 3\n0 -1 1 2\n2 0 -1 0\n0 0 0 0\n", 4, "punctures every column", qc);
+    expect_file_error(
+        "4 2 3\n0 -1 1 2\n2 0 -1 0\n1 1 1 1\n7\n", 5, "unexpected content", qc);
+    expect_file_error("4 2 3\n0 -1 x 2\n2 0 -1 0\n", 2, "'x' is not an integer", qc);
+
+    ldpc_code::base_matrix base;
+    base.rows = 1;
+    base.cols = 2;
+    base.z = 4;
+    base.shifts = { 0, 4 };
+    BOOST_CHECK_THROW(ldpc_code::from_base_matrix(base), std::invalid_argument);
+    base.shifts = { 0 };
+    BOOST_CHECK_THROW(ldpc_code::from_base_matrix(base), std::invalid_argument);
+    base.shifts = { 0, 1 };
+    base.transmitted = { 1, 2 };
+    BOOST_CHECK_THROW(ldpc_code::from_base_matrix(base), std::invalid_argument);
+    base.transmitted = { 1, 0 };
+    BOOST_CHECK_EQUAL(ldpc_code::from_base_matrix(base).n_transmitted(), 4u);
+    const std::vector<ldpc_code::entry> one = { { 0, 0, 1 }, { 0, 1, 1 } };
+    BOOST_CHECK_THROW(ldpc_code(2, 1, 2, one, 0, { 2 }), std::invalid_argument);
+    BOOST_CHECK_THROW(ldpc_code(2, 1, 2, one, 0, { 1, 1 }), std::invalid_argument);
+    BOOST_CHECK_THROW(ldpc_code(2, 1, 2, one, 0, { 0, 1 }), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(accumulator_parity_is_detected_and_encodes)
+{
+    // Random information part, dual-diagonal parity part.
+    const unsigned k = 40, m = 24, n = k + m;
+    std::mt19937 rng(7);
+    std::vector<ldpc_code::entry> entries;
+    for (unsigned r = 0; r < m; ++r) {
+        std::vector<unsigned> cols;
+        while (cols.size() < 5) {
+            const unsigned c = rng() % k;
+            if (std::find(cols.begin(), cols.end(), c) == cols.end())
+                cols.push_back(c);
+        }
+        for (unsigned c : cols)
+            entries.push_back({ r, c, 1 });
+        entries.push_back({ r, k + r, 1 });
+        if (r > 0)
+            entries.push_back({ r, k + r - 1, 1 });
+    }
+    const ldpc_code code(n, m, 2, entries);
+    BOOST_REQUIRE(code.has_accumulator_parity());
+    BOOST_CHECK_EQUAL(code.k(), k);
+    for (unsigned i = 0; i < k; ++i)
+        BOOST_CHECK_EQUAL(code.info_positions()[i], i);
+    const size_t frames = 20;
+    std::vector<uint8_t> info(frames * k), cw(frames * n);
+    for (auto& b : info)
+        b = rng() & 1;
+    code.encode(info.data(), cw.data(), frames);
+    for (size_t f = 0; f < frames; ++f) {
+        BOOST_CHECK_EQUAL(code.syndrome_weight(&cw[f * n]), 0u);
+        BOOST_CHECK(std::equal(&info[f * k], &info[f * k] + k, &cw[f * n]));
+    }
+    // one more parity entry breaks the structure: elimination takes over and
+    // still encodes
+    entries.push_back({ 0, k + 5, 1 });
+    const ldpc_code general(n, m, 2, entries);
+    BOOST_CHECK(!general.has_accumulator_parity());
+    general.encode(info.data(), cw.data(), frames);
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK_EQUAL(general.syndrome_weight(&cw[f * n]), 0u);
 }

@@ -41,9 +41,11 @@ code_format parse_code_format(const std::string& s, const std::string& arg)
         return code_format::alist;
     if (s == "nb-alist" || s == "nb_alist")
         return code_format::nb_alist;
+    if (s == "qc")
+        return code_format::qc;
     throw std::invalid_argument(arg + "='" + s +
                                 "' is not a code file format; allowed: auto, alist, "
-                                "nb-alist");
+                                "nb-alist, qc");
 }
 
 coef_convention parse_coef_convention(const std::string& s, const std::string& arg)
@@ -69,29 +71,43 @@ public:
     // naming what was expected.
     std::vector<unsigned long> next(const std::string& expected)
     {
-        std::string line;
-        while (std::getline(d_in, line)) {
-            ++d_line;
-            const size_t first = line.find_first_not_of(" \t\r");
-            if (first == std::string::npos || line[first] == '#')
-                continue;
-            return parse(line);
+        std::vector<unsigned long> out;
+        for (long v : next_signed(expected)) {
+            if (v < 0)
+                throw error("'" + std::to_string(v) + "' is not a non-negative integer");
+            out.push_back((unsigned long)v);
         }
-        throw error("file ends before " + expected + " (truncated file?)");
+        return out;
+    }
+
+    // As next(), for lines that MAY hold negative integers.
+    std::vector<long> next_signed(const std::string& expected)
+    {
+        std::string line;
+        if (!content_line(line))
+            throw error("file ends before " + expected + " (truncated file?)");
+        return parse(line);
+    }
+
+    // The next content line, parsed, without consuming it; empty at the end.
+    std::vector<long> peek_signed()
+    {
+        std::string line;
+        const size_t line_before = d_line;
+        if (!content_line(line))
+            return {};
+        d_peeked = line;
+        d_peeked_line = d_line;
+        d_has_peeked = true;
+        d_line = line_before;
+        return parse(line);
     }
 
     // True when only blank or comment lines remain.
     bool at_end()
     {
         std::string line;
-        while (std::getline(d_in, line)) {
-            ++d_line;
-            const size_t first = line.find_first_not_of(" \t\r");
-            if (first == std::string::npos || line[first] == '#')
-                continue;
-            return false;
-        }
-        return true;
+        return !content_line(line);
     }
 
     code_file_error error(const std::string& problem) const
@@ -100,9 +116,27 @@ public:
     }
 
 private:
-    std::vector<unsigned long> parse(const std::string& line)
+    bool content_line(std::string& line)
     {
-        std::vector<unsigned long> out;
+        if (d_has_peeked) {
+            d_has_peeked = false;
+            line = d_peeked;
+            d_line = d_peeked_line;
+            return true;
+        }
+        while (std::getline(d_in, line)) {
+            ++d_line;
+            const size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos || line[first] == '#')
+                continue;
+            return true;
+        }
+        return false;
+    }
+
+    std::vector<long> parse(const std::string& line)
+    {
+        std::vector<long> out;
         std::istringstream ss(line);
         std::string tok;
         while (ss >> tok) {
@@ -110,10 +144,10 @@ private:
                 break;
             char* end = nullptr;
             errno = 0;
-            const unsigned long v = std::strtoul(tok.c_str(), &end, 10);
-            if (tok[0] == '-' || tok[0] == '+' || *end != '\0' || errno == ERANGE ||
-                v > 0xffffffffUL)
-                throw error("'" + tok + "' is not a non-negative integer");
+            const long v = std::strtol(tok.c_str(), &end, 10);
+            if (tok[0] == '+' || *end != '\0' || errno == ERANGE || v > 0xffffffffL ||
+                v < -0x7fffffffL)
+                throw error("'" + tok + "' is not an integer");
             out.push_back(v);
         }
         return out;
@@ -122,11 +156,70 @@ private:
     std::istream& d_in;
     const std::string& d_name;
     size_t d_line = 0;
+    std::string d_peeked;
+    size_t d_peeked_line = 0;
+    bool d_has_peeked = false;
 };
 
 std::string plural(size_t n, const std::string& one, const std::string& many = "")
 {
     return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
+// The rest of a .qc file after its header 'columns rows z'.
+ldpc_code read_qc(line_reader& rd, const std::vector<unsigned long>& header)
+{
+    ldpc_code::base_matrix base;
+    base.cols = unsigned(std::min(header[0], 1ul << 27));
+    base.rows = unsigned(std::min(header[1], 1ul << 27));
+    base.z = unsigned(std::min(header[2], 1ul << 27));
+    if (base.cols == 0 || base.rows == 0 || base.z == 0)
+        throw rd.error("columns, rows and z must be positive, found " +
+                       std::to_string(header[0]) + " " + std::to_string(header[1]) + " " +
+                       std::to_string(header[2]));
+    if (uint64_t(base.cols) * base.z > (1u << 26))
+        throw rd.error("columns*z = " + std::to_string(uint64_t(base.cols) * base.z) +
+                       " exceeds the supported size 2^26");
+    for (unsigned i = 0; i < base.rows; ++i) {
+        const auto row = rd.next_signed("row " + std::to_string(i + 1) + " of the " +
+                                        std::to_string(base.rows) + "-row base matrix");
+        if (row.size() != base.cols)
+            throw rd.error("base matrix row " + std::to_string(i + 1) + " has " +
+                           plural(row.size(), "value") + "; expected " +
+                           std::to_string(base.cols) + " (the header's column count)");
+        for (size_t j = 0; j < row.size(); ++j) {
+            if (row[j] < -1 || row[j] >= long(base.z))
+                throw rd.error("base matrix row " + std::to_string(i + 1) + ", column " +
+                               std::to_string(j + 1) + ": shift " +
+                               std::to_string(row[j]) + " is out of range; allowed: -1 " +
+                               "(zero block) or 0.." + std::to_string(base.z - 1));
+            base.shifts.push_back(int32_t(row[j]));
+        }
+    }
+    if (!rd.peek_signed().empty()) {
+        const auto pattern = rd.next_signed("the puncturing pattern");
+        if (pattern.size() != base.cols)
+            throw rd.error("the puncturing pattern has " +
+                           plural(pattern.size(), "value") + "; expected " +
+                           std::to_string(base.cols) + ", one 0/1 per base column");
+        for (size_t j = 0; j < pattern.size(); ++j) {
+            if (pattern[j] != 0 && pattern[j] != 1)
+                throw rd.error("puncturing pattern value " + std::to_string(pattern[j]) +
+                               " at column " + std::to_string(j + 1) +
+                               "; allowed: 1 (transmitted) or 0 (punctured)");
+            base.transmitted.push_back(uint8_t(pattern[j]));
+        }
+        if (std::count(base.transmitted.begin(), base.transmitted.end(), 1) == 0)
+            throw rd.error("the puncturing pattern punctures every column; at least "
+                           "one must be transmitted");
+        if (!rd.at_end())
+            throw rd.error("unexpected content after the puncturing pattern");
+    }
+    try {
+        return ldpc_code::from_base_matrix(base);
+    } catch (const std::invalid_argument& e) {
+        throw rd.error(e.what());
+    }
 }
 
 } // namespace
@@ -136,17 +229,31 @@ ldpc_code::read(std::istream& in, const std::string& name, const code_io_options
 {
     line_reader rd(in, name);
 
-    auto header = rd.next("the header line 'N M' or 'N M q'");
+    auto header = rd.next("the header line 'N M', 'N M q' or 'columns rows z'");
     code_format fmt = opts.format;
     if (fmt == code_format::automatic) {
-        if (header.size() == 2)
+        if (header.size() == 2) {
             fmt = code_format::alist;
-        else if (header.size() == 3)
-            fmt = code_format::nb_alist;
-        else
+        } else if (header.size() == 3) {
+            // A non-binary alist goes on with 'max_col_weight max_row_weight',
+            // a .qc file with a base matrix row of 'columns' shifts.
+            const auto next = rd.peek_signed();
+            const bool negative =
+                std::any_of(next.begin(), next.end(), [](long v) { return v < 0; });
+            fmt = next.size() == header[0] && (next.size() != 2 || negative)
+                      ? code_format::qc
+                      : code_format::nb_alist;
+        } else {
             throw rd.error("header has " + plural(header.size(), "number") +
-                           "; expected 'N M' (binary alist) or 'N M q' (non-binary "
-                           "alist)");
+                           "; expected 'N M' (binary alist), 'N M q' (non-binary "
+                           "alist) or 'columns rows z' (qc)");
+        }
+    }
+    if (fmt == code_format::qc) {
+        if (header.size() != 3)
+            throw rd.error("qc header must be 'columns rows z', found " +
+                           plural(header.size(), "number"));
+        return read_qc(rd, header);
     }
     const bool binary = fmt == code_format::alist;
     if (binary && header.size() != 2)
@@ -342,6 +449,21 @@ void ldpc_code::write(std::ostream& out, const code_io_options& opts) const
     code_format fmt = opts.format;
     if (fmt == code_format::automatic)
         fmt = q() == 2 ? code_format::alist : code_format::nb_alist;
+    if (fmt == code_format::qc) {
+        if (d_base.z == 0)
+            throw std::invalid_argument(
+                "format=qc needs a quasi-cyclic code (read from a .qc file or made by "
+                "from_base_matrix); allowed for this code: alist, nb-alist");
+        out << d_base.cols << ' ' << d_base.rows << ' ' << d_base.z << "\n\n";
+        for (unsigned i = 0; i < d_base.rows; ++i)
+            for (unsigned j = 0; j < d_base.cols; ++j)
+                out << d_base.shifts[size_t(i) * d_base.cols + j]
+                    << (j + 1 < d_base.cols ? ' ' : '\n');
+        out << '\n';
+        for (unsigned j = 0; j < d_base.cols; ++j)
+            out << unsigned(d_base.transmitted[j]) << (j + 1 < d_base.cols ? ' ' : '\n');
+        return;
+    }
     const bool binary = fmt == code_format::alist;
     if (binary && q() != 2)
         throw std::invalid_argument("format=alist cannot hold a code over GF(" +

@@ -168,6 +168,10 @@ public:
     {
         // the first workspace now, so that a bad configuration fails here
         d_workspaces.push_back(std::make_unique<workspace<Rule>>(*code, config));
+        d_input_index.assign(code->n(), -1);
+        const auto& sent = code->transmitted_positions();
+        for (size_t t = 0; t < sent.size(); ++t)
+            d_input_index[sent[t]] = int32_t(t);
     }
 
     std::string device_name() const override { return "cpu"; }
@@ -233,19 +237,28 @@ private:
         // internal bit LLR convention: log(P(0)/P(1))
         const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
         invalid = 0;
+        // punctured symbols (input index -1) are erasures
+        const size_t nt = code.n_transmitted();
         if (!symbol_input) {
-            const float* llr = in + frame * size_t(code.n()) * m;
+            const float* llr = in + frame * nt * m;
             for (unsigned v = 0; v < code.n(); ++v) {
                 float* p = &ws.prior[size_t(v) * w];
+                const int32_t t = d_input_index[v];
+                if (t < 0) {
+                    std::fill(p, p + w, 0.0f);
+                    if (!domain::binary)
+                        domain::normalize(p, w);
+                    continue;
+                }
                 if (domain::binary) {
-                    float l = llr[v];
+                    float l = llr[t];
                     invalid += sanitize(l);
                     p[0] = sign * l;
                     continue;
                 }
                 std::fill(p, p + w, 0.0f);
                 for (unsigned b = 0; b < m; ++b) {
-                    float l = llr[size_t(v) * m + b];
+                    float l = llr[size_t(t) * m + b];
                     invalid += sanitize(l);
                     l *= sign; // log(P(0)/P(1))
                     // log P(bit = 0) and log P(bit = 1), stable for large |l|
@@ -260,12 +273,13 @@ private:
             }
             return;
         }
-        const float* ll = in + frame * size_t(code.n()) * q;
+        const float* ll = in + frame * nt * q;
         for (unsigned v = 0; v < code.n(); ++v) {
             float vals[256];
+            const int32_t t = d_input_index[v];
             for (unsigned x = 0; x < q; ++x) {
-                vals[x] = ll[size_t(v) * q + x];
-                invalid += sanitize(vals[x]);
+                vals[x] = t < 0 ? 0.0f : ll[size_t(t) * q + x];
+                invalid += t < 0 ? 0 : sanitize(vals[x]);
             }
             float* p = &ws.prior[size_t(v) * w];
             if (domain::binary) {
@@ -325,6 +339,8 @@ private:
 
     mutable std::mutex d_call_mutex;
     worker_pool d_pool;
+    // input position of each codeword symbol; -1 for a punctured one
+    std::vector<int32_t> d_input_index;
     // scratch of worker i, made the first time a call uses i workers or more
     std::vector<std::unique_ptr<workspace<Rule>>> d_workspaces;
 };

@@ -30,9 +30,26 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
-bool cuda_decoder_supports(decoder_algorithm algorithm)
+bool cuda_decoder_supports(const ldpc_code& code, decoder_algorithm algorithm)
 {
-    return algorithm == decoder_algorithm::fft_bp;
+    return algorithm == decoder_algorithm::fft_bp && code.punctured_positions().empty();
+}
+
+std::string cuda_decoder_refusal(const ldpc_code& code,
+                                 decoder_algorithm algorithm,
+                                 const std::string& device)
+{
+    if (algorithm != decoder_algorithm::fft_bp)
+        return "algorithm='" + to_string(algorithm) +
+               "' has no CUDA decoder; allowed with device='" + device +
+               "': fft-bp (auto for q > 2)";
+    if (!code.punctured_positions().empty())
+        return "the code punctures " + std::to_string(code.punctured_positions().size()) +
+               " columns, which the CUDA decoder does not take; allowed with "
+               "device='" +
+               device + "': codes without punctured columns (device='cpu' or 'auto' "
+               "decodes this one)";
+    return "";
 }
 
 #ifdef GPULDPC_HAVE_CUDA
@@ -145,10 +162,9 @@ public:
     cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
         : batch_decoder(code, config), d_device(device)
     {
-        if (!cuda_decoder_supports(d_config.algorithm))
-            throw std::invalid_argument("algorithm='" + to_string(d_config.algorithm) +
-                                        "' has no CUDA decoder; allowed with "
-                                        "device=cuda: fft-bp (auto for q > 2)");
+        if (!cuda_decoder_supports(*d_code, d_config.algorithm))
+            throw std::invalid_argument(
+                cuda_decoder_refusal(*d_code, d_config.algorithm, "cuda"));
         cuda::scoped_device guard(d_device);
         reserve(0, 0);
         cudaDeviceProp prop;

@@ -23,8 +23,16 @@ namespace detail {
 batch_decoder::sptr
 make_cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device);
 
-/*! Whether the CUDA decoder runs this algorithm (fft-bp for any q). */
-bool cuda_decoder_supports(decoder_algorithm algorithm);
+/*!
+ * Whether the CUDA decoder runs this algorithm on this code (fft-bp for any q,
+ * codes without punctured columns).
+ */
+bool cuda_decoder_supports(const ldpc_code& code, decoder_algorithm algorithm);
+
+/*! Why cuda_decoder_supports() is false, as an error message naming \p device. */
+std::string cuda_decoder_refusal(const ldpc_code& code,
+                                 decoder_algorithm algorithm,
+                                 const std::string& device);
 
 } // namespace detail
 } // namespace gpuldpc

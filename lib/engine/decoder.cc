@@ -204,7 +204,7 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         return detail::make_cpu_decoder(code, resolved);
     if (spec.type == device_spec::kind::automatic) {
         // the GPU when one is usable and runs the algorithm, else the CPU
-        if (!detail::cuda_decoder_supports(resolved.algorithm))
+        if (!detail::cuda_decoder_supports(*code, resolved.algorithm))
             return detail::make_cpu_decoder(code, resolved);
         const int index = select_cuda_device("auto");
         if (index >= 0) {
@@ -216,10 +216,9 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         }
         return detail::make_cpu_decoder(code, resolved);
     }
-    if (!detail::cuda_decoder_supports(resolved.algorithm))
-        throw std::invalid_argument("algorithm='" + to_string(resolved.algorithm) +
-                                    "' has no CUDA decoder; allowed with device='" +
-                                    device + "': fft-bp (auto for q > 2)");
+    if (!detail::cuda_decoder_supports(*code, resolved.algorithm))
+        throw std::invalid_argument(
+            detail::cuda_decoder_refusal(*code, resolved.algorithm, device));
     return detail::make_cuda_decoder(code, resolved, select_cuda_device(device));
 }
 

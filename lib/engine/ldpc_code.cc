@@ -35,8 +35,12 @@ gf_field make_field(unsigned q, unsigned poly)
 
 } // namespace
 
-ldpc_code::ldpc_code(
-    unsigned n, unsigned m, unsigned q, const std::vector<entry>& entries, unsigned poly)
+ldpc_code::ldpc_code(unsigned n,
+                     unsigned m,
+                     unsigned q,
+                     const std::vector<entry>& entries,
+                     unsigned poly,
+                     const std::vector<uint32_t>& punctured)
     : d_n(n), d_m(m), d_field(make_field(q, poly))
 {
     if (n == 0)
@@ -48,7 +52,116 @@ ldpc_code::ldpc_code(
     if (entries.empty())
         throw std::invalid_argument("ldpc_code: H has no nonzero entry");
     build_graph(entries);
-    build_encoder();
+    set_punctured(punctured);
+    d_accumulator_parity = detect_accumulator_parity();
+    if (d_accumulator_parity) {
+        d_rank = d_m;
+        for (uint32_t v = 0; v < d_n; ++v)
+            (v < d_n - d_m ? d_info_positions : d_parity_positions).push_back(v);
+    } else {
+        build_encoder();
+    }
+}
+
+ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
+{
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument("ldpc_code::from_base_matrix: " + what);
+    };
+    if (base.rows == 0 || base.cols == 0)
+        fail("rows=" + std::to_string(base.rows) + ", cols=" +
+             std::to_string(base.cols) + "; both must be at least 1");
+    if (base.z == 0)
+        fail("z=0; the lifting size must be at least 1");
+    if (uint64_t(base.cols) * base.z > (1u << 26) ||
+        uint64_t(base.rows) * base.z > (1u << 26))
+        fail("cols*z and rows*z must not exceed 2^26");
+    if (base.shifts.size() != size_t(base.rows) * base.cols)
+        fail("shifts holds " + std::to_string(base.shifts.size()) +
+             " values; expected rows*cols=" +
+             std::to_string(size_t(base.rows) * base.cols));
+    if (!base.transmitted.empty() && base.transmitted.size() != base.cols)
+        fail("transmitted holds " + std::to_string(base.transmitted.size()) +
+             " values; expected none (all transmitted) or cols=" +
+             std::to_string(base.cols));
+    std::vector<entry> entries;
+    for (unsigned i = 0; i < base.rows; ++i)
+        for (unsigned j = 0; j < base.cols; ++j) {
+            const int32_t s = base.shifts[size_t(i) * base.cols + j];
+            if (s < -1 || s >= int32_t(base.z))
+                fail("shift " + std::to_string(s) + " at block (" + std::to_string(i) +
+                     ", " + std::to_string(j) + ") is out of range; allowed: -1 (zero " +
+                     "block) or 0.." + std::to_string(base.z - 1));
+            if (s < 0)
+                continue;
+            for (unsigned r = 0; r < base.z; ++r)
+                entries.push_back(entry{ i * base.z + r, j * base.z + (r + s) % base.z, 1 });
+        }
+    std::vector<uint32_t> punctured;
+    for (unsigned j = 0; j < base.transmitted.size(); ++j) {
+        if (base.transmitted[j] > 1)
+            fail("transmitted[" + std::to_string(j) + "]=" +
+                 std::to_string(base.transmitted[j]) + "; allowed: 0 or 1");
+        if (base.transmitted[j] == 0)
+            for (unsigned r = 0; r < base.z; ++r)
+                punctured.push_back(j * base.z + r);
+    }
+    ldpc_code code(base.cols * base.z, base.rows * base.z, 2, entries, 0, punctured);
+    code.d_base = base;
+    if (code.d_base.transmitted.empty())
+        code.d_base.transmitted.assign(base.cols, 1);
+    return code;
+}
+
+void ldpc_code::set_punctured(const std::vector<uint32_t>& punctured)
+{
+    std::vector<uint8_t> is_punctured(d_n, 0);
+    for (uint32_t v : punctured) {
+        if (v >= d_n)
+            throw std::invalid_argument("ldpc_code: punctured column " +
+                                        std::to_string(v) + " is out of range; allowed: " +
+                                        "0.." + std::to_string(d_n - 1));
+        if (is_punctured[v])
+            throw std::invalid_argument("ldpc_code: punctured column " +
+                                        std::to_string(v) + " is given more than once");
+        is_punctured[v] = 1;
+    }
+    if (punctured.size() >= d_n)
+        throw std::invalid_argument("ldpc_code: all " + std::to_string(d_n) +
+                                    " columns are punctured; at least one must be "
+                                    "transmitted");
+    for (uint32_t v = 0; v < d_n; ++v)
+        (is_punctured[v] ? d_punctured_positions : d_transmitted_positions).push_back(v);
+}
+
+bool ldpc_code::detect_accumulator_parity() const
+{
+    if (d_field.q() != 2 || d_m >= d_n)
+        return false;
+    const uint32_t k = d_n - d_m;
+    for (uint32_t r = 0; r < d_m; ++r) {
+        const uint32_t v = k + r;
+        const unsigned expected = r + 1 < d_m ? 2 : 1;
+        if (variable_degree(v) != expected)
+            return false;
+        // Variable-major lists are in check order: check r, then check r + 1.
+        for (unsigned i = 0; i < expected; ++i) {
+            const uint32_t e = d_variable_edges[d_variable_offsets[v] + i];
+            if (e < d_check_offsets[r + i] || e >= d_check_offsets[r + i + 1])
+                return false;
+        }
+    }
+    return true;
+}
+
+void ldpc_code::puncture(const uint8_t* codeword,
+                         uint8_t* transmitted,
+                         size_t n_frames) const
+{
+    const size_t nt = d_transmitted_positions.size();
+    for (size_t f = 0; f < n_frames; ++f)
+        for (size_t i = 0; i < nt; ++i)
+            transmitted[f * nt + i] = codeword[f * d_n + d_transmitted_positions[i]];
 }
 
 ldpc_code
@@ -283,6 +396,19 @@ void ldpc_code::encode(const uint8_t* info, uint8_t* codeword, size_t n_frames) 
         uint8_t* cw = codeword + fr * d_n;
         for (size_t i = 0; i < kk; ++i)
             cw[d_info_positions[i]] = in[i];
+        if (d_accumulator_parity) {
+            // Row r holds information bits, p[r] and p[r - 1]; rows are
+            // sorted by column, so the information bits come first.
+            uint8_t p = 0;
+            for (uint32_t r = 0; r < d_m; ++r) {
+                for (uint32_t e = d_check_offsets[r];
+                     e < d_check_offsets[r + 1] && d_edge_variable[e] < kk;
+                     ++e)
+                    p ^= cw[d_edge_variable[e]];
+                cw[kk + r] = p;
+            }
+            continue;
+        }
         for (size_t p = d_rank; p-- > 0;) {
             uint8_t acc = 0;
             for (uint32_t j = d_echelon_offsets[p]; j < d_echelon_offsets[p + 1]; ++j)

@@ -46,7 +46,7 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     `max_frame_errors`-th frame error. A frame error is any wrong information
     bit, converged or not. Throughput counts decoder time only."""
     m = code.bits_per_symbol
-    sigma2 = noise_variance(ebn0_db, code.k / code.n)
+    sigma2 = noise_variance(ebn0_db, code.rate)  # k per transmitted symbol
     done = errors = bit_errors = iterations = 0
     decode_time = 0.0
     last_report = time.perf_counter()
@@ -54,7 +54,8 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     while done < frames and errors < max_frame_errors:
         b = min(batch, frames - done)
         info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
-        llr = bpsk_awgn_llr(symbols_to_bits(code.encode(info), m), sigma2, rng)
+        sent = code.puncture(code.encode(info))
+        llr = bpsk_awgn_llr(symbols_to_bits(sent, m), sigma2, rng)
         t0 = time.perf_counter()
         bits, status = decoder.decode(llr)
         decode_time += time.perf_counter() - t0

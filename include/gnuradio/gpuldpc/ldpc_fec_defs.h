@@ -134,6 +134,7 @@ private:
     ldpc_code::sptr d_code;
     size_t d_frames_per_call;
     std::vector<uint8_t> d_info, d_codeword;
+    std::vector<uint8_t> d_sent; // the transmitted symbols of d_codeword
 };
 
 } // namespace gpuldpc

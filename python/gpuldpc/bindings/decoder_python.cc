@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(7f0fce86bd5c29d09b2129f849c99252) */
+/* BINDTOOL_HEADER_FILE_HASH(945f6edc0d0981cf8b8c82d5fcc1fcb8) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(a84e200180fa70396fdde959976500e3) */
+/* BINDTOOL_HEADER_FILE_HASH(ee312fd170ce888ec9b3780f8b04c82f) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -90,8 +90,8 @@ void bind_ldpc_code(py::module& m)
             py::arg("format") = "auto",
             py::arg("coef") = "exponent",
             py::arg("poly") = 0,
-            "Reads an alist ('alist') or non-binary alist ('nb-alist') file; 'auto' "
-            "tells them apart by the header. coef: 'exponent' (alpha^e, the default) "
+            "Reads an alist ('alist'), non-binary alist ('nb-alist') or quasi-cyclic "
+            "base matrix ('qc', AFF3CT's .qc) file; 'auto' tells them apart. coef: 'exponent' (alpha^e, the default) "
             "or 'polynomial'. poly: field polynomial, 0 for the default.")
         .def_static(
             "from_dense",
@@ -105,6 +105,31 @@ void bind_ldpc_code(py::module& m)
             py::arg("q") = 2,
             py::arg("poly") = 0,
             "Code from a dense m x n array of GF(q) elements (polynomial form).")
+        .def_static(
+            "from_base_matrix",
+            [](py::array_t<int32_t, py::array::c_style | py::array::forcecast> shifts,
+               unsigned z,
+               py::object transmitted) {
+                if (shifts.ndim() != 2)
+                    throw py::value_error("shifts must be a 2-D array (base rows x base "
+                                          "columns), -1 for a zero block");
+                ldpc_code::base_matrix base;
+                base.rows = unsigned(shifts.shape(0));
+                base.cols = unsigned(shifts.shape(1));
+                base.z = z;
+                base.shifts.assign(shifts.data(), shifts.data() + shifts.size());
+                if (!transmitted.is_none()) {
+                    const auto t = transmitted.cast<u8array>();
+                    base.transmitted.assign(t.data(), t.data() + t.size());
+                }
+                return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+            },
+            py::arg("shifts"),
+            py::arg("z"),
+            py::arg("transmitted") = py::none(),
+            "Binary quasi-cyclic code: shifts[i][j] in -1..z-1 (-1: zero block; s: "
+            "row r of block (i, j) holds its 1 in column (r + s) mod z); transmitted: "
+            "one 0/1 per base column (0: punctured), None for all.")
         .def(
             "save",
             [](const ldpc_code& c,
@@ -114,7 +139,8 @@ void bind_ldpc_code(py::module& m)
             py::arg("path"),
             py::arg("format") = "auto",
             py::arg("coef") = "exponent",
-            "Writes the code; 'auto' writes binary alist for q = 2, else nb-alist.")
+            "Writes the code; 'auto' writes binary alist for q = 2, else nb-alist; "
+            "'qc' writes the base matrix of a quasi-cyclic code.")
         .def(
             "to_string",
             [](const ldpc_code& c, const std::string& format, const std::string& coef) {
@@ -132,6 +158,33 @@ void bind_ldpc_code(py::module& m)
         .def_property_readonly("rank", &ldpc_code::rank, "rank of H over GF(q)")
         .def_property_readonly("rate", &ldpc_code::rate)
         .def_property_readonly("num_edges", &ldpc_code::num_edges)
+        .def_property_readonly("n_transmitted",
+                               &ldpc_code::n_transmitted,
+                               "symbols sent per codeword (n minus the punctured)")
+        .def_property_readonly(
+            "transmitted_positions",
+            [](const ldpc_code& c) { return to_array(c.transmitted_positions()); })
+        .def_property_readonly(
+            "punctured_positions",
+            [](const ldpc_code& c) { return to_array(c.punctured_positions()); })
+        .def_property_readonly("has_accumulator_parity",
+                               &ldpc_code::has_accumulator_parity,
+                               "parity bits accumulate (dual-diagonal parity part)")
+        .def_property_readonly(
+            "lifting",
+            [](const ldpc_code& c) { return c.quasi_cyclic_base().z; },
+            "z of a quasi-cyclic code, 0 for other codes")
+        .def_property_readonly(
+            "base_matrix",
+            [](const ldpc_code& c) -> py::object {
+                const auto& b = c.quasi_cyclic_base();
+                if (b.z == 0)
+                    return py::none();
+                py::array_t<int32_t> out({ size_t(b.rows), size_t(b.cols) });
+                std::copy(b.shifts.begin(), b.shifts.end(), out.mutable_data());
+                return std::move(out);
+            },
+            "shifts of a quasi-cyclic code (rows x cols, -1: zero block), else None")
         .def_property_readonly("poly",
                                [](const ldpc_code& c) { return c.field().polynomial(); })
         .def_property_readonly(
@@ -201,6 +254,20 @@ void bind_ldpc_code(py::module& m)
             py::arg("info"),
             "Systematic encoding: info (frames x k uint8 GF(q) symbols) -> codewords "
             "(frames x n); codeword[:, info_positions] == info.")
+        .def(
+            "puncture",
+            [](const ldpc_code& c, u8array cw) {
+                const size_t frames = frames_of(cw, c.n(), "codeword");
+                std::vector<size_t> shape{ c.n_transmitted() };
+                if (cw.ndim() == 2)
+                    shape.insert(shape.begin(), frames);
+                py::array_t<uint8_t> out(shape);
+                c.puncture(cw.data(), out.mutable_data(), frames);
+                return out;
+            },
+            py::arg("codeword"),
+            "The transmitted symbols of codewords: (frames x n) -> (frames x "
+            "n_transmitted); the codewords themselves when nothing is punctured.")
         .def(
             "syndrome_weight",
             [](const ldpc_code& c, u8array cw) {

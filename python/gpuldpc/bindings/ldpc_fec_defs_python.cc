@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(678404891468dfc3e7b6039715606c08) */
+/* BINDTOOL_HEADER_FILE_HASH(3476f5b377c4bff394e97db721532491) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

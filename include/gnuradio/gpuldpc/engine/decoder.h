@@ -98,11 +98,14 @@ struct frame_status {
  * \brief Batch LDPC decoder: many frames in, information bits and per-frame
  * status out.
  *
- * Input layouts, frame after frame:
- * - bit LLRs: N * bits_per_symbol floats per frame, the bits of each symbol
- *   MSB first; sign convention per decoder_config::flip_llr_sign.
- * - symbol log-likelihoods: N * q floats per frame, entry x of symbol j being
- *   log P(symbol j = x) up to a constant per symbol.
+ * Input layouts, frame after frame, of the code's transmitted symbols
+ * (ldpc_code::transmitted_positions(); all N unless the code punctures some,
+ * which are decoded as erasures):
+ * - bit LLRs: n_transmitted * bits_per_symbol floats per frame, the bits of
+ *   each symbol MSB first; sign convention per decoder_config::flip_llr_sign.
+ * - symbol log-likelihoods: n_transmitted * q floats per frame, entry x of
+ *   the j-th transmitted symbol being log P(symbol = x) up to a constant per
+ *   symbol.
  *
  * Outputs: information bits, K * bits_per_symbol bytes (0/1) per frame, the
  * information symbols of ldpc_code::info_positions() MSB first; optionally the
@@ -227,9 +230,10 @@ public:
      */
     virtual size_t workspaces() const = 0;
 
+    //! bit LLRs per frame: the transmitted symbols' bits
     size_t llr_per_frame() const
     {
-        return size_t(d_code->n()) * d_code->bits_per_symbol();
+        return size_t(d_code->n_transmitted()) * d_code->bits_per_symbol();
     }
     size_t info_bits_per_frame() const
     {

@@ -26,6 +26,10 @@ enum class code_format {
     automatic, //!< binary alist when the first line holds 2 numbers, else non-binary
     alist,     //!< MacKay's binary alist
     nb_alist,  //!< non-binary alist: "N M q" header, (index, coefficient) pairs
+    //! quasi-cyclic base matrix (AFF3CT's .qc): a header "columns rows z", the
+    //! matrix of cyclic shifts (-1: zero block), and optionally a line of 0/1
+    //! per base column (0: the column's z bits are punctured); binary codes only
+    qc,
 };
 
 /*! How a non-binary alist writes the nonzero entries of H. */
@@ -42,7 +46,7 @@ struct code_io_options {
     unsigned poly = 0;
 };
 
-/*! Parses "auto", "alist", "nb-alist" (also "nb_alist"); throws naming \p arg. */
+/*! Parses "auto", "alist", "nb-alist" (also "nb_alist"), "qc"; throws naming \p arg. */
 GPULDPC_ENGINE_API code_format parse_code_format(const std::string& s,
                                                  const std::string& arg = "format");
 /*! Parses "exponent", "polynomial"; throws naming \p arg. */
@@ -83,7 +87,20 @@ private:
  * Encoder: Gaussian elimination over GF(q) finds rank(H) pivot (parity)
  * columns; the other K = N - rank(H) columns carry the information,
  * unchanged (info_positions(), ascending). This also holds for rank-deficient
- * H. The elimination runs once, in the constructor.
+ * H. The elimination runs once, in the constructor. A binary H whose last M
+ * columns form a dual diagonal (H[r][K+r] = 1, H[r][K+r-1] = 1 for r >= 1, no
+ * other entry in those columns: the repeat-accumulate structure of DVB-S2,
+ * DVB-T2 and ATSC 3.0) needs no elimination: its parity bits accumulate
+ * (has_accumulator_parity()).
+ *
+ * Puncturing: columns of H MAY be punctured, a property of the code. Their
+ * symbols are part of every codeword but never transmitted: puncture() keeps
+ * the n_transmitted() others, and decoders take soft values of the transmitted
+ * symbols only, treating punctured ones as erasures.
+ *
+ * Quasi-cyclic codes: a code made from a base matrix of cyclic shifts
+ * (from_base_matrix(), format qc) keeps it (quasi_cyclic_base()); block (i, j) with
+ * shift s >= 0 connects row i*z + r with column j*z + (r + s) mod z.
  *
  * Contract:
  * - Every constructor and loader MUST either return a complete, validated
@@ -113,12 +130,32 @@ public:
      * \param q field size: 2, 4, ..., 256
      * \param entries nonzero entries; a position MUST NOT repeat, values in 1..q-1
      * \param poly field polynomial (0: default)
+     * \param punctured columns that are never transmitted (distinct, < n, fewer
+     *        than n)
      */
     ldpc_code(unsigned n,
               unsigned m,
               unsigned q,
               const std::vector<entry>& entries,
-              unsigned poly = 0);
+              unsigned poly = 0,
+              const std::vector<uint32_t>& punctured = {});
+
+    /*! A quasi-cyclic base matrix: rows x cols blocks of z x z. */
+    struct base_matrix {
+        unsigned rows = 0;
+        unsigned cols = 0;
+        unsigned z = 0;              //!< lifting size; 0: the code is not quasi-cyclic
+        std::vector<int32_t> shifts; //!< rows * cols, row-major; -1: zero block
+        //! cols entries: 1 transmitted, 0 punctured (all 1 when nothing is)
+        std::vector<uint8_t> transmitted;
+    };
+
+    /*!
+     * \brief A binary quasi-cyclic code from its base matrix.
+     * \param base shifts in -1..z-1; transmitted empty (all) or one 0/1 per column
+     * \throws std::invalid_argument naming the bad field
+     */
+    static ldpc_code from_base_matrix(const base_matrix& base);
 
     /*! H from a dense row-major M x N matrix of GF(q) elements. */
     static ldpc_code
@@ -145,7 +182,8 @@ public:
     unsigned rank() const { return d_rank; }                 //!< rank of H over GF(q)
     unsigned q() const { return d_field.q(); }               //!< field size
     unsigned bits_per_symbol() const { return d_field.m(); } //!< log2(q)
-    double rate() const { return double(k()) / double(d_n); }
+    //! information symbols per transmitted symbol: K / n_transmitted()
+    double rate() const { return double(k()) / double(n_transmitted()); }
     size_t num_edges() const { return d_edge_variable.size(); }
     const gf_field& field() const { return d_field; }
 
@@ -169,6 +207,31 @@ public:
     /*! Codeword positions of the rank(H) parity symbols, ascending. */
     const std::vector<uint32_t>& parity_positions() const { return d_parity_positions; }
 
+    /*! Symbols of a codeword that are transmitted: n() minus the punctured. */
+    unsigned n_transmitted() const { return unsigned(d_transmitted_positions.size()); }
+    /*! Codeword positions that are transmitted, ascending. */
+    const std::vector<uint32_t>& transmitted_positions() const
+    {
+        return d_transmitted_positions;
+    }
+    /*! Codeword positions that are punctured, ascending (often empty). */
+    const std::vector<uint32_t>& punctured_positions() const
+    {
+        return d_punctured_positions;
+    }
+    /*! The base matrix of a quasi-cyclic code (z == 0 for other codes). */
+    const base_matrix& quasi_cyclic_base() const { return d_base; }
+    /*! True when the parity bits accumulate (see the class description). */
+    bool has_accumulator_parity() const { return d_accumulator_parity; }
+
+    /*!
+     * \brief The transmitted symbols of codewords.
+     * \param codeword n_frames * n() symbols
+     * \param transmitted n_frames * n_transmitted() symbols out
+     */
+    void
+    puncture(const uint8_t* codeword, uint8_t* transmitted, size_t n_frames = 1) const;
+
     /*! Nonzero entries, row-major. */
     std::vector<entry> entries() const;
     /*! Dense row-major M x N copy of H. */
@@ -187,6 +250,8 @@ public:
 private:
     void build_graph(const std::vector<entry>& entries);
     void build_encoder();
+    bool detect_accumulator_parity() const;
+    void set_punctured(const std::vector<uint32_t>& punctured);
 
     unsigned d_n;
     unsigned d_m;
@@ -201,6 +266,10 @@ private:
 
     std::vector<uint32_t> d_info_positions;
     std::vector<uint32_t> d_parity_positions;
+    std::vector<uint32_t> d_transmitted_positions;
+    std::vector<uint32_t> d_punctured_positions;
+    base_matrix d_base;
+    bool d_accumulator_parity = false;
 
     // Row-echelon form of H, one row per pivot in elimination order, each row
     // scaled so that its pivot is 1 and stored without the pivot. Row r holds
