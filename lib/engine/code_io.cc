@@ -438,6 +438,14 @@ ldpc_code::read(std::istream& in, const std::string& name, const code_io_options
 ldpc_code ldpc_code::load(const std::string& path, const code_io_options& opts)
 {
     std::ifstream in(path);
+    const std::string builtin = "dvbs2:";
+    if (!in && path.compare(0, builtin.size(), builtin) == 0) {
+        const std::string spec = path.substr(builtin.size());
+        const size_t colon = spec.find(':');
+        if (colon == std::string::npos)
+            return dvbs2(spec, "normal");
+        return dvbs2(spec.substr(0, colon), spec.substr(colon + 1));
+    }
     if (!in)
         throw std::runtime_error("cannot open code file '" + path +
                                  "': " + std::strerror(errno));

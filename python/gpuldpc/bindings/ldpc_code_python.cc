@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(ee312fd170ce888ec9b3780f8b04c82f) */
+/* BINDTOOL_HEADER_FILE_HASH(adacf5338357b89ff28899c5a29c58fa) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -105,6 +105,18 @@ void bind_ldpc_code(py::module& m)
             py::arg("q") = 2,
             py::arg("poly") = 0,
             "Code from a dense m x n array of GF(q) elements (polynomial form).")
+        .def_static(
+            "dvbs2",
+            [](const std::string& rate, const std::string& frame) {
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::dvbs2(rate, frame));
+            },
+            py::arg("rate"),
+            py::arg("frame") = "normal",
+            "The DVB-S2 LDPC code of a rate ('1/4' ... '9/10') and frame ('normal', "
+            "64800 bits, or 'short', 16200 bits), from the parity accumulator tables "
+            "of ETSI EN 302 307-1; load('dvbs2:1/2') and load('dvbs2:1/2:short') "
+            "name them too.")
         .def_static(
             "from_base_matrix",
             [](py::array_t<int32_t, py::array::c_style | py::array::forcecast> shifts,

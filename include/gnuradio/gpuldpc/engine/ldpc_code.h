@@ -161,8 +161,29 @@ public:
     static ldpc_code
     from_dense(unsigned m, unsigned n, unsigned q, const uint8_t* h, unsigned poly = 0);
 
-    /*! Reads a parity-check matrix file. */
+    /*!
+     * \brief Reads a parity-check matrix file, or makes a built-in code.
+     *
+     * \p path "dvbs2:RATE" or "dvbs2:RATE:short" (when no file of that name
+     * exists) names the DVB-S2 code of dvbs2(RATE, "normal" or "short"), so
+     * that every entry point that takes a code file takes those codes too.
+     */
     static ldpc_code load(const std::string& path, const code_io_options& opts = {});
+
+    /*!
+     * \brief A DVB-S2 LDPC code (ETSI EN 302 307-1, clause 5.3.2, Annexes B and C).
+     *
+     * H is built from the standard's parity accumulator tables; the codeword is
+     * the standard's: K information bits, then N - K parity bits, encoded by
+     * accumulation (has_accumulator_parity()). The outer BCH code is not part
+     * of it.
+     * \param rate "1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6",
+     *        "8/9", and "9/10" for normal frames
+     * \param frame "normal" (N = 64800) or "short" (N = 16200); short frames
+     *        carry the standard's K, so their rates are below the nominal ones
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code dvbs2(const std::string& rate, const std::string& frame = "normal");
     /*! Reads from a stream; \p name is used in error messages. */
     static ldpc_code
     read(std::istream& in, const std::string& name, const code_io_options& opts = {});

@@ -1,0 +1,69 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The DVB-S2 LDPC codes (ETSI EN 302 307-1, clause 5.3.2) built from the
+// standard's tables of parity bit accumulator addresses.
+
+#include "dvbs2_tables.h"
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+
+std::string allowed_rates(const std::string& frame)
+{
+    std::string out;
+    for (const auto& t : detail::dvbs2::tables)
+        if (frame == t.frame)
+            out += (out.empty() ? "" : ", ") + std::string(t.rate);
+    return out;
+}
+
+} // namespace
+
+ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
+{
+    if (frame != "normal" && frame != "short")
+        throw std::invalid_argument("frame='" + frame +
+                                    "' is not a DVB-S2 frame size; allowed: normal "
+                                    "(64800 bits), short (16200 bits)");
+    const detail::dvbs2::table* table = nullptr;
+    for (const auto& t : detail::dvbs2::tables)
+        if (frame == t.frame && rate == t.rate)
+            table = &t;
+    if (!table)
+        throw std::invalid_argument("rate='" + rate + "' is not a DVB-S2 code rate for " +
+                                    frame + " frames; allowed: " + allowed_rates(frame));
+
+    // Information bit m of group g (360 bits a group) adds into the parity
+    // accumulators (x + (m mod 360) * q) mod (n - k) for each address x of
+    // row g; then p[r] ^= p[r - 1] (EN 302 307-1, 5.3.2.1). As H: row r holds
+    // those information bits, p[r] and p[r - 1].
+    const unsigned n = table->n, k = table->k, m = n - k, q = m / 360;
+    std::vector<entry> entries;
+    size_t pos = 0;
+    for (unsigned group = 0; group < k / 360; ++group) {
+        const unsigned count = table->rows[pos++];
+        const uint16_t* addresses = table->rows + pos;
+        pos += count;
+        for (unsigned bit = 0; bit < 360; ++bit)
+            for (unsigned a = 0; a < count; ++a)
+                entries.push_back(
+                    entry{ (addresses[a] + bit * q) % m, group * 360 + bit, 1 });
+    }
+    for (unsigned r = 0; r < m; ++r) {
+        entries.push_back(entry{ r, k + r, 1 });
+        if (r > 0)
+            entries.push_back(entry{ r, k + r - 1, 1 });
+    }
+    return ldpc_code(n, m, 2, entries);
+}
+
+} // namespace gpuldpc
+} // namespace gr
