@@ -458,3 +458,134 @@ BOOST_AUTO_TEST_CASE(punctured_columns_are_erasures)
         }
     BOOST_CHECK_THROW(batch_decoder::make(code, {}, "cuda"), std::exception);
 }
+
+namespace {
+
+struct decoded {
+    std::vector<uint8_t> bits;
+    std::vector<frame_status> status;
+};
+
+decoded run_decoder(batch_decoder& d, const std::vector<float>& llr, size_t frames)
+{
+    decoded r{ std::vector<uint8_t>(frames * d.info_bits_per_frame()),
+               std::vector<frame_status>(frames) };
+    d.decode(llr.data(), frames, r.bits.data(), r.status.data());
+    return r;
+}
+
+decoded run_decoder(batch_decoder& d, const std::vector<int8_t>& llr, size_t frames)
+{
+    decoded r{ std::vector<uint8_t>(frames * d.info_bits_per_frame()),
+               std::vector<frame_status>(frames) };
+    d.decode_int8(llr.data(), frames, r.bits.data(), r.status.data());
+    return r;
+}
+
+void check_identical(const decoded& a, const decoded& b)
+{
+    BOOST_CHECK(a.bits == b.bits);
+    BOOST_REQUIRE_EQUAL(a.status.size(), b.status.size());
+    for (size_t f = 0; f < a.status.size(); ++f) {
+        BOOST_CHECK_EQUAL(a.status[f].converged, b.status[f].converged);
+        BOOST_CHECK_EQUAL(a.status[f].iterations, b.status[f].iterations);
+        BOOST_CHECK_EQUAL(a.status[f].syndrome_weight, b.status[f].syndrome_weight);
+        BOOST_CHECK_EQUAL(a.status[f].invalid_inputs, b.status[f].invalid_inputs);
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(int8_min_sum_is_float_min_sum_where_nothing_rounds)
+{
+    // Offset min-sum with scale 1 on integer LLRs in steps of 1/llr_scale:
+    // every value the float decoder makes is a step count well inside +-127,
+    // so the fixed-point decoder MUST agree with it on every frame, every
+    // iteration count included; flooding and layered.
+    const auto code = test_code(2);
+    const size_t frames = 40;
+    const auto noisy = make_batch(*code, frames, 2.0, 21);
+    std::vector<float> grid(noisy.llr.size());
+    std::vector<int8_t> steps(noisy.llr.size());
+    for (size_t i = 0; i < grid.size(); ++i) {
+        const int s = std::clamp(int(std::nearbyint(noisy.llr[i] * 2.0f)), -6, 6);
+        steps[i] = int8_t(s);
+        grid[i] = float(s) / 2.0f;
+    }
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::min_sum;
+        cfg.schedule = sched;
+        cfg.max_iterations = 12;
+        cfg.min_sum_scale = 1.0f;
+        cfg.min_sum_offset = 0.5f; // one step
+        cfg.llr_scale = 2.0f;
+        cfg.threads = 2;
+        auto fp = batch_decoder::make(code, cfg);
+        cfg.messages = message_precision::int8;
+        auto fixed = batch_decoder::make(code, cfg);
+        BOOST_TEST_CONTEXT(to_string(sched))
+        {
+            const auto want = run_decoder(*fp, grid, frames);
+            size_t failures = 0, iterated = 0;
+            for (const auto& s : want.status) {
+                failures += !s.converged;
+                iterated += s.iterations > 1;
+            }
+            // the comparison covers frames that take several iterations
+            BOOST_CHECK_GT(iterated, frames / 2);
+            BOOST_TEST_MESSAGE(to_string(sched)
+                               << ": " << failures << " of " << frames << " frames fail");
+            check_identical(run_decoder(*fixed, grid, frames), want);
+            check_identical(run_decoder(*fixed, steps, frames), want);
+            // the float decoder's int8 entry converts v to v / llr_scale
+            check_identical(run_decoder(*fp, steps, frames), want);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(int8_min_sum_decodes_and_saturates)
+{
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+        const auto code = test_code(2);
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::min_sum;
+        cfg.messages = message_precision::int8;
+        cfg.schedule = sched;
+        cfg.max_iterations = 30;
+        cfg.threads = 2;
+        auto dec = batch_decoder::make(code, cfg, "auto");
+        BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
+        BOOST_CHECK(dec->config().messages == message_precision::int8);
+        BOOST_TEST_CONTEXT(to_string(sched))
+        {
+            const auto noisy = make_batch(*code, 8, 4.0, 3);
+            const auto r = run_decoder(*dec, noisy.llr, 8);
+            BOOST_CHECK(r.bits == noisy.info_bits);
+            // huge, infinite and NaN values: saturated or erased, counted
+            auto wild = make_batch(*code, 2, INFINITY, 4);
+            for (size_t i = 0; i < wild.llr.size(); i += 2)
+                wild.llr[i] *= 1e6f;
+            wild.llr[1] = NAN;
+            wild.llr[3] = INFINITY;
+            const auto w = run_decoder(*dec, wild.llr, 2);
+            BOOST_CHECK(w.bits == wild.info_bits);
+            BOOST_CHECK_EQUAL(w.status[0].invalid_inputs, 2u);
+            BOOST_CHECK_EQUAL(w.status[1].invalid_inputs, 0u);
+            // -128 is -127
+            std::vector<int8_t> a(code->n(), -128), b(code->n(), -127);
+            check_identical(run_decoder(*dec, a, 1), run_decoder(*dec, b, 1));
+        }
+    }
+    decoder_config bad;
+    bad.algorithm = decoder_algorithm::sum_product;
+    bad.messages = message_precision::int8;
+    const auto code = test_code(2);
+    BOOST_CHECK_THROW(batch_decoder::make(code, bad), std::invalid_argument);
+    bad.algorithm = decoder_algorithm::min_sum;
+    bad.llr_scale = 0.0f;
+    BOOST_CHECK_THROW(batch_decoder::make(code, bad), std::invalid_argument);
+    bad.llr_scale = 100.0f;
+    BOOST_CHECK_THROW(batch_decoder::make(code, bad), std::invalid_argument);
+    BOOST_CHECK(parse_message_precision("int8") == message_precision::int8);
+}

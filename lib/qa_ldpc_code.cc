@@ -408,7 +408,8 @@ BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
     const auto expanded = parse(alist_text.str());
     check_same(code, expanded);
     BOOST_CHECK(expanded.punctured_positions().empty());
-    BOOST_CHECK_THROW(expanded.write(qc_text, { code_format::qc }), std::invalid_argument);
+    BOOST_CHECK_THROW(expanded.write(qc_text, { code_format::qc }),
+                      std::invalid_argument);
 
     // without a pattern nothing is punctured; the format may be named
     const auto plain = parse("4 2 3\n0 -1 1 2\n2 0 -1 0\n", { code_format::qc });

@@ -104,7 +104,8 @@ BOOST_AUTO_TEST_CASE(dvbs2_frames_decode)
         double ebn0_db;
     };
     // about 1 dB above where the decoders reach FER 1e-3 with 50 iterations
-    for (const point p : { point{ "1/2", "normal", 2.0 }, point{ "1/2", "short", 3.0 },
+    for (const point p : { point{ "1/2", "normal", 2.0 },
+                           point{ "1/2", "short", 3.0 },
                            point{ "8/9", "short", 5.0 } }) {
         const auto code = std::make_shared<ldpc_code>(ldpc_code::dvbs2(p.rate, p.frame));
         const auto clean = qa::make_batch(*code, 2, INFINITY, 1);

@@ -357,6 +357,8 @@ batch_decoder::sptr with_schedule(ldpc_code::sptr code, const decoder_config& co
 
 batch_decoder::sptr make_cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
 {
+    if (config.messages == message_precision::int8)
+        return make_cpu_fixed_point_decoder(code, config);
     switch (config.algorithm) {
     case decoder_algorithm::sum_product:
         return with_schedule<sum_product_rule>(code, config);

@@ -47,7 +47,8 @@ std::string cuda_decoder_refusal(const ldpc_code& code,
         return "the code punctures " + std::to_string(code.punctured_positions().size()) +
                " columns, which the CUDA decoder does not take; allowed with "
                "device='" +
-               device + "': codes without punctured columns (device='cpu' or 'auto' "
+               device +
+               "': codes without punctured columns (device='cpu' or 'auto' "
                "decodes this one)";
     return "";
 }

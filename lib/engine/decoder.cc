@@ -74,12 +74,22 @@ message_precision parse_message_precision(const std::string& s)
         return message_precision::fp32;
     if (s == "fp16")
         return message_precision::fp16;
-    throw std::invalid_argument("messages='" + s + "' is unknown; allowed: fp32, fp16");
+    if (s == "int8")
+        return message_precision::int8;
+    throw std::invalid_argument("messages='" + s +
+                                "' is unknown; allowed: fp32, fp16, int8");
 }
 
 std::string to_string(message_precision p)
 {
-    return p == message_precision::fp16 ? "fp16" : "fp32";
+    switch (p) {
+    case message_precision::fp16:
+        return "fp16";
+    case message_precision::int8:
+        return "int8";
+    default:
+        return "fp32";
+    }
 }
 
 float round_to_half(float x)
@@ -104,6 +114,32 @@ float round_to_half(float x)
 }
 
 batch_decoder::~batch_decoder() = default;
+
+void batch_decoder::decode_int8(const int8_t* llr,
+                                size_t n_frames,
+                                uint8_t* info_bits,
+                                frame_status* status,
+                                uint8_t* codeword_bits)
+{
+    const size_t nl = llr_per_frame(), nb = info_bits_per_frame();
+    const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
+    // chunks of about 1 MiB of floats, at least one frame
+    const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / nl);
+    std::lock_guard<std::mutex> lock(d_int8_mutex);
+    d_int8_floats.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * nl);
+    const float step = 1.0f / d_config.llr_scale;
+    for (size_t f0 = 0; f0 < n_frames; f0 += chunk) {
+        const size_t frames = std::min(chunk, n_frames - f0);
+        const int8_t* in = llr + f0 * nl;
+        for (size_t i = 0; i < frames * nl; ++i)
+            d_int8_floats[i] = float(std::max<int>(in[i], -127)) * step;
+        decode(d_int8_floats.data(),
+               frames,
+               info_bits + f0 * nb,
+               status + f0,
+               codeword_bits ? codeword_bits + f0 * nc : nullptr);
+    }
+}
 
 void batch_decoder::decode_device(const float*, size_t, uint8_t*, frame_status*)
 {
@@ -184,9 +220,21 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
                                     " is out of range; allowed: 0 (all cores) .. 1024");
     if (d_config.messages == message_precision::fp16 &&
         d_config.algorithm != decoder_algorithm::fft_bp)
-        throw std::invalid_argument("messages='fp16' applies to algorithm='fft-bp' only, "
-                                    "not '" +
-                                    to_string(d_config.algorithm) + "'; allowed: fp32");
+        throw std::invalid_argument(
+            "messages='fp16' applies to algorithm='fft-bp' only, "
+            "not '" +
+            to_string(d_config.algorithm) + "'; allowed: fp32" +
+            (d_config.algorithm == decoder_algorithm::min_sum ? ", int8" : ""));
+    if (d_config.messages == message_precision::int8 &&
+        d_config.algorithm != decoder_algorithm::min_sum)
+        throw std::invalid_argument(
+            "messages='int8' applies to algorithm='min-sum' only, "
+            "not '" +
+            to_string(d_config.algorithm) + "'; allowed: fp32" +
+            (d_config.algorithm == decoder_algorithm::fft_bp ? ", fp16" : ""));
+    if (!(d_config.llr_scale > 0.0f && d_config.llr_scale <= 64.0f))
+        throw std::invalid_argument("llr_scale=" + std::to_string(d_config.llr_scale) +
+                                    " is out of range; allowed: (0, 64]");
 }
 
 batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,

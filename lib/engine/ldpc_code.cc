@@ -69,8 +69,8 @@ ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
         throw std::invalid_argument("ldpc_code::from_base_matrix: " + what);
     };
     if (base.rows == 0 || base.cols == 0)
-        fail("rows=" + std::to_string(base.rows) + ", cols=" +
-             std::to_string(base.cols) + "; both must be at least 1");
+        fail("rows=" + std::to_string(base.rows) + ", cols=" + std::to_string(base.cols) +
+             "; both must be at least 1");
     if (base.z == 0)
         fail("z=0; the lifting size must be at least 1");
     if (uint64_t(base.cols) * base.z > (1u << 26) ||
@@ -95,13 +95,14 @@ ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
             if (s < 0)
                 continue;
             for (unsigned r = 0; r < base.z; ++r)
-                entries.push_back(entry{ i * base.z + r, j * base.z + (r + s) % base.z, 1 });
+                entries.push_back(
+                    entry{ i * base.z + r, j * base.z + (r + s) % base.z, 1 });
         }
     std::vector<uint32_t> punctured;
     for (unsigned j = 0; j < base.transmitted.size(); ++j) {
         if (base.transmitted[j] > 1)
-            fail("transmitted[" + std::to_string(j) + "]=" +
-                 std::to_string(base.transmitted[j]) + "; allowed: 0 or 1");
+            fail("transmitted[" + std::to_string(j) +
+                 "]=" + std::to_string(base.transmitted[j]) + "; allowed: 0 or 1");
         if (base.transmitted[j] == 0)
             for (unsigned r = 0; r < base.z; ++r)
                 punctured.push_back(j * base.z + r);
@@ -118,9 +119,9 @@ void ldpc_code::set_punctured(const std::vector<uint32_t>& punctured)
     std::vector<uint8_t> is_punctured(d_n, 0);
     for (uint32_t v : punctured) {
         if (v >= d_n)
-            throw std::invalid_argument("ldpc_code: punctured column " +
-                                        std::to_string(v) + " is out of range; allowed: " +
-                                        "0.." + std::to_string(d_n - 1));
+            throw std::invalid_argument(
+                "ldpc_code: punctured column " + std::to_string(v) +
+                " is out of range; allowed: " + "0.." + std::to_string(d_n - 1));
         if (is_punctured[v])
             throw std::invalid_argument("ldpc_code: punctured column " +
                                         std::to_string(v) + " is given more than once");

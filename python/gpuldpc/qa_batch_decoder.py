@@ -22,7 +22,7 @@ from gnuradio.gpuldpc import sim
 def noisy_frames(code, frames, ebn0, seed):
     rng = np.random.default_rng(seed)
     info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
-    bits = sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+    bits = sim.symbols_to_bits(code.puncture(code.encode(info)), code.bits_per_symbol)
     sigma2 = sim.noise_variance(ebn0, code.rate)
     return sim.symbols_to_bits(info, code.bits_per_symbol), sim.bpsk_awgn_llr(bits, sigma2, rng)
 
@@ -106,6 +106,50 @@ class qa_batch_decoder(gr_unittest.TestCase):
         np.testing.assert_array_equal(status["invalid_inputs"], [0, 2, 0])
         np.testing.assert_array_equal(bits, info_bits)
 
+    def test_int8_input_and_fixed_point_min_sum(self):
+        code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                   "regular_3_6_n1008_gf2.alist"))
+        info_bits, llr = noisy_frames(code, 6, 3.0, 5)
+        steps = np.clip(np.rint(llr * 4), -127, 127).astype(np.int8)
+        fixed = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
+                                      schedule="layered", threads=2)
+        self.assertEqual((fixed.messages, fixed.llr_scale), ("int8", 4.0))
+        # float LLRs are rounded to the same grid: the same results
+        bits8, st8 = fixed.decode_int8(steps)
+        bits, st = fixed.decode(llr)
+        np.testing.assert_array_equal(bits8, bits)
+        np.testing.assert_array_equal(st8, st)
+        np.testing.assert_array_equal(bits, info_bits)
+        # a float decoder takes int8 input as v / llr_scale
+        fp = gpuldpc.batch_decoder(code, algorithm="sum-product", threads=2)
+        np.testing.assert_array_equal(fp.decode_int8(steps)[0],
+                                      fp.decode(steps.astype(np.float32) / 4)[0])
+        with self.assertRaisesRegex(ValueError, "messages='int8' applies to "
+                                                "algorithm='min-sum' only"):
+            gpuldpc.batch_decoder(code, algorithm="sum-product", messages="int8")
+        with self.assertRaisesRegex(ValueError, "llr_scale=0"):
+            gpuldpc.batch_decoder(code, algorithm="min-sum", llr_scale=0)
+
+    def test_punctured_and_dvbs2_codes(self):
+        code = gpuldpc.ldpc_code.dvbs2("1/2", "short")
+        self.assertTrue(code.has_accumulator_parity)
+        self.assertEqual((code.n, code.k), (16200, 7200))
+        info_bits, llr = noisy_frames(code, 2, 3.0, 6)
+        bits, status = gpuldpc.batch_decoder(code, schedule="layered", threads=2).decode(llr)
+        np.testing.assert_array_equal(bits, info_bits)
+        # a punctured quasi-cyclic code takes soft values of sent bits only
+        rng = np.random.default_rng(8)
+        shifts = rng.integers(0, 32, size=(4, 8))
+        for j in range(8):
+            shifts[j % 4, j] = -1
+        qc = gpuldpc.ldpc_code.from_base_matrix(shifts, 32, transmitted=[0] + [1] * 7)
+        dec = gpuldpc.batch_decoder(qc, algorithm="min-sum", messages="int8", threads=2)
+        self.assertEqual(dec.llr_per_frame, 224)
+        info = rng.integers(0, 2, size=(3, qc.k), dtype=np.uint8)
+        sent = qc.puncture(qc.encode(info))
+        llr = sim.bpsk_awgn_llr(sent, sim.noise_variance(7.0, qc.rate), rng)
+        np.testing.assert_array_equal(dec.decode(llr)[0], info)
+
     def test_bad_arguments(self):
         code = gpuldpc.construct_regular_code(96, 2, 4, 16, seed=3)
         with self.assertRaisesRegex(ValueError, "algorithm='min-sum'.*binary codes only"):
@@ -116,7 +160,7 @@ class qa_batch_decoder(gr_unittest.TestCase):
             gpuldpc.batch_decoder(code, schedule="serial")
         with self.assertRaisesRegex(ValueError, "max_iterations=0"):
             gpuldpc.batch_decoder(code, max_iterations=0)
-        with self.assertRaisesRegex(ValueError, "messages='fp8'.*allowed: fp32, fp16"):
+        with self.assertRaisesRegex(ValueError, "messages='fp8'.*allowed: fp32, fp16, int8"):
             gpuldpc.batch_decoder(code, messages="fp8")
         with self.assertRaisesRegex(ValueError, "messages='fp16'.*fft-bp"):
             gpuldpc.batch_decoder(code, algorithm="log-fft-bp", messages="fp16")

@@ -157,8 +157,10 @@ def make_parser():
         prog="gpuldpc-sim",
         description="LDPC error-rate simulation: random information, systematic "
                     "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)), batch decoding.")
-    p.add_argument("--code", required=True, help="parity-check matrix file")
-    p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist"])
+    p.add_argument("--code", required=True,
+                   help="parity-check matrix file (alist, nb-alist, .qc) or a built-in "
+                        "code: dvbs2:RATE[:short]")
+    p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist", "qc"])
     p.add_argument("--coef", default="exponent", choices=["exponent", "polynomial"],
                    help="non-binary alist coefficient convention")
     p.add_argument("--poly", type=_non_negative, default=0,
@@ -173,8 +175,11 @@ def make_parser():
                    help="maximum decoder iterations (default 50)")
     p.add_argument("--algorithm", default="auto", choices=ALGORITHMS)
     p.add_argument("--schedule", default="flooding", choices=["flooding", "layered"])
-    p.add_argument("--messages", default="fp32", choices=["fp32", "fp16"],
-                   help="storage of check-to-variable messages, fft-bp (default fp32)")
+    p.add_argument("--messages", default="fp32", choices=["fp32", "fp16", "int8"],
+                   help="check-to-variable messages: fp32 (default), fp16 (fft-bp), "
+                        "int8 (8-bit fixed-point min-sum)")
+    p.add_argument("--llr-scale", type=float, default=4.0,
+                   help="int8: fixed-point steps per unit of LLR (default 4)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,
@@ -204,6 +209,7 @@ def main(argv=None):
         decoder = _core.batch_decoder(code, algorithm=args.algorithm,
                                       schedule=args.schedule,
                                       messages=args.messages,
+                                      llr_scale=args.llr_scale,
                                       max_iterations=args.iterations,
                                       threads=args.threads, device=args.device)
     except ValueError as e:

@@ -12,12 +12,13 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(945f6edc0d0981cf8b8c82d5fcc1fcb8) */
+/* BINDTOOL_HEADER_FILE_HASH(f84a6166e87a223af22f60416a6f7776) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <type_traits>
 
 namespace py = pybind11;
 
@@ -27,8 +28,10 @@ namespace {
 
 using namespace gr::gpuldpc;
 using farray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using i8array = py::array_t<int8_t, py::array::c_style | py::array::forcecast>;
 
-size_t frames_of(const farray& a, size_t width, const char* arg)
+template <class Array>
+size_t frames_of(const Array& a, size_t width, const char* arg, const char* dtype)
 {
     if (a.ndim() == 1 && size_t(a.shape(0)) == width)
         return 1;
@@ -39,14 +42,21 @@ size_t frames_of(const farray& a, size_t width, const char* arg)
         shape += (i ? ", " : "") + std::to_string(a.shape(i));
     shape += a.ndim() == 1 ? ",)" : ")";
     throw py::value_error(std::string(arg) + " has shape " + shape +
-                          "; expected (frames, " + std::to_string(width) + ") float32");
+                          "; expected (frames, " + std::to_string(width) + ") " + dtype);
 }
 
-py::tuple run(batch_decoder& d, farray in, bool symbols, bool return_codeword)
+enum class input_kind { llr, symbol_ll, llr_int8 };
+
+template <class Array>
+py::tuple run(batch_decoder& d, Array in, input_kind kind, bool return_codeword)
 {
     const ldpc_code& c = d.code();
-    const size_t width = symbols ? size_t(c.n()) * c.q() : d.llr_per_frame();
-    const size_t frames = frames_of(in, width, symbols ? "symbol_ll" : "llr");
+    const bool symbols = kind == input_kind::symbol_ll;
+    const size_t width = symbols ? size_t(c.n_transmitted()) * c.q() : d.llr_per_frame();
+    const size_t frames = frames_of(in,
+                                    width,
+                                    symbols ? "symbol_ll" : "llr",
+                                    kind == input_kind::llr_int8 ? "int8" : "float32");
     py::array_t<uint8_t> bits({ frames, d.info_bits_per_frame() });
     py::array_t<frame_status> status(frames);
     py::array_t<uint8_t> cw;
@@ -55,12 +65,16 @@ py::tuple run(batch_decoder& d, farray in, bool symbols, bool return_codeword)
         cw = py::array_t<uint8_t>({ frames, size_t(c.n()) * c.bits_per_symbol() });
         cw_ptr = cw.mutable_data();
     }
-    const float* src = in.data();
+    const auto* src = in.data();
     uint8_t* b = bits.mutable_data();
     frame_status* st = status.mutable_data();
     {
         py::gil_scoped_release release;
-        if (symbols)
+        if constexpr (std::is_same_v<
+                          std::remove_cv_t<std::remove_pointer_t<decltype(src)>>,
+                          int8_t>)
+            d.decode_int8(src, frames, b, st, cw_ptr);
+        else if (symbols)
             d.decode_symbol_llr(src, frames, b, st, cw_ptr);
         else
             d.decode(src, frames, b, st, cw_ptr);
@@ -83,7 +97,8 @@ void bind_decoder(py::module& m)
         "GPU decoder (fft-bp), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
         "              early_termination=True, min_sum_scale=0.75, min_sum_offset=0.0,\n"
-        "              flip_llr_sign=False, threads=0, device='cpu', messages='fp32')\n\n"
+        "              flip_llr_sign=False, threads=0, device='cpu', messages='fp32',\n"
+        "              llr_scale=4.0)\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
@@ -91,7 +106,9 @@ void bind_decoder(py::module& m)
         "and are counted per frame in the status field invalid_inputs. messages: fp32 "
         "or\n"
         "fp16 (fft-bp): check-to-variable messages stored in half precision, half the\n"
-        "memory and traffic; the CPU rounds them the same way.")
+        "memory and traffic; the CPU rounds them the same way; int8 (min-sum): 8-bit\n"
+        "fixed-point min-sum, llr_scale steps per unit of LLR. decode_int8() takes\n"
+        "8-bit LLRs, value v meaning v / llr_scale.")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -102,7 +119,8 @@ void bind_decoder(py::module& m)
                          bool flip_llr_sign,
                          unsigned threads,
                          const std::string& device,
-                         const std::string& messages) {
+                         const std::string& messages,
+                         float llr_scale) {
                  decoder_config cfg;
                  cfg.algorithm = parse_decoder_algorithm(algorithm);
                  cfg.schedule = parse_decoder_schedule(schedule);
@@ -113,6 +131,7 @@ void bind_decoder(py::module& m)
                  cfg.flip_llr_sign = flip_llr_sign;
                  cfg.threads = threads;
                  cfg.messages = parse_message_precision(messages);
+                 cfg.llr_scale = llr_scale;
                  return batch_decoder::make(code, cfg, device);
              }),
              py::arg("code"),
@@ -125,11 +144,12 @@ void bind_decoder(py::module& m)
              py::arg("flip_llr_sign") = false,
              py::arg("threads") = 0,
              py::arg("device") = "cpu",
-             py::arg("messages") = "fp32")
+             py::arg("messages") = "fp32",
+             py::arg("llr_scale") = 4.0f)
         .def(
             "decode",
             [](batch_decoder& d, farray llr, bool return_codeword) {
-                return run(d, llr, false, return_codeword);
+                return run(d, llr, input_kind::llr, return_codeword);
             },
             py::arg("llr"),
             py::arg("return_codeword") = false,
@@ -140,11 +160,21 @@ void bind_decoder(py::module& m)
         .def(
             "decode_symbol_llr",
             [](batch_decoder& d, farray ll, bool return_codeword) {
-                return run(d, ll, true, return_codeword);
+                return run(d, ll, input_kind::symbol_ll, return_codeword);
             },
             py::arg("symbol_ll"),
             py::arg("return_codeword") = false,
-            "symbol_ll: float32 (frames, n * q) log-likelihoods log P(symbol = x).")
+            "symbol_ll: float32 (frames, n_transmitted * q) log-likelihoods "
+            "log P(symbol = x).")
+        .def(
+            "decode_int8",
+            [](batch_decoder& d, i8array llr, bool return_codeword) {
+                return run(d, llr, input_kind::llr_int8, return_codeword);
+            },
+            py::arg("llr"),
+            py::arg("return_codeword") = false,
+            "llr: int8 (frames, llr_per_frame), value v the LLR v / llr_scale; "
+            "-128 counts as -127. Returns what decode() returns.")
         .def(
             "decode_device",
             [](batch_decoder& d,
@@ -177,6 +207,8 @@ void bind_decoder(py::module& m)
         .def_property_readonly(
             "messages",
             [](const batch_decoder& d) { return to_string(d.config().messages); })
+        .def_property_readonly(
+            "llr_scale", [](const batch_decoder& d) { return d.config().llr_scale; })
         .def_property_readonly(
             "max_iterations",
             [](const batch_decoder& d) { return d.config().max_iterations; })

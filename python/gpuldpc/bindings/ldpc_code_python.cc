@@ -91,7 +91,8 @@ void bind_ldpc_code(py::module& m)
             py::arg("coef") = "exponent",
             py::arg("poly") = 0,
             "Reads an alist ('alist'), non-binary alist ('nb-alist') or quasi-cyclic "
-            "base matrix ('qc', AFF3CT's .qc) file; 'auto' tells them apart. coef: 'exponent' (alpha^e, the default) "
+            "base matrix ('qc', AFF3CT's .qc) file; 'auto' tells them apart. coef: "
+            "'exponent' (alpha^e, the default) "
             "or 'polynomial'. poly: field polynomial, 0 for the default.")
         .def_static(
             "from_dense",

@@ -13,7 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -39,6 +41,17 @@ enum class message_precision {
     //! each message value rounded to half precision (round to nearest even)
     //! when it is made: half the memory and traffic of the messages
     fp16,
+    //! min-sum in 8-bit fixed point, exactly as a hardware or GPU decoder of
+    //! 8-bit messages computes it (see decoder_config::llr_scale):
+    //! - channel values: round(LLR * llr_scale) (ties to even), saturated to
+    //!   +-127;
+    //! - messages into a check: the variable's belief minus the check's
+    //!   previous message, saturated to +-127;
+    //! - check messages: magnitude (max(min - offset_q, 0) * scale_q + 8) >> 4
+    //!   with scale_q = round(16 * min_sum_scale) and offset_q =
+    //!   round(min_sum_offset * llr_scale), the sign of the others' product;
+    //! - beliefs: sums in 32-bit integers (layered: 16 bits, within +-254).
+    int8,
 };
 
 /*! Parses "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum". */
@@ -47,7 +60,7 @@ GPULDPC_ENGINE_API decoder_algorithm parse_decoder_algorithm(const std::string& 
 GPULDPC_ENGINE_API decoder_schedule parse_decoder_schedule(const std::string& s);
 GPULDPC_ENGINE_API std::string to_string(decoder_algorithm a);
 GPULDPC_ENGINE_API std::string to_string(decoder_schedule s);
-/*! Parses "fp32", "fp16". */
+/*! Parses "fp32", "fp16", "int8". */
 GPULDPC_ENGINE_API message_precision parse_message_precision(const std::string& s);
 GPULDPC_ENGINE_API std::string to_string(message_precision p);
 /*!
@@ -74,8 +87,12 @@ struct decoder_config {
     bool flip_llr_sign = false;
     //! worker threads across frames; 0: one per hardware thread
     unsigned threads = 0;
-    //! check-to-variable messages stored in fp32 or fp16 (fft-bp only)
+    //! check-to-variable messages: fp32; fp16 (fft-bp); int8 (min-sum, fixed point)
     message_precision messages = message_precision::fp32;
+    //! fixed-point steps per unit of LLR, (0, 64]: an 8-bit soft value v
+    //! (decode_int8()) is the LLR v / llr_scale, so +-127 spans +-31.75 at the
+    //! default 4; int8 messages count in the same steps
+    float llr_scale = 4.0f;
 };
 
 /*!
@@ -160,6 +177,23 @@ public:
                                    uint8_t* info_bits,
                                    frame_status* status,
                                    uint8_t* codeword_bits = nullptr) = 0;
+
+    /*!
+     * \brief Decodes frames given as 8-bit bit LLRs: a quarter of the bytes of
+     * float LLRs on the host bus and in the input buffers.
+     *
+     * \p llr holds n_frames * llr_per_frame() values, value v standing for
+     * the LLR v / decoder_config::llr_scale in the decoder's sign convention;
+     * -128 counts as -127. Results are those of decode() on those LLRs: an
+     * int8-message decoder takes the values as its fixed-point channel values
+     * unchanged, other decoders convert them to float (this default
+     * implementation, in chunks, without allocating per call).
+     */
+    virtual void decode_int8(const int8_t* llr,
+                             size_t n_frames,
+                             uint8_t* info_bits,
+                             frame_status* status,
+                             uint8_t* codeword_bits = nullptr);
 
     /*!
      * Decodes frames whose bit LLRs are in device memory, with the results
@@ -254,6 +288,8 @@ protected:
 
 private:
     uint64_t d_tickets_issued = 0, d_tickets_retired = 0;
+    std::mutex d_int8_mutex;          // guards d_int8_floats
+    std::vector<float> d_int8_floats; // decode_int8()'s conversion chunk
 };
 
 } // namespace gpuldpc
