@@ -31,7 +31,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        bool flip_llr_sign,
                                        const std::string& device,
                                        int threads,
-                                       const std::string& messages)
+                                       const std::string& messages,
+                                       float llr_scale)
 {
     if (!code)
         throw std::invalid_argument("code: no code given");
@@ -48,6 +49,7 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
     cfg.flip_llr_sign = flip_llr_sign;
     cfg.threads = unsigned(threads);
     cfg.messages = parse_message_precision(messages);
+    cfg.llr_scale = llr_scale;
     return batch_decoder::make(code, cfg, device);
 }
 

@@ -38,7 +38,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        bool flip_llr_sign,
                                        const std::string& device,
                                        int threads,
-                                       const std::string& messages = "fp32");
+                                       const std::string& messages = "fp32",
+                                       float llr_scale = 4.0f);
 
 /*!
  * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure

@@ -42,7 +42,9 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       int threads,
                                       double stats_interval,
                                       bool status_tags,
-                                      const std::string& messages)
+                                      const std::string& messages,
+                                      const std::string& input,
+                                      float llr_scale)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -57,7 +59,9 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                           threads,
                           stats_interval,
                           status_tags,
-                          messages);
+                          messages,
+                          input,
+                          llr_scale);
 }
 
 ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
@@ -73,7 +77,9 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 int threads,
                                                 double stats_interval,
                                                 bool status_tags,
-                                                const std::string& messages)
+                                                const std::string& messages,
+                                                const std::string& input,
+                                                float llr_scale)
 {
     params p;
     p.algorithm = algorithm;
@@ -89,6 +95,8 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
     p.stats_interval = stats_interval;
     p.status_tags = status_tags;
     p.messages = messages;
+    p.input = input;
+    p.llr_scale = llr_scale;
     return make_from_params(code, p);
 }
 
@@ -104,6 +112,15 @@ namespace {
 size_t soft_bits_per_frame(const ldpc_code& code)
 {
     return size_t(code.n_transmitted()) * code.bits_per_symbol();
+}
+
+size_t soft_item_size(const std::string& input)
+{
+    if (input == "float")
+        return sizeof(float);
+    if (input == "int8")
+        return sizeof(int8_t);
+    throw std::invalid_argument("input='" + input + "' is unknown; allowed: float, int8");
 }
 
 size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
@@ -127,14 +144,14 @@ constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 // with a few frames, few enough on the CPU to keep latency low.
 constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
 
-size_t decoder_batch(const ldpc_code& code, int max_batch, bool gpu)
+size_t decoder_batch(const ldpc_code& code, int max_batch, bool gpu, size_t item_size)
 {
     if (max_batch < 0)
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
                                     " is out of range; allowed: 0 (automatic) or more");
     if (max_batch == 0)
         max_batch = gpu ? auto_batch_gpu : auto_batch_cpu;
-    const size_t frame_bytes = soft_bits_per_frame(code) * sizeof(float);
+    const size_t frame_bytes = soft_bits_per_frame(code) * item_size;
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);
 }
@@ -151,7 +168,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
                                            p.flip_llr_sign,
                                            p.device,
                                            p.threads,
-                                           p.messages))
+                                           p.messages,
+                                           p.llr_scale))
 {
 }
 
@@ -160,12 +178,15 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                                      batch_decoder::sptr decoder)
     : gr::block("ldpc_decoder",
                 // streams are optional: the block also works on PDUs alone
-                gr::io_signature::make(0, 1, sizeof(float)),
+                gr::io_signature::make(0, 1, soft_item_size(p.input)),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
       framed_block(soft_bits_per_frame(*code),
-                   sizeof(float),
+                   soft_item_size(p.input),
                    output_bytes_per_frame(*code, p.output),
-                   decoder_batch(*code, p.max_batch, decoder->device_name() != "cpu"),
+                   decoder_batch(*code,
+                                 p.max_batch,
+                                 decoder->device_name() != "cpu",
+                                 soft_item_size(p.input)),
                    p.length_tag_key,
                    "soft bits"),
       d_code(code),
@@ -179,7 +200,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                            : throw std::invalid_argument(
                                  "stats_interval=" + std::to_string(p.stats_interval) +
                                  " is out of range; allowed: > 0 seconds")),
-      d_batch_in(batch() * in_len()),
+      d_int8_input(p.input == "int8"),
+      d_batch_in(d_int8_input ? 0 : batch() * in_len()),
+      d_batch_in8(d_int8_input ? batch() * in_len() : 0),
       d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
       d_batch_status(batch()),
       d_last_stats(std::chrono::steady_clock::now())
@@ -229,26 +252,41 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
                                        uint8_t* out,
                                        std::vector<char>& emit)
 {
-    const float* in = reinterpret_cast<const float*>(in_bytes);
     const size_t len = in_len();
     // back-to-back frames (PDUs) decode in place
     bool contiguous = true;
     for (size_t i = 1; i < n && contiguous; ++i)
         contiguous = starts[i] == starts[0] + i * len;
-    const float* batch_in = in + starts[0];
-    if (!contiguous) {
+    auto gather = [&](const auto* in, auto& scratch) {
+        using item = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
+        if (contiguous)
+            return in + starts[0];
         for (size_t i = 0; i < n; ++i)
-            std::copy_n(in + starts[i], len, &d_batch_in[i * len]);
-        batch_in = d_batch_in.data();
-    }
+            std::copy_n(in + starts[i], len, &scratch[i * len]);
+        return static_cast<const item*>(scratch.data());
+    };
+    auto decode = [&] {
+        if (d_int8_input)
+            d_decoder->decode_int8(
+                gather(reinterpret_cast<const int8_t*>(in_bytes), d_batch_in8),
+                n,
+                d_batch_bits.data(),
+                d_batch_status.data());
+        else
+            d_decoder->decode(
+                gather(reinterpret_cast<const float*>(in_bytes), d_batch_in),
+                n,
+                d_batch_bits.data(),
+                d_batch_status.data());
+    };
 
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+        decode();
     } catch (const cuda_error& e) {
         // the CPU decodes this batch and all that follow
         fall_back_to_cpu(e);
-        d_decoder->decode(batch_in, n, d_batch_bits.data(), d_batch_status.data());
+        decode();
     }
     const auto t1 = std::chrono::steady_clock::now();
     d_decode_ns +=
@@ -390,6 +428,14 @@ void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
 const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
                                             size_t& n_items) const
 {
+    if (d_int8_input) {
+        if (pmt::is_s8vector(payload))
+            return reinterpret_cast<const uint8_t*>(
+                pmt::s8vector_elements(payload, n_items));
+        if (pmt::is_u8vector(payload))
+            return pmt::u8vector_elements(payload, n_items);
+        return nullptr;
+    }
     if (!pmt::is_f32vector(payload))
         return nullptr;
     return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));

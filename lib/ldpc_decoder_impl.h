@@ -53,11 +53,15 @@ protected:
                         std::vector<char>& emit) override;
     void frame_annotations(size_t i, annotations& out) const override;
     const uint8_t* pdu_items(const pmt::pmt_t& payload, size_t& n_items) const override;
-    const char* pdu_type() const override { return "f32vector"; }
+    const char* pdu_type() const override
+    {
+        return d_int8_input ? "s8vector or u8vector" : "f32vector";
+    }
     void after_processing() override { publish_stats(false); }
     // stream frames: batch k decodes (on a GPU) while work() formats batch
     // k-1 and gathers batch k+1
-    bool pipelined() const override { return true; }
+    // int8 input decodes synchronously (decode_int8() has no begin/end pair)
+    bool pipelined() const override { return !d_int8_input; }
     void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
     void collect_frames(uint8_t* out, std::vector<char>& emit) override;
 
@@ -103,7 +107,9 @@ private:
     double d_stats_interval;
 
     // PDU batches; sized once
+    const bool d_int8_input;
     std::vector<float> d_batch_in;
+    std::vector<int8_t> d_batch_in8;
     std::vector<uint8_t> d_batch_bits;
     std::vector<frame_status> d_batch_status;
     // stream batches: two in flight at most, allocated with the first

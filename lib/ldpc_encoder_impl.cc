@@ -101,8 +101,8 @@ ldpc_encoder_impl::ldpc_encoder_impl(ldpc_code::sptr code, const params& p)
       d_bits(size_t(code->k()) * code->bits_per_symbol()),
       d_info(code->k()),
       d_codeword(code->n()),
-      d_sent(code->n_transmitted()),
-      d_cw_bits(size_t(code->n_transmitted()) * code->bits_per_symbol())
+      d_cw_bits(size_t(code->n_transmitted()) * code->bits_per_symbol()),
+      d_sent(code->n_transmitted())
 {
     register_pdu_ports();
 }

@@ -257,6 +257,62 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "messages='fp8'"):
             gpuldpc.ldpc_decoder(code, messages="fp8")
 
+    def test_int8_input(self):
+        # 8-bit LLRs on a byte stream and in PDUs: the results of the engine's
+        # decode_int8 on the same values, with float and with int8 messages
+        code = load("regular_3_6_n1008_gf2.alist")
+        rng = np.random.default_rng(23)
+        info = rng.integers(0, 2, size=(5, code.k), dtype=np.uint8)
+        llr = noisy_llr(code.encode(info), 2.5, code.rate, rng)
+        steps = np.clip(np.rint(llr * 8), -128, 127).astype(np.int8)
+        n = code.n
+        tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(5)]
+        for messages, algorithm in (("fp32", "sum-product"), ("int8", "min-sum")):
+            with self.subTest(messages=messages):
+                self.tb = gr.top_block()
+                dec = gpuldpc.ldpc_decoder(code, algorithm=algorithm, output="bits",
+                                           device="cpu", messages=messages, input="int8",
+                                           llr_scale=8.0, max_batch=2)
+                self.assertEqual(dec.input_signature().sizeof_stream_item(0), 1)
+                src = blocks.vector_source_b(steps.view(np.uint8).ravel().tolist(),
+                                             False, 1, tags)
+                snk = blocks.vector_sink_b()
+                self.tb.connect(src, dec, snk)
+                self.tb.run()
+                engine = gpuldpc.batch_decoder(code, algorithm=algorithm,
+                                               messages=messages, llr_scale=8.0)
+                expected, _ = engine.decode_int8(steps)
+                np.testing.assert_array_equal(
+                    np.array(snk.data(), dtype=np.uint8).reshape(expected.shape), expected)
+                self.assertEqual(dec.frames(), 5)
+        np.testing.assert_array_equal(expected, info)  # at 2.5 dB all decode
+        with self.assertRaisesRegex(ValueError, "input='int16'"):
+            gpuldpc.ldpc_decoder(code, input="int16")
+        with self.assertRaisesRegex(ValueError, "llr_scale=0"):
+            gpuldpc.ldpc_decoder(code, algorithm="min-sum", input="int8", llr_scale=0)
+
+    def test_punctured_code_through_encoder_and_decoder(self):
+        # the encoder sends the transmitted bits only; the decoder takes those
+        shifts = np.random.default_rng(4).integers(0, 32, size=(4, 8))
+        for j in range(8):
+            shifts[j % 4, j] = -1
+        code = gpuldpc.ldpc_code.from_base_matrix(shifts, 32, transmitted=[0] + [1] * 7)
+        rng = np.random.default_rng(5)
+        info = rng.integers(0, 2, size=(4, code.k), dtype=np.uint8)
+        enc = gpuldpc.ldpc_encoder(code, input="bits", output="bits", length_tag_key="")
+        self.assertEqual(enc.output_frame_length(), 224)
+        src = blocks.vector_source_b(info.ravel().tolist(), False)
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, enc, snk)
+        self.tb.run()
+        sent = np.array(snk.data(), dtype=np.uint8).reshape(4, 224)
+        np.testing.assert_array_equal(sent, code.puncture(code.encode(info)))
+        self.tb = gr.top_block()
+        dec = gpuldpc.ldpc_decoder(code, output="bits", device="auto", length_tag_key="")
+        self.assertEqual(dec.input_frame_length(), 224)
+        out, _ = self.run_decoder(dec, noisy_llr(sent, 7.0, code.rate, rng))
+        np.testing.assert_array_equal(out.reshape(info.shape), info)
+
     def test_frames_trickling_in_come_out_at_once(self):
         check_frames_come_out_at_once(self, "cpu")
 

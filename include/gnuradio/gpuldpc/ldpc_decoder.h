@@ -104,11 +104,14 @@ public:
         double stats_interval = 1.0;
         bool status_tags = true;
         std::string messages = "fp32";
+        std::string input = "float"; //!< soft bit items: "float" or "int8"
+        float llr_scale = 4.0f;      //!< int8: steps per unit of LLR, (0, 64]
     };
 
     /*!
-     * \param code_file parity-check matrix file (alist or non-binary alist)
-     * \param format "auto", "alist" or "nb-alist"
+     * \param code_file parity-check matrix file (alist, non-binary alist, .qc)
+     *        or a built-in code ("dvbs2:1/2", "dvbs2:1/2:short")
+     * \param format "auto", "alist", "nb-alist" or "qc"
      * \param coef non-binary coefficient convention, "exponent" or "polynomial"
      * \param poly field polynomial, 0 for the default
      * \param algorithm "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"
@@ -125,8 +128,14 @@ public:
      * \param stats_interval seconds between "stats" messages, > 0
      * \param status_tags tag each output frame with its decoding status (PDUs
      *        always carry it in their metadata)
-     * \param messages "fp32" or "fp16": storage of the check-to-variable
-     *        messages (fft-bp); fp16 halves their memory and traffic
+     * \param messages "fp32", "fp16" (fft-bp: half the memory and traffic of
+     *        the check-to-variable messages) or "int8" (min-sum in 8-bit fixed
+     *        point)
+     * \param input soft bit items: "float" LLRs, or "int8" (GNU Radio's byte
+     *        stream; PDUs of s8 or u8 vectors), value v the LLR v / llr_scale:
+     *        a quarter of the bytes per frame
+     * \param llr_scale int8: steps per unit of LLR, (0, 64]; the int8
+     *        message arithmetic counts in the same steps
      */
     static sptr make(const std::string& code_file,
                      const std::string& format = "auto",
@@ -144,7 +153,9 @@ public:
                      int threads = 0,
                      double stats_interval = 1.0,
                      bool status_tags = true,
-                     const std::string& messages = "fp32");
+                     const std::string& messages = "fp32",
+                     const std::string& input = "float",
+                     float llr_scale = 4.0f);
 
     /*! The same with a code object instead of a file. */
     static sptr make_from_code(ldpc_code::sptr code,
@@ -160,7 +171,9 @@ public:
                                int threads = 0,
                                double stats_interval = 1.0,
                                bool status_tags = true,
-                               const std::string& messages = "fp32");
+                               const std::string& messages = "fp32",
+                               const std::string& input = "float",
+                               float llr_scale = 4.0f);
 
     /*! The same with the parameters in one struct; every field is checked. */
     static sptr make_from_params(ldpc_code::sptr code, const params& p);

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(7b443239f29bd81c93cc29f18a3d19b1) */
+/* BINDTOOL_HEADER_FILE_HASH(eae30abd039841e6cd78a66deb5924b0) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -29,7 +29,8 @@ void bind_ldpc_decoder(py::module& m)
     py::class_<ldpc_decoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_decoder>>(
         m,
         "ldpc_decoder",
-        "LDPC decoder block: soft bits (float LLRs, positive means 1) in, decoded "
+        "LDPC decoder block: soft bits (float LLRs, positive means 1; input='int8' "
+        "for 8-bit LLRs v / llr_scale) in, decoded "
         "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
         "call. The first argument is a code file path or an ldpc_code.")
         .def(py::init(&ldpc_decoder::make),
@@ -49,7 +50,9 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
              py::arg("status_tags") = true,
-             py::arg("messages") = "fp32")
+             py::arg("messages") = "fp32",
+             py::arg("input") = "float",
+             py::arg("llr_scale") = 4.0f)
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -63,7 +66,9 @@ void bind_ldpc_decoder(py::module& m)
                          int threads,
                          double stats_interval,
                          bool status_tags,
-                         const std::string& messages) {
+                         const std::string& messages,
+                         const std::string& input,
+                         float llr_scale) {
                  return ldpc_decoder::make_from_code(code,
                                                      algorithm,
                                                      schedule,
@@ -77,7 +82,9 @@ void bind_ldpc_decoder(py::module& m)
                                                      threads,
                                                      stats_interval,
                                                      status_tags,
-                                                     messages);
+                                                     messages,
+                                                     input,
+                                                     llr_scale);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -92,7 +99,9 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
              py::arg("status_tags") = true,
-             py::arg("messages") = "fp32")
+             py::arg("messages") = "fp32",
+             py::arg("input") = "float",
+             py::arg("llr_scale") = 4.0f)
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
