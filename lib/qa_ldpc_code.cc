@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(mutated_files_never_crash)
     // the documented errors; anything else (a crash, another exception) fails.
     std::mt19937 rng(2024);
     const char alphabet[] = "0123456789 \n#-x";
-    for (const std::string base : { std::string(small_binary), std::string(small_gf4) }) {
+    for (const std::string& base : { std::string(small_binary), std::string(small_gf4) }) {
         for (int trial = 0; trial < 2000; ++trial) {
             std::string text = base;
             const int edits = 1 + int(rng() % 3);

@@ -11,6 +11,7 @@
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -51,6 +52,27 @@ BOOST_AUTO_TEST_CASE(dvbs2_codes_have_the_standards_shape)
             for (unsigned c = 1; c < code.m(); ++c)
                 BOOST_REQUIRE_EQUAL(code.check_degree(c), check_degree.at(rate));
             BOOST_CHECK_EQUAL(count_4_cycles(code), 0u);
+            // the layered order: a permutation in which runs of consecutive
+            // checks that share no bit are long (a few hundred checks, where
+            // row order gives runs of one: p[r] links checks r and r + 1); at
+            // least 32 checks a run on average
+            const auto& order = code.layered_check_order();
+            BOOST_REQUIRE_EQUAL(order.size(), code.m());
+            std::vector<uint32_t> in_run(code.n(), UINT32_MAX), seen(code.m(), 0);
+            uint32_t runs = 1;
+            const auto& off = code.check_offsets();
+            for (const uint32_t c : order) {
+                seen[c]++;
+                bool clash = false;
+                for (uint32_t e = off[c]; e < off[c + 1]; ++e)
+                    clash |= in_run[code.edge_variable()[e]] == runs;
+                runs += clash;
+                for (uint32_t e = off[c]; e < off[c + 1]; ++e)
+                    in_run[code.edge_variable()[e]] = runs;
+            }
+            BOOST_CHECK_LE(runs * 32, code.m()); // a warp of checks a run at least
+            BOOST_CHECK(std::all_of(
+                seen.begin(), seen.end(), [](uint32_t c) { return c == 1; }));
             std::vector<uint8_t> info(2 * code.k()), cw(2 * code.n());
             for (auto& b : info)
                 b = rng() & 1;

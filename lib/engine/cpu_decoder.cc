@@ -117,7 +117,7 @@ struct layered_schedule {
         const auto& evar = code.edge_variable();
         const uint8_t* coef = code.edge_coefficient().data();
         // v2c serves as scratch for the messages into the current check
-        for (unsigned c = 0; c < code.m(); ++c) {
+        for (const uint32_t c : code.layered_check_order()) {
             const uint32_t e0 = coff[c], deg = coff[c + 1] - coff[c];
             for (uint32_t i = 0; i < deg; ++i) {
                 const float* app = &ws.app[size_t(evar[e0 + i]) * w];

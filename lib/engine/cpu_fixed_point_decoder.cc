@@ -216,7 +216,7 @@ private:
         const ldpc_code& code = *d_code;
         const auto& coff = code.check_offsets();
         const auto& evar = code.edge_variable();
-        for (unsigned c = 0; c < code.m(); ++c) {
+        for (const uint32_t c : code.layered_check_order()) {
             const uint32_t e0 = coff[c], deg = coff[c + 1] - coff[c];
             for (uint32_t i = 0; i < deg; ++i)
                 ws.v2c[e0 + i] = saturate8(ws.belief[evar[e0 + i]] - ws.c2v[e0 + i]);

@@ -30,15 +30,34 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
-bool cuda_decoder_supports(const ldpc_code& code, decoder_algorithm algorithm)
+namespace {
+
+bool row_order(const ldpc_code& code)
 {
-    return algorithm == decoder_algorithm::fft_bp && code.punctured_positions().empty();
+    const auto& order = code.layered_check_order();
+    for (uint32_t c = 0; c < order.size(); ++c)
+        if (order[c] != c)
+            return false;
+    return true;
+}
+
+} // namespace
+
+bool cuda_decoder_supports(const ldpc_code& code, const decoder_config& config)
+{
+    return cuda_decoder_refusal(code, config, "cuda").empty();
 }
 
 std::string cuda_decoder_refusal(const ldpc_code& code,
-                                 decoder_algorithm algorithm,
+                                 const decoder_config& config,
                                  const std::string& device)
 {
+    const decoder_algorithm algorithm = config.algorithm;
+    if (config.schedule == decoder_schedule::layered && !row_order(code))
+        return "schedule='layered' visits this code's checks out of row order, which "
+               "the CUDA fft-bp decoder does not; allowed with device='" +
+               device + "': schedule='flooding' (device='cpu' or 'auto' decodes it "
+                        "layered)";
     if (algorithm != decoder_algorithm::fft_bp)
         return "algorithm='" + to_string(algorithm) +
                "' has no CUDA decoder; allowed with device='" + device +
@@ -163,9 +182,8 @@ public:
     cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
         : batch_decoder(code, config), d_device(device)
     {
-        if (!cuda_decoder_supports(*d_code, d_config.algorithm))
-            throw std::invalid_argument(
-                cuda_decoder_refusal(*d_code, d_config.algorithm, "cuda"));
+        if (!cuda_decoder_supports(*d_code, d_config))
+            throw std::invalid_argument(cuda_decoder_refusal(*d_code, d_config, "cuda"));
         cuda::scoped_device guard(d_device);
         reserve(0, 0);
         cudaDeviceProp prop;

@@ -24,14 +24,14 @@ batch_decoder::sptr
 make_cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device);
 
 /*!
- * Whether the CUDA decoder runs this algorithm on this code (fft-bp for any q,
- * codes without punctured columns).
+ * Whether the CUDA decoder runs this configuration on this code (fft-bp for
+ * any q, codes without punctured columns, layered only in row order).
  */
-bool cuda_decoder_supports(const ldpc_code& code, decoder_algorithm algorithm);
+bool cuda_decoder_supports(const ldpc_code& code, const decoder_config& config);
 
 /*! Why cuda_decoder_supports() is false, as an error message naming \p device. */
 std::string cuda_decoder_refusal(const ldpc_code& code,
-                                 decoder_algorithm algorithm,
+                                 const decoder_config& config,
                                  const std::string& device);
 
 } // namespace detail

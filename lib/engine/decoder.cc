@@ -252,7 +252,7 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         return detail::make_cpu_decoder(code, resolved);
     if (spec.type == device_spec::kind::automatic) {
         // the GPU when one is usable and runs the algorithm, else the CPU
-        if (!detail::cuda_decoder_supports(*code, resolved.algorithm))
+        if (!detail::cuda_decoder_supports(*code, resolved))
             return detail::make_cpu_decoder(code, resolved);
         const int index = select_cuda_device("auto");
         if (index >= 0) {
@@ -264,9 +264,8 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         }
         return detail::make_cpu_decoder(code, resolved);
     }
-    if (!detail::cuda_decoder_supports(*code, resolved.algorithm))
-        throw std::invalid_argument(
-            detail::cuda_decoder_refusal(*code, resolved.algorithm, device));
+    if (!detail::cuda_decoder_supports(*code, resolved))
+        throw std::invalid_argument(detail::cuda_decoder_refusal(*code, resolved, device));
     return detail::make_cuda_decoder(code, resolved, select_cuda_device(device));
 }
 

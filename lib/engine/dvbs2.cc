@@ -62,7 +62,15 @@ ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
         if (r > 0)
             entries.push_back(entry{ r, k + r - 1, 1 });
     }
-    return ldpc_code(n, m, 2, entries);
+    ldpc_code code(n, m, 2, entries);
+    // Layered order: checks j + i * q (i = 0 .. 359) share no parity bit, and
+    // an information bit meets them once per address of its row congruent to
+    // j mod q (mostly once: the standard's few doubled circulants aside), so
+    // that they form long runs of checks a GPU updates at once.
+    for (unsigned j = 0, pos = 0; j < q; ++j)
+        for (unsigned i = 0; i < 360; ++i)
+            code.d_check_order[pos++] = j + i * q;
+    return code;
 }
 
 } // namespace gpuldpc

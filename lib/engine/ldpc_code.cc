@@ -53,6 +53,9 @@ ldpc_code::ldpc_code(unsigned n,
         throw std::invalid_argument("ldpc_code: H has no nonzero entry");
     build_graph(entries);
     set_punctured(punctured);
+    d_check_order.resize(d_m);
+    for (uint32_t c = 0; c < d_m; ++c)
+        d_check_order[c] = c;
     d_accumulator_parity = detect_accumulator_parity();
     if (d_accumulator_parity) {
         d_rank = d_m;

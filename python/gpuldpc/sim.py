@@ -180,6 +180,10 @@ def make_parser():
                         "int8 (8-bit fixed-point min-sum)")
     p.add_argument("--llr-scale", type=float, default=4.0,
                    help="int8: fixed-point steps per unit of LLR (default 4)")
+    p.add_argument("--min-sum-scale", type=float, default=0.75,
+                   help="min-sum: normalization factor, (0, 1] (default 0.75)")
+    p.add_argument("--min-sum-offset", type=float, default=0.0,
+                   help="min-sum: offset subtracted from magnitudes, >= 0 (default 0)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,
@@ -210,6 +214,8 @@ def main(argv=None):
                                       schedule=args.schedule,
                                       messages=args.messages,
                                       llr_scale=args.llr_scale,
+                                      min_sum_scale=args.min_sum_scale,
+                                      min_sum_offset=args.min_sum_offset,
                                       max_iterations=args.iterations,
                                       threads=args.threads, device=args.device)
     except ValueError as e:
@@ -244,6 +250,9 @@ def main(argv=None):
         "algorithm": decoder.algorithm,
         "schedule": decoder.schedule,
         "messages": decoder.messages,
+        "min_sum_scale": args.min_sum_scale,
+        "min_sum_offset": args.min_sum_offset,
+        "llr_scale": args.llr_scale,
         "iterations": args.iterations,
         "seed": args.seed,
         "points": points,

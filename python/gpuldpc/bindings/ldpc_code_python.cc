@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(adacf5338357b89ff28899c5a29c58fa) */
+/* BINDTOOL_HEADER_FILE_HASH(530826bc8d0c58a3fc78388ed52ce6c1) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

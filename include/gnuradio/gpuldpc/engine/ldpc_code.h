@@ -242,6 +242,16 @@ public:
     }
     /*! The base matrix of a quasi-cyclic code (z == 0 for other codes). */
     const base_matrix& quasi_cyclic_base() const { return d_base; }
+    /*!
+     * \brief The order in which the layered schedule visits the checks.
+     *
+     * Row order, unless the code has a better one: the checks of a DVB-S2
+     * code are visited as j, j + Q, j + 2Q, ... (Q = (N - K) / 360), where
+     * long runs of consecutive checks share no bit, so that a GPU updates
+     * them at once (in row order, p[r] links every check to the next). A
+     * permutation of 0 .. m() - 1.
+     */
+    const std::vector<uint32_t>& layered_check_order() const { return d_check_order; }
     /*! True when the parity bits accumulate (see the class description). */
     bool has_accumulator_parity() const { return d_accumulator_parity; }
 
@@ -291,6 +301,7 @@ private:
     std::vector<uint32_t> d_punctured_positions;
     base_matrix d_base;
     bool d_accumulator_parity = false;
+    std::vector<uint32_t> d_check_order;
 
     // Row-echelon form of H, one row per pivot in elimination order, each row
     // scaled so that its pivot is 1 and stored without the pivot. Row r holds
