@@ -10,8 +10,8 @@
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <boost/test/unit_test.hpp>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -71,8 +71,8 @@ BOOST_AUTO_TEST_CASE(dvbs2_codes_have_the_standards_shape)
                     in_run[code.edge_variable()[e]] = runs;
             }
             BOOST_CHECK_LE(runs * 32, code.m()); // a warp of checks a run at least
-            BOOST_CHECK(std::all_of(
-                seen.begin(), seen.end(), [](uint32_t c) { return c == 1; }));
+            BOOST_CHECK(
+                std::all_of(seen.begin(), seen.end(), [](uint32_t c) { return c == 1; }));
             std::vector<uint8_t> info(2 * code.k()), cw(2 * code.n());
             for (auto& b : info)
                 b = rng() & 1;

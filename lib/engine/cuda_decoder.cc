@@ -56,8 +56,9 @@ std::string cuda_decoder_refusal(const ldpc_code& code,
     if (config.schedule == decoder_schedule::layered && !row_order(code))
         return "schedule='layered' visits this code's checks out of row order, which "
                "the CUDA fft-bp decoder does not; allowed with device='" +
-               device + "': schedule='flooding' (device='cpu' or 'auto' decodes it "
-                        "layered)";
+               device +
+               "': schedule='flooding' (device='cpu' or 'auto' decodes it "
+               "layered)";
     if (algorithm != decoder_algorithm::fft_bp)
         return "algorithm='" + to_string(algorithm) +
                "' has no CUDA decoder; allowed with device='" + device +
@@ -83,16 +84,6 @@ static_assert(sizeof(kernels::fft_bp_status) == sizeof(frame_status) &&
                       offsetof(frame_status, invalid_inputs),
               "the kernel's status is the engine's frame_status");
 
-// Workspace of one launch at most (beliefs and messages of all its frames in
-// the global variant), so that very long codes take several launches: a
-// sixteenth of the device's memory, from 256 MiB to 2 GiB (a long code needs
-// tens of frames in flight to fill a large GPU; each workspace is made twice
-// when two batches are outstanding).
-size_t launch_workspace_bytes(size_t device_memory)
-{
-    return std::clamp<size_t>(device_memory / 16, size_t(256) << 20, size_t(2) << 30);
-}
-
 // A 0/1 switch from the environment, on (1) when unset.
 bool environment_switch(const char* name)
 {
@@ -106,15 +97,8 @@ bool environment_switch(const char* name)
     return v == "1";
 }
 
-template <typename T>
-cuda::device_buffer<T> upload(const std::vector<T>& v)
-{
-    cuda::device_buffer<T> b(std::max<size_t>(v.size(), 1));
-    if (!v.empty())
-        GPULDPC_CUDA_CHECK(
-            cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return b;
-}
+using cuda::launch_workspace_bytes;
+using cuda::upload;
 
 // The check-parallel family's launch sequence (several launches an
 // iteration) replayed as one CUDA graph, so that the host enqueues one graph

@@ -29,6 +29,18 @@ make_cuda_decoder(ldpc_code::sptr code, const decoder_config& config, int device
  */
 bool cuda_decoder_supports(const ldpc_code& code, const decoder_config& config);
 
+/*!
+ * The CUDA decoder of binary codes in 8-bit fixed-point min-sum (algorithm
+ * min-sum, messages int8; flooding or layered in the code's layered order,
+ * punctured codes included): the results of the CPU reference exactly.
+ * Throws as make_cuda_decoder().
+ */
+batch_decoder::sptr
+make_cuda_min_sum_decoder(ldpc_code::sptr code, const decoder_config& config, int device);
+
+/*! Why make_cuda_min_sum_decoder() refuses a configuration; empty when it does not. */
+std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& config);
+
 /*! Why cuda_decoder_supports() is false, as an error message naming \p device. */
 std::string cuda_decoder_refusal(const ldpc_code& code,
                                  const decoder_config& config,

@@ -13,9 +13,11 @@
 
 #include "cuda_check.h"
 #include <cuda_runtime_api.h>
+#include <algorithm>
 #include <cstddef>
 #include <new>
 #include <utility>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -160,6 +162,29 @@ public:
 private:
     cudaEvent_t d_e = nullptr;
 };
+
+/*! A copy of \p v in device memory (one element at least). */
+template <typename T>
+device_buffer<T> upload(const std::vector<T>& v)
+{
+    device_buffer<T> b(std::max<size_t>(v.size(), 1));
+    if (!v.empty())
+        GPULDPC_CUDA_CHECK(
+            cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return b;
+}
+
+/*!
+ * Workspace of one decoder launch at most (the state of all its frames in a
+ * global variant), so that very long codes take several launches: a
+ * sixteenth of the device's memory, from 256 MiB to 2 GiB (a long code needs
+ * tens of frames in flight to fill a large GPU; each workspace is made twice
+ * when two batches are outstanding).
+ */
+inline size_t launch_workspace_bytes(size_t device_memory)
+{
+    return std::clamp<size_t>(device_memory / 16, size_t(256) << 20, size_t(2) << 30);
+}
 
 } // namespace cuda
 } // namespace gpuldpc

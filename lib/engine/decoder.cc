@@ -264,8 +264,14 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         }
         return detail::make_cpu_decoder(code, resolved);
     }
+    // 8-bit min-sum on a GPU on request; 'auto' keeps it on the CPU until the
+    // kernel has been through the GPU tests on a device
+    if (detail::cuda_min_sum_refusal(*code, resolved).empty())
+        return detail::make_cuda_min_sum_decoder(
+            code, resolved, select_cuda_device(device));
     if (!detail::cuda_decoder_supports(*code, resolved))
-        throw std::invalid_argument(detail::cuda_decoder_refusal(*code, resolved, device));
+        throw std::invalid_argument(
+            detail::cuda_decoder_refusal(*code, resolved, device));
     return detail::make_cuda_decoder(code, resolved, select_cuda_device(device));
 }
 

@@ -1,0 +1,111 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_LDPC_MIN_SUM_H
+#define INCLUDED_GPULDPC_KERNELS_LDPC_MIN_SUM_H
+
+// Launcher of binary min-sum decoding in 8-bit fixed point (ldpc_min_sum.cu);
+// plain C++. The arithmetic is that of the CPU reference
+// (cpu_fixed_point_decoder.cc, decoder.h's message_precision::int8) integer
+// for integer, so that GPU and CPU results are identical on every frame.
+//
+// A thread block decodes a group of frames for all iterations; their state is
+// laid out frame-interleaved (value x of frame f at x * frames + f), so that
+// the threads of a warp, each on its own frame, touch neighbouring bytes.
+// - on chip: the state lives in shared memory (codes of a few thousand bits);
+// - global: it lives in a global workspace (DVB-S2's 64800 bits), mostly in
+//   L2; 32 frames a block make each access a coalesced segment.
+// Layered: the checks of a run (consecutive in the code's layered order,
+// sharing no bit) are updated at once, which gives the sequential result.
+
+#include <cuda_runtime.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+
+/*! A binary code as the kernel reads it (device pointers). */
+struct min_sum_graph {
+    unsigned n;                       //!< bits per codeword
+    unsigned checks;                  //!< rows of H
+    unsigned k;                       //!< information bits
+    unsigned n_input;                 //!< soft values per frame (transmitted bits)
+    size_t edges;                     //!< nonzeros of H
+    const uint32_t* check_offsets;    //!< checks + 1, check-major edges
+    const uint32_t* edge_variable;    //!< edges
+    const uint32_t* variable_offsets; //!< n + 1
+    const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
+    const uint32_t* info_positions;   //!< k
+    const int32_t* input_index;       //!< n: soft value of each bit, -1 punctured
+    //! layered: checks in the code's layered order, and runs of them that
+    //! share no bit (run i: run_checks[run_offsets[i] .. run_offsets[i+1]-1])
+    const uint32_t* run_checks;
+    const uint32_t* run_offsets;
+    unsigned runs;
+};
+
+/*! Per-frame result; the layout of the engine's frame_status. */
+struct min_sum_status {
+    uint8_t converged;
+    uint32_t iterations;
+    uint32_t syndrome_weight;
+    uint32_t invalid_inputs;
+};
+
+/*! Where a launch keeps the frames' state, and how many frames a block takes. */
+struct min_sum_variant {
+    bool on_chip;        //!< state in shared memory, else in params::workspace
+    unsigned frames;     //!< frames a block, 1 .. 32
+    unsigned threads;    //!< threads a block
+    size_t shared_bytes; //!< dynamic shared memory a block
+    size_t state_bytes;  //!< a block's state (in shared or global memory)
+};
+
+/*!
+ * The variant for a code: on chip when at least \p min_on_chip_frames frames'
+ * state fits \p shared_limit bytes (up to 32 frames), else global with 32
+ * frames a block.
+ */
+min_sum_variant min_sum_choose(const min_sum_graph& g,
+                               bool layered,
+                               size_t shared_limit,
+                               unsigned min_on_chip_frames = 4);
+
+/*! One launch: n_frames frames, inputs and outputs in device memory. */
+struct min_sum_params {
+    min_sum_graph graph;
+    min_sum_variant variant;
+    const float* llr;   //!< n_input floats per frame, or null
+    const int8_t* llr8; //!< n_input 8-bit values per frame (when llr is null)
+    bool flip_llr_sign; //!< positive LLRs mean 0
+    float llr_scale;    //!< steps per unit of LLR
+    int32_t scale_q;    //!< round(16 * min_sum_scale), 1 .. 16
+    int32_t offset_q;   //!< round(min_sum_offset * llr_scale), >= 0
+    unsigned max_iterations;
+    bool early_termination;
+    bool layered;
+    size_t n_frames;
+    //! global variant: ceil(n_frames / frames) * state_bytes bytes
+    uint8_t* workspace;
+    uint8_t* info_bits;     //!< k per frame (0/1)
+    uint8_t* codeword_bits; //!< n per frame (0/1), or null
+    min_sum_status* status; //!< per frame
+};
+
+/*! The state bytes of one block of \p frames frames. */
+size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames);
+
+/*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
+void launch_min_sum(const min_sum_params& p, cudaStream_t stream);
+
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_KERNELS_LDPC_MIN_SUM_H */

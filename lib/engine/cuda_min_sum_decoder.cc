@@ -1,0 +1,423 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Host side of the CUDA decoder of binary codes in 8-bit fixed-point min-sum
+// (message_precision::int8): the graph and the layered runs uploaded once,
+// workspaces sized for the largest batch seen (and kept), two of them with
+// their own streams so that one batch's copies overlap another's decoding.
+
+#include "cuda_decoder.h"
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <stdexcept>
+
+#ifdef GPULDPC_HAVE_CUDA
+#include "cuda_resources.h"
+#include "ldpc_min_sum.h"
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+#endif
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& config)
+{
+    if (code.q() != 2)
+        return "the CUDA min-sum decoder takes binary codes; this one is over GF(" +
+               std::to_string(code.q()) + ")";
+    if (config.algorithm != decoder_algorithm::min_sum ||
+        config.messages != message_precision::int8)
+        return "the CUDA min-sum decoder runs algorithm='min-sum' with "
+               "messages='int8'";
+    return "";
+}
+
+#ifdef GPULDPC_HAVE_CUDA
+
+namespace {
+
+static_assert(sizeof(kernels::min_sum_status) == sizeof(frame_status) &&
+                  offsetof(kernels::min_sum_status, iterations) ==
+                      offsetof(frame_status, iterations) &&
+                  offsetof(kernels::min_sum_status, invalid_inputs) ==
+                      offsetof(frame_status, invalid_inputs),
+              "the kernel's status is the engine's frame_status");
+
+// Frames of one launch at most on chip (input and output buffers grow with it).
+constexpr size_t max_on_chip_launch = 1 << 16;
+
+class cuda_min_sum_decoder final : public batch_decoder
+{
+public:
+    cuda_min_sum_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
+        : batch_decoder(code, config), d_device(device)
+    {
+        const std::string refusal = cuda_min_sum_refusal(*d_code, d_config);
+        if (!refusal.empty())
+            throw std::invalid_argument(refusal);
+        cuda::scoped_device guard(d_device);
+        cudaDeviceProp prop;
+        GPULDPC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
+        d_name = prop.name;
+
+        const ldpc_code& c = *d_code;
+        std::vector<int32_t> input_index(c.n(), -1);
+        const auto& sent = c.transmitted_positions();
+        for (size_t t = 0; t < sent.size(); ++t)
+            input_index[sent[t]] = int32_t(t);
+        d_check_offsets = cuda::upload(c.check_offsets());
+        d_edge_variable = cuda::upload(c.edge_variable());
+        d_variable_offsets = cuda::upload(c.variable_offsets());
+        d_variable_edges = cuda::upload(c.variable_edges());
+        d_info_positions = cuda::upload(c.info_positions());
+        d_input_index = cuda::upload(input_index);
+
+        auto& g = d_graph;
+        g.n = c.n();
+        g.checks = c.m();
+        g.k = c.k();
+        g.n_input = c.n_transmitted();
+        g.edges = c.num_edges();
+        g.check_offsets = d_check_offsets.data();
+        g.edge_variable = d_edge_variable.data();
+        g.variable_offsets = d_variable_offsets.data();
+        g.variable_edges = d_variable_edges.data();
+        g.info_positions = d_info_positions.data();
+        g.input_index = d_input_index.data();
+        const bool layered = d_config.schedule == decoder_schedule::layered;
+        if (layered) {
+            // runs of checks, consecutive in the layered order, that share no
+            // bit: updated at once, the result of one after another
+            const auto& order = c.layered_check_order();
+            const auto& off = c.check_offsets();
+            const auto& var = c.edge_variable();
+            std::vector<uint32_t> runs{ 0 }, in_run(c.n(), UINT32_MAX);
+            for (uint32_t pos = 0; pos < order.size(); ++pos) {
+                const uint32_t ch = order[pos];
+                bool clash = false;
+                for (uint32_t e = off[ch]; e < off[ch + 1] && !clash; ++e)
+                    clash = in_run[var[e]] == runs.size() - 1;
+                if (clash && pos > runs.back())
+                    runs.push_back(pos);
+                for (uint32_t e = off[ch]; e < off[ch + 1]; ++e)
+                    in_run[var[e]] = uint32_t(runs.size() - 1);
+            }
+            runs.push_back(c.m());
+            d_run_checks = cuda::upload(order);
+            d_run_offsets = cuda::upload(runs);
+            g.run_checks = d_run_checks.data();
+            g.run_offsets = d_run_offsets.data();
+            g.runs = unsigned(runs.size() - 1);
+        }
+        d_variant =
+            kernels::min_sum_choose(g, layered, cuda_shared_memory_limit(d_device));
+        if (d_variant.on_chip) {
+            d_max_launch = max_on_chip_launch;
+        } else {
+            const size_t blocks =
+                std::max<size_t>(1,
+                                 cuda::launch_workspace_bytes(prop.totalGlobalMem) /
+                                     d_variant.state_bytes);
+            d_max_launch = blocks * d_variant.frames;
+        }
+    }
+
+    ~cuda_min_sum_decoder() override
+    {
+        cuda::scoped_device guard(d_device, std::nothrow);
+        for (auto& w : d_slots)
+            if (w.stream && cudaStreamSynchronize(w.stream->get()) != cudaSuccess)
+                cudaGetLastError();
+        for (auto& w : d_slots)
+            w = workspace{};
+        d_check_offsets = {};
+        d_edge_variable = {};
+        d_variable_offsets = {};
+        d_variable_edges = {};
+        d_info_positions = {};
+        d_input_index = {};
+        d_run_checks = {};
+        d_run_offsets = {};
+    }
+
+    std::string device_name() const override { return d_name; }
+    unsigned threads() const override { return 1; }
+    size_t workspaces() const override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        size_t n = 0;
+        for (const auto& w : d_slots)
+            n += w.capacity > 0;
+        return n;
+    }
+
+    void decode(const float* llr,
+                size_t n_frames,
+                uint8_t* info_bits,
+                frame_status* status,
+                uint8_t* codeword_bits) override
+    {
+        decode_now(llr, nullptr, n_frames, info_bits, status, codeword_bits);
+    }
+
+    void decode_int8(const int8_t* llr,
+                     size_t n_frames,
+                     uint8_t* info_bits,
+                     frame_status* status,
+                     uint8_t* codeword_bits) override
+    {
+        decode_now(nullptr, llr, n_frames, info_bits, status, codeword_bits);
+    }
+
+    void decode_symbol_llr(const float* symbol_ll,
+                           size_t n_frames,
+                           uint8_t* info_bits,
+                           frame_status* status,
+                           uint8_t* codeword_bits) override
+    {
+        // a bit's log-likelihoods (l0, l1) carry the LLR log(P(1)/P(0)) = l1 - l0
+        std::lock_guard<std::mutex> lock(d_symbol_mutex);
+        const size_t nl = llr_per_frame();
+        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * nl);
+        const float sign = d_config.flip_llr_sign ? -1.0f : 1.0f;
+        for (size_t i = 0; i < n_frames * nl; ++i) {
+            const float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
+            d_symbol_llr[i] =
+                std::isfinite(l0) && std::isfinite(l1) ? sign * (l1 - l0) : NAN;
+        }
+        decode(d_symbol_llr.data(), n_frames, info_bits, status, codeword_bits);
+    }
+
+    uint64_t begin_decode(const float* llr,
+                          size_t n_frames,
+                          uint8_t* info_bits,
+                          frame_status* status) override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        const uint64_t ticket = issue_ticket();
+        const unsigned slot = unsigned(ticket % max_outstanding);
+        try {
+            cuda::scoped_device guard(d_device);
+            if (n_frames > 0)
+                enqueue(slot, llr, nullptr, n_frames, info_bits, status, nullptr);
+            const workspace& w = reserve(slot, 0);
+            w.done->record(w.stream->get());
+        } catch (...) {
+            retire_ticket(ticket);
+            throw;
+        }
+        return ticket;
+    }
+
+    void end_decode(uint64_t ticket) override
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        const workspace& w = d_slots[ticket % max_outstanding];
+        if (w.done)
+            w.done->synchronize();
+        retire_ticket(ticket);
+    }
+
+    std::shared_ptr<void> host_buffer(size_t bytes) const override
+    {
+        cuda::scoped_device guard(d_device);
+        void* p = nullptr;
+        GPULDPC_CUDA_CHECK(cudaMallocHost(&p, std::max<size_t>(bytes, 1)));
+        return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
+    }
+
+    void decode_device(const float* llr,
+                       size_t n_frames,
+                       uint8_t* info_bits,
+                       frame_status* status) override
+    {
+        if (n_frames == 0)
+            return;
+        if (!llr || !info_bits || !status)
+            throw std::invalid_argument("decode_device: null pointer");
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        const size_t launch = std::min(n_frames, d_max_launch);
+        workspace& w = reserve(0, launch);
+        auto p = params(w);
+        for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
+            p.n_frames = std::min(launch, n_frames - f0);
+            p.llr = llr + f0 * llr_per_frame();
+            p.info_bits = info_bits + f0 * info_bits_per_frame();
+            p.status = reinterpret_cast<kernels::min_sum_status*>(status + f0);
+            kernels::launch_min_sum(p, w.stream->get());
+        }
+        w.stream->synchronize();
+    }
+
+private:
+    struct workspace {
+        std::unique_ptr<cuda::stream> stream;
+        std::unique_ptr<cuda::event> done; // recorded after a batch's copies
+        cuda::device_buffer<float> llr;
+        cuda::device_buffer<int8_t> llr8;
+        cuda::device_buffer<uint8_t> state, info, codeword;
+        cuda::device_buffer<kernels::min_sum_status> status;
+        size_t capacity = 0;
+    };
+
+    workspace& reserve(unsigned slot, size_t frames)
+    {
+        workspace& w = d_slots[slot];
+        if (!w.stream) {
+            w.stream = std::make_unique<cuda::stream>();
+            w.done = std::make_unique<cuda::event>();
+        }
+        if (frames <= w.capacity)
+            return w;
+        // the old buffers go first, once the batches on them are done
+        w.stream->synchronize();
+        w.capacity = 0;
+        w.llr = {};
+        w.llr8 = {};
+        w.state = {};
+        const size_t nl = llr_per_frame();
+        w.llr = cuda::device_buffer<float>(frames * nl);
+        w.llr8 = cuda::device_buffer<int8_t>(frames * nl);
+        if (!d_variant.on_chip) {
+            const size_t blocks = (frames + d_variant.frames - 1) / d_variant.frames;
+            w.state = cuda::device_buffer<uint8_t>(blocks * d_variant.state_bytes);
+        }
+        w.info = cuda::device_buffer<uint8_t>(frames * info_bits_per_frame());
+        w.codeword = cuda::device_buffer<uint8_t>(frames * size_t(d_graph.n));
+        w.status = cuda::device_buffer<kernels::min_sum_status>(frames);
+        w.capacity = frames;
+        return w;
+    }
+
+    kernels::min_sum_params params(const workspace& w) const
+    {
+        kernels::min_sum_params p{};
+        p.graph = d_graph;
+        p.variant = d_variant;
+        p.flip_llr_sign = d_config.flip_llr_sign;
+        p.llr_scale = d_config.llr_scale;
+        p.scale_q = std::max(1, int32_t(std::nearbyint(16.0f * d_config.min_sum_scale)));
+        p.offset_q =
+            int32_t(std::nearbyint(d_config.min_sum_offset * d_config.llr_scale));
+        p.max_iterations = d_config.max_iterations;
+        p.early_termination = d_config.early_termination;
+        p.layered = d_config.schedule == decoder_schedule::layered;
+        p.workspace = w.state.data();
+        return p;
+    }
+
+    void decode_now(const float* llr,
+                    const int8_t* llr8,
+                    size_t n_frames,
+                    uint8_t* info_bits,
+                    frame_status* status,
+                    uint8_t* codeword_bits)
+    {
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        enqueue(0, llr, llr8, n_frames, info_bits, status, codeword_bits);
+        d_slots[0].stream->synchronize();
+    }
+
+    // Enqueues a host-to-host batch on workspace \p slot's stream: copies in,
+    // launches, copies out, in launches of d_max_launch frames at most.
+    void enqueue(unsigned slot,
+                 const float* llr,
+                 const int8_t* llr8,
+                 size_t n_frames,
+                 uint8_t* info_bits,
+                 frame_status* status,
+                 uint8_t* codeword_bits)
+    {
+        const size_t nl = llr_per_frame(), nb = info_bits_per_frame(), nc = d_graph.n;
+        const size_t launch = std::min(n_frames, d_max_launch);
+        workspace& w = reserve(slot, launch);
+        const cudaStream_t s = w.stream->get();
+        auto p = params(w);
+        p.info_bits = w.info.data();
+        p.status = w.status.data();
+        for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
+            const size_t nf = std::min(launch, n_frames - f0);
+            p.n_frames = nf;
+            p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
+            if (llr) {
+                p.llr = w.llr.data();
+                p.llr8 = nullptr;
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.llr.data(),
+                                                   llr + f0 * nl,
+                                                   nf * nl * sizeof(float),
+                                                   cudaMemcpyHostToDevice,
+                                                   s));
+            } else {
+                p.llr = nullptr;
+                p.llr8 = w.llr8.data();
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(
+                    w.llr8.data(), llr8 + f0 * nl, nf * nl, cudaMemcpyHostToDevice, s));
+            }
+            kernels::launch_min_sum(p, s);
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(
+                info_bits + f0 * nb, w.info.data(), nf * nb, cudaMemcpyDeviceToHost, s));
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
+                                               w.status.data(),
+                                               nf * sizeof(frame_status),
+                                               cudaMemcpyDeviceToHost,
+                                               s));
+            if (codeword_bits)
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * nc,
+                                                   w.codeword.data(),
+                                                   nf * nc,
+                                                   cudaMemcpyDeviceToHost,
+                                                   s));
+        }
+    }
+
+    int d_device;
+    std::string d_name;
+    mutable std::mutex d_mutex; // calls take turns on the workspaces
+    cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
+        d_variable_edges, d_info_positions, d_run_checks, d_run_offsets;
+    cuda::device_buffer<int32_t> d_input_index;
+    kernels::min_sum_graph d_graph{};
+    kernels::min_sum_variant d_variant{};
+    size_t d_max_launch = 1;
+    // 0: decode(), decode_device() and even tickets; 1: odd tickets
+    workspace d_slots[max_outstanding];
+    std::mutex d_symbol_mutex; // guards d_symbol_llr
+    std::vector<float> d_symbol_llr;
+};
+
+} // namespace
+
+batch_decoder::sptr
+make_cuda_min_sum_decoder(ldpc_code::sptr code, const decoder_config& config, int device)
+{
+    return std::make_shared<cuda_min_sum_decoder>(std::move(code), config, device);
+}
+
+#else
+
+batch_decoder::sptr make_cuda_min_sum_decoder(ldpc_code::sptr, const decoder_config&, int)
+{
+    throw std::runtime_error("this build has no CUDA backend");
+}
+
+#endif
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,239 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA decoder of binary codes in 8-bit fixed-point min-sum against the
+// CPU reference, which runs the same integer arithmetic: identical decisions,
+// iteration counts and status on every frame (CTest label gpu; without a
+// CUDA device every case is skipped and says so). GPULDPC_GPU_TEST_SMALL=1
+// shrinks the batches, for compute-sanitizer runs; GPULDPC_SHARED_MEMORY_LIMIT
+// caps shared memory, which moves codes to the global variant.
+
+#include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <boost/test/unit_test.hpp>
+#ifdef GPULDPC_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+using namespace gr::gpuldpc;
+namespace utf = boost::unit_test;
+
+namespace {
+
+using qa::gpu_present;
+using qa::make_batch;
+
+bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+
+decoder_config
+fixed_point(decoder_schedule schedule, unsigned iterations, bool early_termination = true)
+{
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = schedule;
+    cfg.max_iterations = iterations;
+    cfg.early_termination = early_termination;
+    return cfg;
+}
+
+struct result {
+    std::vector<uint8_t> bits, codeword;
+    std::vector<frame_status> status;
+};
+
+template <typename T>
+result run(batch_decoder& d, const std::vector<T>& llr, size_t frames)
+{
+    result r;
+    r.bits.resize(frames * d.info_bits_per_frame());
+    r.codeword.resize(frames * d.code().n());
+    r.status.resize(frames);
+    if constexpr (std::is_same_v<T, int8_t>)
+        d.decode_int8(
+            llr.data(), frames, r.bits.data(), r.status.data(), r.codeword.data());
+    else
+        d.decode(llr.data(), frames, r.bits.data(), r.status.data(), r.codeword.data());
+    return r;
+}
+
+void check_identical(const result& g, const result& c, const std::string& what)
+{
+    BOOST_TEST_CONTEXT(what)
+    {
+        BOOST_CHECK(g.bits == c.bits);
+        BOOST_CHECK(g.codeword == c.codeword);
+        BOOST_REQUIRE_EQUAL(g.status.size(), c.status.size());
+        size_t differ = 0;
+        for (size_t f = 0; f < g.status.size(); ++f)
+            differ += g.status[f].converged != c.status[f].converged ||
+                      g.status[f].iterations != c.status[f].iterations ||
+                      g.status[f].syndrome_weight != c.status[f].syndrome_weight ||
+                      g.status[f].invalid_inputs != c.status[f].invalid_inputs;
+        BOOST_CHECK_EQUAL(differ, 0u);
+    }
+}
+
+// A punctured quasi-cyclic code: 4 x 8 blocks of 32, base column 0 not sent.
+ldpc_code::sptr punctured_qc_code()
+{
+    std::mt19937 rng(11);
+    ldpc_code::base_matrix base;
+    base.rows = 4;
+    base.cols = 8;
+    base.z = 32;
+    base.shifts.assign(32, -1);
+    for (unsigned j = 0; j < base.cols; ++j)
+        for (unsigned i = 0; i < base.rows; ++i)
+            if (i != j % 4)
+                base.shifts[i * base.cols + j] = int32_t(rng() % base.z);
+    base.transmitted = { 0, 1, 1, 1, 1, 1, 1, 1 };
+    return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+}
+
+// GPU and CPU on the same frames near the waterfall (failures, many
+// iterations, frames that converge at different iterations), both schedules,
+// with and without early termination, float and 8-bit input.
+void check_code(ldpc_code::sptr code, double ebn0_db, size_t frames, uint32_t seed)
+{
+    const auto noisy = make_batch(*code, frames, ebn0_db, seed);
+    std::vector<float> llr = noisy.llr;
+    // bad values: counted and erased alike
+    llr[3] = NAN;
+    llr[llr.size() / 2] = -INFINITY;
+    std::vector<int8_t> llr8(llr.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        llr8[i] = int8_t(std::isfinite(llr[i])
+                             ? std::clamp(std::nearbyint(llr[i] * 4.0f), -128.0f, 127.0f)
+                             : 0.0f);
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
+        for (bool et : { true, false }) {
+            const auto cfg = fixed_point(sched, et ? 30 : 12, et);
+            auto gpu = batch_decoder::make(code, cfg, "cuda");
+            auto cpu = batch_decoder::make(code, cfg, "cpu");
+            const std::string what = "n=" + std::to_string(code->n()) + " " +
+                                     to_string(sched) + (et ? " ET" : " fixed");
+            BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
+            const auto c = run(*cpu, llr, frames);
+            check_identical(run(*gpu, llr, frames), c, what + " float input");
+            check_identical(
+                run(*gpu, llr8, frames), run(*cpu, llr8, frames), what + " int8 input");
+            size_t failed = 0, iterated = 0;
+            for (const auto& s : c.status) {
+                failed += !s.converged;
+                iterated += s.iterations > 2;
+                if (!et)
+                    BOOST_CHECK_EQUAL(s.iterations, cfg.max_iterations);
+            }
+            BOOST_TEST_MESSAGE("  " << failed << " of " << frames << " frames failed, "
+                                    << iterated << " took more than 2 iterations");
+            BOOST_CHECK_EQUAL(
+                c.status[0].invalid_inputs + c.status[frames / 2].invalid_inputs, 2u);
+        }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
+{
+    const size_t frames = small() ? 5 : 70; // more than two blocks of frames
+    check_code(std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5)),
+               2.0,
+               frames,
+               1);
+    check_code(punctured_qc_code(), 4.0, frames, 2);
+    check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2", "short")),
+               1.5,
+               small() ? 2 : 40,
+               3);
+    if (!small())
+        check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 1.0, 33, 4);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
+                     *utf::precondition(gpu_present()))
+{
+    const auto code =
+        std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5));
+    const auto cfg = fixed_point(decoder_schedule::layered, 20);
+    auto gpu = batch_decoder::make(code, cfg, "cuda");
+    auto cpu = batch_decoder::make(code, cfg, "cpu");
+    // frames of different SNRs in one batch get what they get alone
+    std::vector<float> llr;
+    const size_t frames = small() ? 3 : 65;
+    for (size_t f = 0; f < frames; ++f) {
+        const auto b = make_batch(*code, 1, 1.0 + 0.05 * double(f), uint32_t(100 + f));
+        llr.insert(llr.end(), b.llr.begin(), b.llr.end());
+    }
+    const auto all = run(*gpu, llr, frames);
+    check_identical(all, run(*cpu, llr, frames), "mixed SNRs");
+    for (size_t f : { size_t(0), frames / 2, frames - 1 }) {
+        const std::vector<float> one(llr.begin() + f * code->n(),
+                                     llr.begin() + (f + 1) * code->n());
+        const auto alone = run(*gpu, one, 1);
+        BOOST_CHECK(std::equal(
+            alone.bits.begin(), alone.bits.end(), all.bits.begin() + f * code->k()));
+        BOOST_CHECK_EQUAL(alone.status[0].iterations, all.status[f].iterations);
+    }
+    // two outstanding batches give decode()'s results
+    const auto three = make_batch(*code, 3 * (small() ? 2 : 17), 2.0, 9);
+    qa::check_outstanding_batches(*gpu, three.llr, small() ? 2 : 17);
+}
+
+#ifdef GPULDPC_HAVE_CUDA
+BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_present()))
+{
+    const auto code =
+        std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5));
+    const auto cfg = fixed_point(decoder_schedule::flooding, 20);
+    auto gpu = batch_decoder::make(code, cfg, "cuda");
+    const size_t frames = small() ? 3 : 40;
+    const auto b = make_batch(*code, frames, 2.0, 12);
+    const auto want = run(*gpu, b.llr, frames);
+    float* llr = nullptr;
+    uint8_t* bits = nullptr;
+    frame_status* status = nullptr;
+    BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&llr),
+                             b.llr.size() * sizeof(float)) == cudaSuccess);
+    BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&bits), want.bits.size()) ==
+                  cudaSuccess);
+    BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&status),
+                             frames * sizeof(frame_status)) == cudaSuccess);
+    cudaMemcpy(llr, b.llr.data(), b.llr.size() * sizeof(float), cudaMemcpyHostToDevice);
+    gpu->decode_device(llr, frames, bits, status);
+    std::vector<uint8_t> got(want.bits.size());
+    std::vector<frame_status> got_status(frames);
+    cudaMemcpy(got.data(), bits, got.size(), cudaMemcpyDeviceToHost);
+    cudaMemcpy(
+        got_status.data(), status, frames * sizeof(frame_status), cudaMemcpyDeviceToHost);
+    cudaFree(llr);
+    cudaFree(bits);
+    cudaFree(status);
+    BOOST_CHECK(got == want.bits);
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK_EQUAL(got_status[f].iterations, want.status[f].iterations);
+}
+#endif
+
+BOOST_AUTO_TEST_CASE(gpu_min_sum_arguments)
+{
+    const auto code = std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 2, 5));
+    // auto keeps 8-bit min-sum on the CPU; cuda runs it on a GPU
+    auto cfg = fixed_point(decoder_schedule::layered, 10);
+    BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
+    if (cuda_devices().empty())
+        BOOST_CHECK_THROW(batch_decoder::make(code, cfg, "cuda"), std::runtime_error);
+    else
+        BOOST_CHECK_NE(batch_decoder::make(code, cfg, "cuda")->device_name(), "cpu");
+    // float min-sum has no CUDA decoder yet
+    cfg.messages = message_precision::fp32;
+    BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
+}
