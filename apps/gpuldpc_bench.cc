@@ -15,6 +15,7 @@
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/fec/ldpc_decoder.h>
 #include <gnuradio/fft/fft_v.h>
 #include <gnuradio/fft/window.h>
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
@@ -27,6 +28,7 @@
 #include <gnuradio/top_block.h>
 #include <cuda_runtime_api.h>
 #include <cufft.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -579,6 +581,9 @@ std::vector<float> noisy_llr(const ldpc_code& code,
     for (auto& x : info)
         x = uint8_t(rng() % code.q());
     code.encode(info.data(), cw.data(), frames);
+    std::vector<uint8_t> sent(frames * code.n_transmitted());
+    code.puncture(cw.data(), sent.data(), frames); // the punctured are not sent
+    cw.swap(sent);
     info_bits.clear();
     for (uint8_t x : info)
         for (unsigned b = 0; b < m; ++b)
@@ -915,6 +920,202 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
     }
 }
 
+// Bits/s of gr-fec's ldpc_decoder (sum-product on an alist file) on one core:
+// frames of BPSK samples y, decoded one generic_work() call a frame. Returns
+// 0 where it cannot be made (it builds dense matrices: codes of a few
+// thousand bits at most).
+double gr_fec_rate(const ldpc_code& code,
+                   const std::vector<float>& llr,
+                   size_t frames,
+                   float sigma,
+                   int iterations)
+{
+    if (code.n() > 4096 || !code.punctured_positions().empty())
+        return 0.0;
+    char path[] = "/tmp/gpuldpc-bench-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        return 0.0;
+    close(fd);
+    code.save(path, { code_format::alist });
+    auto dec = gr::fec::ldpc_decoder::make(path, sigma, iterations);
+    std::remove(path);
+    // gr-fec's decoder takes the channel samples: y = -llr * sigma^2 / 2
+    const size_t n = code.n();
+    std::vector<float> y(frames * n);
+    for (size_t i = 0; i < y.size(); ++i)
+        y[i] = -llr[i] * sigma * sigma / 2.0f;
+    std::vector<uint8_t> out(size_t(dec->get_output_size()));
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t f = 0; f < frames; ++f)
+        dec->generic_work(&y[f * n], out.data());
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(frames) * code.k() / s;
+}
+
+// Binary codes in 8-bit fixed-point min-sum on the GPU: information bits/s
+// with the frames in device memory (float LLRs), host to host with float and
+// with 8-bit LLRs; the CPU reference (float min-sum and the same 8-bit
+// arithmetic) with all host threads and gr-fec's ldpc_decoder on one core on
+// the same frames.
+void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
+{
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf(
+        "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale 0.75, 4 "
+        "steps per LLR unit), information bits/s: GPU with the frames in device "
+        "memory, host to host with float and 8-bit LLRs; baselines on the same "
+        "frames: the CPU reference with %d threads (float min-sum, and the same "
+        "8-bit arithmetic) and gr-fec's ldpc_decoder (sum-product, same iterations) "
+        "on one core. ET: early termination (50 iterations at most) at the Eb/N0 "
+        "where the GPU's FER is about 1e-3 (0.25 dB grid). GPU=CPU: frames whose "
+        "8-bit decisions differ between GPU and CPU (must be 0)\n",
+        cores);
+    std::printf("%-24s %-9s %-10s %7s %10s %10s %10s %10s %10s %10s %7s %7s %s\n",
+                "code",
+                "schedule",
+                "mode",
+                "frames",
+                "dev Mb/s",
+                "h2h Mb/s",
+                "h2h8 Mb/s",
+                "CPU Mb/s",
+                "CPU8 Mb/s",
+                "gr-fec",
+                "xCPU",
+                "xgr-fec",
+                "GPU=CPU, FER");
+    for (const auto& spec : code_specs) {
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(spec));
+        const std::string name = spec.substr(spec.find_last_of('/') + 1);
+        const size_t nl = code->n_transmitted();
+        const size_t frames =
+            std::clamp<size_t>((size_t(64) << 20) / (nl * sizeof(float)), 64, 16384);
+        const size_t cpu_frames = std::max<size_t>(16, frames / 64);
+        const size_t grfec_frames = std::max<size_t>(4, frames / 1024);
+        const size_t trials = std::max(
+            frames, std::min<size_t>(20000, (size_t(1) << 30) / (nl * sizeof(float))));
+        for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            decoder_config base;
+            base.algorithm = decoder_algorithm::min_sum;
+            base.messages = message_precision::int8;
+            base.schedule = sched;
+            base.max_iterations = 50;
+            size_t et_errors = 0;
+            const double et_ebn0 = [&] {
+                auto dec = batch_decoder::make(code, base, "cuda");
+                return ebn0_at_fer(*dec, *code, frames, trials, 1e-3, et_errors);
+            }();
+            for (bool et : { false, true }) {
+                decoder_config cfg = base;
+                cfg.max_iterations = et ? 50 : 10;
+                cfg.early_termination = et;
+                const double ebn0 = et ? et_ebn0 : 1.0;
+                std::vector<uint8_t> sent, got, got_cpu8, got_cpu, got8;
+                const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
+                std::vector<int8_t> llr8(llr.size());
+                for (size_t i = 0; i < llr.size(); ++i)
+                    llr8[i] = int8_t(
+                        std::clamp(std::nearbyint(llr[i] * 4.0f), -127.0f, 127.0f));
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cpu8 = batch_decoder::make(code, cfg, "cpu");
+                decoder_config float_cfg = cfg;
+                float_cfg.messages = message_precision::fp32;
+                auto cpu = batch_decoder::make(code, float_cfg, "cpu");
+                float* d_llr = nullptr;
+                GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
+                                              llr.size() * sizeof(float)));
+                GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr,
+                                              llr.data(),
+                                              llr.size() * sizeof(float),
+                                              cudaMemcpyHostToDevice));
+                const double d = device_decode_rate(*gpu, d_llr, frames, reps);
+                cudaFree(d_llr);
+                const double g = decode_rate(*gpu, llr, frames, reps, got);
+                const size_t nb = gpu->info_bits_per_frame();
+                got8.resize(frames * nb);
+                std::vector<frame_status> st(frames);
+                const double ms8 = wall_ms(
+                    [&] {
+                        gpu->decode_int8(llr8.data(), frames, got8.data(), st.data());
+                    },
+                    reps);
+                const double g8 = double(frames * nb) / (ms8 * 1e-3);
+                const double c8 = decode_rate(*cpu8, llr, cpu_frames, 1, got_cpu8);
+                const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
+                const size_t differ = count_frame_errors(
+                    std::vector<uint8_t>(got.begin(), got.begin() + cpu_frames * nb),
+                    got_cpu8,
+                    cpu_frames,
+                    nb);
+                const size_t errors = count_frame_errors(got, sent, frames, nb);
+                const float sigma = float(
+                    std::sqrt(1.0 / (2.0 * code->rate() * std::pow(10.0, ebn0 / 10.0))));
+                const double fec =
+                    et || sched != decoder_schedule::flooding
+                        ? 0.0
+                        : gr_fec_rate(
+                              *code, llr, grfec_frames, sigma, int(cfg.max_iterations));
+                char mode[32];
+                if (et)
+                    std::snprintf(mode, sizeof mode, "ET %.2fdB", ebn0);
+                else
+                    std::snprintf(mode, sizeof mode, "10 it");
+                char fec_text[16] = "-", fec_ratio[16] = "-";
+                if (fec > 0) {
+                    std::snprintf(fec_text, sizeof fec_text, "%.3f", fec / 1e6);
+                    std::snprintf(fec_ratio, sizeof fec_ratio, "%.0fx", d / fec);
+                }
+                std::printf("%-24s %-9s %-10s %7zu %10.1f %10.1f %10.1f %10.2f %10.2f "
+                            "%10s %6.0fx %7s %zu/%zu, %zu/%zu\n",
+                            name.c_str(),
+                            to_string(sched).c_str(),
+                            mode,
+                            frames,
+                            d / 1e6,
+                            g / 1e6,
+                            g8 / 1e6,
+                            c / 1e6,
+                            c8 / 1e6,
+                            fec_text,
+                            d / c,
+                            fec_ratio,
+                            differ,
+                            cpu_frames,
+                            errors,
+                            frames);
+                record r;
+                r.section = "decoder";
+                r.name = name + " min-sum int8 " + to_string(sched) + " " + mode;
+                r.n = double(code->n());
+                r.batch = double(frames);
+                r.value = d;
+                r.unit = "information bits/s, data on the device";
+                r.baseline_name = "CPU reference float min-sum bits/s (" +
+                                  std::to_string(cores) + " threads)";
+                r.baseline = c;
+                r.ratio = d / c;
+                r.variant = "host to host " + std::to_string(g) +
+                            " bits/s, 8-bit input " + std::to_string(g8) +
+                            " bits/s; CPU 8-bit " + std::to_string(c8) +
+                            " bits/s; gr-fec ldpc_decoder one core " +
+                            (fec > 0 ? std::to_string(fec) + " bits/s (x" +
+                                           std::to_string(d / fec) + ")"
+                                     : std::string("not run")) +
+                            "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
+                            std::to_string(cpu_frames) + "; frame errors " +
+                            std::to_string(errors) + "/" + std::to_string(frames) +
+                            (et ? "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
+                                      std::to_string(et_errors) + "/" +
+                                      std::to_string(trials) + " frame errors there)"
+                                : std::string("; 1 dB"));
+                g_records.push_back(r);
+            }
+        }
+    }
+}
+
 std::string json_escape(const std::string& s)
 {
     std::string o;
@@ -1058,6 +1259,23 @@ int main(int argc, char** argv)
                                }),
                 paths.end());
             bench_decoder(paths, std::max(3, reps / 2));
+            // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
+            // ../shared's binary codes when given (--code), DVB-S2
+            std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist" };
+            for (const auto& c : extra_codes)
+                if (ldpc_code::load(c).q() == 2)
+                    binary.push_back(c);
+            for (const char* c : { "dvbs2:1/2:short", "dvbs2:1/2", "dvbs2:9/10" })
+                binary.push_back(c);
+            binary.erase(
+                std::remove_if(binary.begin(),
+                               binary.end(),
+                               [&](const std::string& p) {
+                                   return p.substr(p.find_last_of('/') + 1).find(only) ==
+                                          std::string::npos;
+                               }),
+                binary.end());
+            bench_binary_decoder(binary, std::max(3, reps / 2));
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuldpc-bench: %s\n", e.what());
