@@ -61,11 +61,15 @@ namespace gpuldpc {
 inline void allow_large_shared_memory(const void* kernel)
 {
     int device = 0, limit = 0;
+    cudaFuncAttributes attr;
     GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
     GPULDPC_CUDA_CHECK(
         cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    GPULDPC_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+    // the kernel's static shared memory counts against the same limit
+    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(kernel,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            limit - int(attr.sharedSizeBytes)));
 }
 
 } // namespace gpuldpc

@@ -29,6 +29,8 @@ constexpr unsigned block_threads = 256;
 constexpr unsigned max_block_frames = 32;
 constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
+// the kernel's static shared memory (per-frame counters) at most
+constexpr size_t static_shared_bytes = 1024;
 
 __device__ __forceinline__ int32_t saturate8(int32_t x) { return min(max(x, -127), 127); }
 
@@ -373,18 +375,25 @@ size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                size_t shared_limit,
+                               size_t sm_shared_bytes,
                                unsigned min_on_chip_frames)
 {
     // room for the kernel's static counters
-    const size_t budget = shared_limit > 1024 ? shared_limit - 1024 : 0;
+    const size_t budget =
+        shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     unsigned fit = 0;
     while (fit < max_block_frames && min_sum_state_bytes(g, layered, fit + 1) <= budget)
         ++fit;
     // two blocks an SM where that still leaves 8 frames a block (latency of
-    // one block's synchronisations hidden by the other's work)
+    // one block's synchronisations hidden by the other's work); each block
+    // also takes its static counters and the 1 KiB the runtime reserves
+    const size_t per_block = sm_shared_bytes / 2;
+    const size_t half_budget = per_block > 2 * static_shared_bytes
+                                   ? std::min(budget, per_block - 2 * static_shared_bytes)
+                                   : 0;
     unsigned half = 0;
     while (half < max_block_frames &&
-           min_sum_state_bytes(g, layered, half + 1) <= budget / 2)
+           min_sum_state_bytes(g, layered, half + 1) <= half_budget)
         ++half;
     min_sum_variant v{};
     v.threads = block_threads;
@@ -416,7 +425,8 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
     if (p.layered && (!p.graph.run_checks || !p.graph.run_offsets))
         throw std::invalid_argument("launch_min_sum: layered needs the runs");
     auto kernel = p.layered ? &min_sum_kernel<true> : &min_sum_kernel<false>;
-    if (p.variant.shared_bytes > 48 * 1024)
+    // beyond 48 KiB with the static counters, dynamic shared memory is opted into
+    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
         allow_large_shared_memory(reinterpret_cast<const void*>(kernel));
     // the kernel writes the status fields, not the struct's padding, which
     // the engine copies to the host with them

@@ -69,12 +69,14 @@ struct min_sum_variant {
 
 /*!
  * The variant for a code: on chip when at least \p min_on_chip_frames frames'
- * state fits \p shared_limit bytes (up to 32 frames), else global with 32
- * frames a block.
+ * state fits \p shared_limit bytes a block (up to 32 frames; fewer, but 8 at
+ * least, where that lets two blocks share an SM of \p sm_shared_bytes), else
+ * global with 32 frames a block.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                size_t shared_limit,
+                               size_t sm_shared_bytes,
                                unsigned min_on_chip_frames = 4);
 
 /*! One launch: n_frames frames, inputs and outputs in device memory. */

@@ -19,6 +19,8 @@
 #ifdef GPULDPC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
+#include <type_traits>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -100,12 +102,16 @@ ldpc_code::sptr punctured_qc_code()
 }
 
 // GPU and CPU on the same frames near the waterfall (failures, many
-// iterations, frames that converge at different iterations), both schedules,
-// with and without early termination, float and 8-bit input.
-void check_code(ldpc_code::sptr code, double ebn0_db, size_t frames, uint32_t seed)
+// iterations, frames that converge at different iterations) and noiseless
+// frames (codewords at once: 0 iterations), both schedules, with and without
+// early termination, float and 8-bit input.
+void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint32_t seed)
 {
-    const auto noisy = make_batch(*code, frames, ebn0_db, seed);
+    const auto noisy = make_batch(*code, noisy_frames, ebn0_db, seed);
+    const auto clean = make_batch(*code, 2, INFINITY, seed + 1);
     std::vector<float> llr = noisy.llr;
+    llr.insert(llr.end(), clean.llr.begin(), clean.llr.end());
+    const size_t frames = noisy_frames + 2;
     // bad values: counted and erased alike
     llr[3] = NAN;
     llr[llr.size() / 2] = -INFINITY;
@@ -136,7 +142,11 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t frames, uint32_t se
             BOOST_TEST_MESSAGE("  " << failed << " of " << frames << " frames failed, "
                                     << iterated << " took more than 2 iterations");
             BOOST_CHECK_EQUAL(
-                c.status[0].invalid_inputs + c.status[frames / 2].invalid_inputs, 2u);
+                c.status[0].invalid_inputs +
+                    c.status[llr.size() / 2 / gpu->llr_per_frame()].invalid_inputs,
+                2u);
+            if (et)
+                BOOST_CHECK_EQUAL(c.status[frames - 1].iterations, 0u);
         }
 }
 
@@ -175,13 +185,31 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
     }
     const auto all = run(*gpu, llr, frames);
     check_identical(all, run(*cpu, llr, frames), "mixed SNRs");
+    const size_t nl = gpu->llr_per_frame();
     for (size_t f : { size_t(0), frames / 2, frames - 1 }) {
-        const std::vector<float> one(llr.begin() + f * code->n(),
-                                     llr.begin() + (f + 1) * code->n());
+        const std::vector<float> one(llr.begin() + f * nl, llr.begin() + (f + 1) * nl);
         const auto alone = run(*gpu, one, 1);
         BOOST_CHECK(std::equal(
             alone.bits.begin(), alone.bits.end(), all.bits.begin() + f * code->k()));
         BOOST_CHECK_EQUAL(alone.status[0].iterations, all.status[f].iterations);
+    }
+    // launches of 16 frames at most: the same results
+    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+    auto split = batch_decoder::make(code, cfg, "cuda");
+    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    check_identical(run(*split, llr, frames), all, "launches of 16 frames");
+    // symbol log-likelihoods (0, l) carry the LLR l
+    std::vector<float> symbol_ll(2 * llr.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        symbol_ll[2 * i + 1] = llr[i];
+    for (batch_decoder* d : { gpu.get(), cpu.get() }) {
+        result r;
+        r.bits.resize(frames * d->info_bits_per_frame());
+        r.codeword.resize(frames * code->n());
+        r.status.resize(frames);
+        d->decode_symbol_llr(
+            symbol_ll.data(), frames, r.bits.data(), r.status.data(), r.codeword.data());
+        check_identical(r, all, "symbol log-likelihoods on " + d->device_name());
     }
     // two outstanding batches give decode()'s results
     const auto three = make_batch(*code, 3 * (small() ? 2 : 17), 2.0, 9);
@@ -197,7 +225,7 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_pres
     auto gpu = batch_decoder::make(code, cfg, "cuda");
     const size_t frames = small() ? 3 : 40;
     const auto b = make_batch(*code, frames, 2.0, 12);
-    const auto want = run(*gpu, b.llr, frames);
+    const auto want = run(*batch_decoder::make(code, cfg, "cpu"), b.llr, frames);
     float* llr = nullptr;
     uint8_t* bits = nullptr;
     frame_status* status = nullptr;
@@ -218,8 +246,12 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_pres
     cudaFree(bits);
     cudaFree(status);
     BOOST_CHECK(got == want.bits);
-    for (size_t f = 0; f < frames; ++f)
+    for (size_t f = 0; f < frames; ++f) {
+        BOOST_CHECK_EQUAL(got_status[f].converged, want.status[f].converged);
         BOOST_CHECK_EQUAL(got_status[f].iterations, want.status[f].iterations);
+        BOOST_CHECK_EQUAL(got_status[f].syndrome_weight, want.status[f].syndrome_weight);
+        BOOST_CHECK_EQUAL(got_status[f].invalid_inputs, want.status[f].invalid_inputs);
+    }
 }
 #endif
 

@@ -335,7 +335,7 @@ public:
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {
-            retire_ticket(ticket); // nothing of it is outstanding
+            cancel_ticket(); // nothing of it is outstanding
             throw;
         }
         return ticket;

@@ -120,8 +120,11 @@ public:
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(runs.size() - 1);
         }
-        d_variant =
-            kernels::min_sum_choose(g, layered, cuda_shared_memory_limit(d_device));
+        int sm_shared = 0;
+        GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(
+            &sm_shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, d_device));
+        d_variant = kernels::min_sum_choose(
+            g, layered, cuda_shared_memory_limit(d_device), size_t(sm_shared));
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {
@@ -130,6 +133,15 @@ public:
                                  cuda::launch_workspace_bytes(prop.totalGlobalMem) /
                                      d_variant.state_bytes);
             d_max_launch = blocks * d_variant.frames;
+        }
+        // frames per launch at most, for tests of multi-launch batches
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES")) {
+            const long v = std::strtol(env, nullptr, 10);
+            if (v < 1)
+                throw std::invalid_argument(
+                    std::string("GPULDPC_GPU_DECODER_LAUNCH_FRAMES='") + env +
+                    "' is not usable; allowed: a whole number >= 1");
+            d_max_launch = std::min(d_max_launch, size_t(v));
         }
     }
 
@@ -214,7 +226,7 @@ public:
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {
-            retire_ticket(ticket);
+            cancel_ticket(); // nothing of it is outstanding
             throw;
         }
         return ticket;
@@ -273,6 +285,8 @@ private:
         size_t capacity = 0;
     };
 
+    // The state (global variant) of \p frames frames; the buffers of a host
+    // batch come with ensure().
     workspace& reserve(unsigned slot, size_t frames)
     {
         workspace& w = d_slots[slot];
@@ -285,21 +299,25 @@ private:
         // the old buffers go first, once the batches on them are done
         w.stream->synchronize();
         w.capacity = 0;
-        w.llr = {};
-        w.llr8 = {};
         w.state = {};
-        const size_t nl = llr_per_frame();
-        w.llr = cuda::device_buffer<float>(frames * nl);
-        w.llr8 = cuda::device_buffer<int8_t>(frames * nl);
         if (!d_variant.on_chip) {
             const size_t blocks = (frames + d_variant.frames - 1) / d_variant.frames;
             w.state = cuda::device_buffer<uint8_t>(blocks * d_variant.state_bytes);
         }
-        w.info = cuda::device_buffer<uint8_t>(frames * info_bits_per_frame());
-        w.codeword = cuda::device_buffer<uint8_t>(frames * size_t(d_graph.n));
-        w.status = cuda::device_buffer<kernels::min_sum_status>(frames);
         w.capacity = frames;
         return w;
+    }
+
+    // \p b with room for \p count elements, made anew (after the work on the
+    // workspace's stream) when it has less; a call allocates what it uses.
+    template <typename T>
+    static void ensure(workspace& w, cuda::device_buffer<T>& b, size_t count)
+    {
+        if (b.size() >= count)
+            return;
+        w.stream->synchronize();
+        b = {};
+        b = cuda::device_buffer<T>(count);
     }
 
     kernels::min_sum_params params(const workspace& w) const
@@ -347,6 +365,14 @@ private:
         const size_t nl = llr_per_frame(), nb = info_bits_per_frame(), nc = d_graph.n;
         const size_t launch = std::min(n_frames, d_max_launch);
         workspace& w = reserve(slot, launch);
+        if (llr)
+            ensure(w, w.llr, launch * nl);
+        else
+            ensure(w, w.llr8, launch * nl);
+        ensure(w, w.info, launch * nb);
+        ensure(w, w.status, launch);
+        if (codeword_bits)
+            ensure(w, w.codeword, launch * nc);
         const cudaStream_t s = w.stream->get();
         auto p = params(w);
         p.info_bits = w.info.data();

@@ -157,6 +157,13 @@ uint64_t batch_decoder::issue_ticket()
     return ++d_tickets_issued;
 }
 
+void batch_decoder::cancel_ticket()
+{
+    if (d_tickets_issued == d_tickets_retired)
+        throw std::logic_error("cancel_ticket: no ticket is outstanding");
+    --d_tickets_issued;
+}
+
 void batch_decoder::retire_ticket(uint64_t ticket)
 {
     if (ticket != d_tickets_retired + 1 || ticket > d_tickets_issued)
@@ -174,7 +181,7 @@ uint64_t batch_decoder::begin_decode(const float* llr,
     try {
         decode(llr, n_frames, info_bits, status);
     } catch (...) {
-        --d_tickets_issued; // nothing outstanding for this batch
+        cancel_ticket(); // nothing outstanding for this batch
         throw;
     }
     return ticket;

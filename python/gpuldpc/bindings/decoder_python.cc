@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(f84a6166e87a223af22f60416a6f7776) */
+/* BINDTOOL_HEADER_FILE_HASH(7bb740bdf5be9b9863e3de4a8e7febf5) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -203,7 +203,8 @@ public:
      *   n_frames * info_bits_per_frame() bytes and \p status n_frames
      *   entries, all in the memory of the decoder's device.
      * - Results are those of decode() on the same frames; the call returns
-     *   when they are in place.
+     *   when they are in place. The decoder reads \p llr on a stream of its
+     *   own: work that writes it MUST be complete (synchronised) first.
      * - Decoders of host memory (the CPU reference) throw std::logic_error.
      */
     virtual void decode_device(const float* llr,
@@ -285,6 +286,9 @@ protected:
     void retire_ticket(uint64_t ticket);
     //! The next ticket; std::logic_error when max_outstanding are out.
     uint64_t issue_ticket();
+    //! Takes back the ticket just issued, for a begin_decode() that failed
+    //! before anything of its batch was outstanding.
+    void cancel_ticket();
 
 private:
     uint64_t d_tickets_issued = 0, d_tickets_retired = 0;
