@@ -920,6 +920,14 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
     }
 }
 
+// A code's name in tables: a file's base name, or a built-in code's name.
+std::string code_name(const std::string& spec)
+{
+    if (spec.compare(0, 6, "dvbs2:") == 0)
+        return spec;
+    return spec.substr(spec.find_last_of('/') + 1);
+}
+
 // Bits/s of gr-fec's ldpc_decoder (sum-product on an alist file) on one core:
 // frames of BPSK samples y, decoded one generic_work() call a frame. Returns
 // 0 where it cannot be made (it builds dense matrices: codes of a few
@@ -988,7 +996,7 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
                 "GPU=CPU, FER");
     for (const auto& spec : code_specs) {
         auto code = std::make_shared<ldpc_code>(ldpc_code::load(spec));
-        const std::string name = spec.substr(spec.find_last_of('/') + 1);
+        const std::string name = code_name(spec);
         const size_t nl = code->n_transmitted();
         const size_t frames =
             std::clamp<size_t>((size_t(64) << 20) / (nl * sizeof(float)), 64, 16384);
@@ -1267,14 +1275,13 @@ int main(int argc, char** argv)
                     binary.push_back(c);
             for (const char* c : { "dvbs2:1/2:short", "dvbs2:1/2", "dvbs2:9/10" })
                 binary.push_back(c);
-            binary.erase(
-                std::remove_if(binary.begin(),
-                               binary.end(),
-                               [&](const std::string& p) {
-                                   return p.substr(p.find_last_of('/') + 1).find(only) ==
-                                          std::string::npos;
-                               }),
-                binary.end());
+            binary.erase(std::remove_if(binary.begin(),
+                                        binary.end(),
+                                        [&](const std::string& p) {
+                                            return code_name(p).find(only) ==
+                                                   std::string::npos;
+                                        }),
+                         binary.end());
             bench_binary_decoder(binary, std::max(3, reps / 2));
         }
     } catch (const std::exception& e) {

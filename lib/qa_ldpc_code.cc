@@ -276,7 +276,8 @@ BOOST_AUTO_TEST_CASE(mutated_files_never_crash)
     // the documented errors; anything else (a crash, another exception) fails.
     std::mt19937 rng(2024);
     const char alphabet[] = "0123456789 \n#-x";
-    for (const std::string& base : { std::string(small_binary), std::string(small_gf4) }) {
+    for (const std::string& base :
+         { std::string(small_binary), std::string(small_gf4) }) {
         for (int trial = 0; trial < 2000; ++trial) {
             std::string text = base;
             const int edits = 1 + int(rng() % 3);
@@ -417,6 +418,12 @@ BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
     BOOST_CHECK_EQUAL(plain.rate(), double(plain.k()) / 12.0);
     BOOST_CHECK_EQUAL(code.rate(), double(code.k()) / 9.0);
     BOOST_CHECK(parse_code_format("qc") == code_format::qc);
+    // layered runs: the base rows, z checks each (rows of a block row share
+    // no column; the two block rows share block columns 0 and 3)
+    BOOST_CHECK(code.layered_runs() == (std::vector<uint32_t>{ 0, 3, 6 }));
+    // any code: a run ends where a check meets a bit of the run
+    const auto small = parse(small_binary);
+    BOOST_CHECK(small.layered_runs() == (std::vector<uint32_t>{ 0, 1, 2 }));
 }
 
 BOOST_AUTO_TEST_CASE(bad_qc_files_name_file_line_and_problem)

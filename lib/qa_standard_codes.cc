@@ -58,21 +58,26 @@ BOOST_AUTO_TEST_CASE(dvbs2_codes_have_the_standards_shape)
             // least 32 checks a run on average
             const auto& order = code.layered_check_order();
             BOOST_REQUIRE_EQUAL(order.size(), code.m());
-            std::vector<uint32_t> in_run(code.n(), UINT32_MAX), seen(code.m(), 0);
-            uint32_t runs = 1;
-            const auto& off = code.check_offsets();
-            for (const uint32_t c : order) {
+            std::vector<uint32_t> seen(code.m(), 0);
+            for (const uint32_t c : order)
                 seen[c]++;
-                bool clash = false;
-                for (uint32_t e = off[c]; e < off[c + 1]; ++e)
-                    clash |= in_run[code.edge_variable()[e]] == runs;
-                runs += clash;
-                for (uint32_t e = off[c]; e < off[c + 1]; ++e)
-                    in_run[code.edge_variable()[e]] = runs;
-            }
-            BOOST_CHECK_LE(runs * 32, code.m()); // a warp of checks a run at least
             BOOST_CHECK(
                 std::all_of(seen.begin(), seen.end(), [](uint32_t c) { return c == 1; }));
+            const auto& runs = code.layered_runs();
+            BOOST_CHECK_EQUAL(runs.back(), code.m());
+            BOOST_CHECK_LE((runs.size() - 1) * 32, code.m()); // a warp of checks a run
+            // no run holds two checks that share a bit
+            std::vector<uint32_t> in_run(code.n(), UINT32_MAX);
+            bool disjoint = true;
+            const auto& off = code.check_offsets();
+            for (size_t r = 0; r + 1 < runs.size(); ++r)
+                for (uint32_t pos = runs[r]; pos < runs[r + 1]; ++pos)
+                    for (uint32_t e = off[order[pos]]; e < off[order[pos] + 1]; ++e) {
+                        const uint32_t v = code.edge_variable()[e];
+                        disjoint &= in_run[v] != r;
+                        in_run[v] = uint32_t(r);
+                    }
+            BOOST_CHECK(disjoint);
             std::vector<uint8_t> info(2 * code.k()), cw(2 * code.n());
             for (auto& b : info)
                 b = rng() & 1;

@@ -97,28 +97,13 @@ public:
         g.input_index = d_input_index.data();
         const bool layered = d_config.schedule == decoder_schedule::layered;
         if (layered) {
-            // runs of checks, consecutive in the layered order, that share no
-            // bit: updated at once, the result of one after another
-            const auto& order = c.layered_check_order();
-            const auto& off = c.check_offsets();
-            const auto& var = c.edge_variable();
-            std::vector<uint32_t> runs{ 0 }, in_run(c.n(), UINT32_MAX);
-            for (uint32_t pos = 0; pos < order.size(); ++pos) {
-                const uint32_t ch = order[pos];
-                bool clash = false;
-                for (uint32_t e = off[ch]; e < off[ch + 1] && !clash; ++e)
-                    clash = in_run[var[e]] == runs.size() - 1;
-                if (clash && pos > runs.back())
-                    runs.push_back(pos);
-                for (uint32_t e = off[ch]; e < off[ch + 1]; ++e)
-                    in_run[var[e]] = uint32_t(runs.size() - 1);
-            }
-            runs.push_back(c.m());
-            d_run_checks = cuda::upload(order);
-            d_run_offsets = cuda::upload(runs);
+            // runs of checks that share no bit: updated at once, the result
+            // of one after another
+            d_run_checks = cuda::upload(c.layered_check_order());
+            d_run_offsets = cuda::upload(c.layered_runs());
             g.run_checks = d_run_checks.data();
             g.run_offsets = d_run_offsets.data();
-            g.runs = unsigned(runs.size() - 1);
+            g.runs = unsigned(c.layered_runs().size() - 1);
         }
         int sm_shared = 0;
         GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(

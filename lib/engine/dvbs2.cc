@@ -70,6 +70,7 @@ ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
     for (unsigned j = 0, pos = 0; j < q; ++j)
         for (unsigned i = 0; i < 360; ++i)
             code.d_check_order[pos++] = j + i * q;
+    code.build_layered_runs();
     return code;
 }
 

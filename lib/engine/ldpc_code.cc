@@ -56,6 +56,7 @@ ldpc_code::ldpc_code(unsigned n,
     d_check_order.resize(d_m);
     for (uint32_t c = 0; c < d_m; ++c)
         d_check_order[c] = c;
+    build_layered_runs();
     d_accumulator_parity = detect_accumulator_parity();
     if (d_accumulator_parity) {
         d_rank = d_m;
@@ -115,6 +116,24 @@ ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
     if (code.d_base.transmitted.empty())
         code.d_base.transmitted.assign(base.cols, 1);
     return code;
+}
+
+void ldpc_code::build_layered_runs()
+{
+    d_layered_runs.assign(1, 0);
+    std::vector<uint32_t> in_run(d_n, UINT32_MAX);
+    for (uint32_t pos = 0; pos < d_check_order.size(); ++pos) {
+        const uint32_t c = d_check_order[pos];
+        const uint32_t run = uint32_t(d_layered_runs.size() - 1);
+        bool clash = false;
+        for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1] && !clash; ++e)
+            clash = in_run[d_edge_variable[e]] == run;
+        if (clash)
+            d_layered_runs.push_back(pos);
+        for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1]; ++e)
+            in_run[d_edge_variable[e]] = uint32_t(d_layered_runs.size() - 1);
+    }
+    d_layered_runs.push_back(d_m);
 }
 
 void ldpc_code::set_punctured(const std::vector<uint32_t>& punctured)

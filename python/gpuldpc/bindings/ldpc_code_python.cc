@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(530826bc8d0c58a3fc78388ed52ce6c1) */
+/* BINDTOOL_HEADER_FILE_HASH(c88069467ae4affb51c5ded65cb7d23f) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -180,6 +180,15 @@ void bind_ldpc_code(py::module& m)
         .def_property_readonly(
             "punctured_positions",
             [](const ldpc_code& c) { return to_array(c.punctured_positions()); })
+        .def_property_readonly(
+            "layered_check_order",
+            [](const ldpc_code& c) { return to_array(c.layered_check_order()); },
+            "the order of the checks in the layered schedule")
+        .def_property_readonly(
+            "layered_runs",
+            [](const ldpc_code& c) { return to_array(c.layered_runs()); },
+            "start positions (into layered_check_order) of the runs of checks that "
+            "share no bit, and m at the end")
         .def_property_readonly("has_accumulator_parity",
                                &ldpc_code::has_accumulator_parity,
                                "parity bits accumulate (dual-diagonal parity part)")

@@ -252,6 +252,17 @@ public:
      * permutation of 0 .. m() - 1.
      */
     const std::vector<uint32_t>& layered_check_order() const { return d_check_order; }
+    /*!
+     * \brief Runs of layered_check_order() whose checks share no variable:
+     * run i is positions layered_runs()[i] .. layered_runs()[i+1]-1 of the
+     * order (each run as long as it can be, taken greedily from the start).
+     *
+     * Updating a run's checks at once gives the result of updating them one
+     * after another, so a parallel decoder follows the layered schedule
+     * exactly. A quasi-cyclic code's runs are its base rows (z checks each,
+     * or longer where consecutive base rows share no column).
+     */
+    const std::vector<uint32_t>& layered_runs() const { return d_layered_runs; }
     /*! True when the parity bits accumulate (see the class description). */
     bool has_accumulator_parity() const { return d_accumulator_parity; }
 
@@ -302,6 +313,8 @@ private:
     base_matrix d_base;
     bool d_accumulator_parity = false;
     std::vector<uint32_t> d_check_order;
+    std::vector<uint32_t> d_layered_runs;
+    void build_layered_runs();
 
     // Row-echelon form of H, one row per pivot in elimination order, each row
     // scaled so that its pivot is 1 and stored without the pivot. Row r holds
