@@ -58,6 +58,7 @@ public:
     uint64_t framing_dropped_tags() const { return d_dropped_tags; }
     size_t batch() const { return d_batch; }
     size_t in_len() const { return d_in_len; }
+    size_t in_item_size() const { return d_in_itemsize; }
     size_t out_len() const { return d_out_len; }
 
 protected:

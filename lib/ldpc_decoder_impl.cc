@@ -303,14 +303,33 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
         // from the first decoder: page-locked for a GPU, and still valid
         // after a fall back to the CPU
         const size_t frames = batch();
-        slot.in_mem = d_decoder->host_buffer(frames * in_len() * sizeof(float));
+        slot.in_mem = d_decoder->host_buffer(frames * in_len() * in_item_size());
         slot.bits_mem = d_decoder->host_buffer(frames * d_decoder->info_bits_per_frame());
         slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
-        slot.in = static_cast<float*>(slot.in_mem.get());
+        slot.in = slot.in_mem.get();
         slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
         slot.status = static_cast<frame_status*>(slot.status_mem.get());
     }
     return slot;
+}
+
+uint64_t ldpc_decoder_impl::begin_slot(batch_decoder& dec, staging_slot& slot)
+{
+    if (d_int8_input)
+        return dec.begin_decode_int8(
+            static_cast<const int8_t*>(slot.in), slot.frames, slot.bits, slot.status);
+    return dec.begin_decode(
+        static_cast<const float*>(slot.in), slot.frames, slot.bits, slot.status);
+}
+
+void ldpc_decoder_impl::decode_slot(staging_slot& slot)
+{
+    if (d_int8_input)
+        d_decoder->decode_int8(
+            static_cast<const int8_t*>(slot.in), slot.frames, slot.bits, slot.status);
+    else
+        d_decoder->decode(
+            static_cast<const float*>(slot.in), slot.frames, slot.bits, slot.status);
 }
 
 void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
@@ -319,27 +338,27 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
 {
     staging_slot& slot = staging(d_submit_slot);
     d_submit_slot ^= 1;
-    const float* in = reinterpret_cast<const float*>(in_bytes);
-    const size_t len = in_len();
+    const size_t item = in_item_size();
+    const size_t len = in_len() * item; // bytes a frame
+    uint8_t* staged = static_cast<uint8_t*>(slot.in);
     // runs of back-to-back frames (untagged streams) in one copy each
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && starts[j] == starts[i] + (j - i) * len)
+        while (j < n && starts[j] == starts[i] + (j - i) * in_len())
             ++j;
-        std::copy_n(in + starts[i], (j - i) * len, slot.in + i * len);
+        std::copy_n(in_bytes + starts[i] * item, (j - i) * len, staged + i * len);
         i = j;
     }
     slot.frames = n;
     slot.begun = std::chrono::steady_clock::now();
     auto dec = d_decoder;
     try {
-        slot.ticket = dec->begin_decode(slot.in, n, slot.bits, slot.status);
+        slot.ticket = begin_slot(*dec, slot);
         slot.decoder = dec;
     } catch (const cuda_error& e) {
         fall_back_to_cpu(e);
-        // the batch still on the GPU decodes on the CPU when it is collected
-        slot.decoder.reset(); // decoded below
-        d_decoder->decode(slot.in, n, slot.bits, slot.status);
+        slot.decoder.reset(); // decoded here, on the CPU
+        decode_slot(slot);
     }
 }
 
@@ -360,7 +379,7 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, std::vector<char>& emit)
             }
         }
         if (redo)
-            d_decoder->decode(slot.in, slot.frames, slot.bits, slot.status);
+            decode_slot(slot);
     }
     // busy time: from when the batch began or the last one ended
     const auto now = std::chrono::steady_clock::now();

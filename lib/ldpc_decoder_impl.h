@@ -60,8 +60,7 @@ protected:
     void after_processing() override { publish_stats(false); }
     // stream frames: batch k decodes (on a GPU) while work() formats batch
     // k-1 and gathers batch k+1
-    // int8 input decodes synchronously (decode_int8() has no begin/end pair)
-    bool pipelined() const override { return !d_int8_input; }
+    bool pipelined() const override { return true; }
     void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
     void collect_frames(uint8_t* out, std::vector<char>& emit) override;
 
@@ -75,7 +74,7 @@ private:
     // decoder (page-locked for a GPU), and its results.
     struct staging_slot {
         std::shared_ptr<void> in_mem, bits_mem, status_mem;
-        float* in = nullptr;
+        void* in = nullptr; // float or int8 soft bits
         uint8_t* bits = nullptr;
         frame_status* status = nullptr;
         size_t frames = 0;
@@ -84,6 +83,9 @@ private:
         std::chrono::steady_clock::time_point begun;
     };
     staging_slot& staging(unsigned i);
+    // The slot's batch on the current decoder: begun (begin) or decoded now.
+    uint64_t begin_slot(batch_decoder& dec, staging_slot& slot);
+    void decode_slot(staging_slot& slot);
 
     // Formats the information bits of a frame into out (out_len() bytes).
     void format_output(const uint8_t* bits, uint8_t* out);

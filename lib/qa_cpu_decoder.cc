@@ -575,6 +575,24 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_decodes_and_saturates)
             // -128 is -127
             std::vector<int8_t> a(code->n(), -128), b(code->n(), -127);
             check_identical(run_decoder(*dec, a, 1), run_decoder(*dec, b, 1));
+            // begin_decode_int8 / end_decode: decode_int8's results; tickets
+            // shared with begin_decode
+            std::vector<int8_t> steps(noisy.llr.size());
+            for (size_t i = 0; i < steps.size(); ++i)
+                steps[i] = int8_t(std::clamp(noisy.llr[i] * 4.0f, -127.0f, 127.0f));
+            decoded begun{ std::vector<uint8_t>(r.bits.size()),
+                           std::vector<frame_status>(8) };
+            decoded begun_float = begun;
+            const uint64_t t1 = dec->begin_decode_int8(
+                steps.data(), 8, begun.bits.data(), begun.status.data());
+            const uint64_t t2 = dec->begin_decode(
+                noisy.llr.data(), 8, begun_float.bits.data(), begun_float.status.data());
+            BOOST_CHECK_THROW(dec->begin_decode_int8(steps.data(), 8, nullptr, nullptr),
+                              std::logic_error);
+            dec->end_decode(t1);
+            dec->end_decode(t2);
+            check_identical(begun, run_decoder(*dec, steps, 8));
+            check_identical(begun_float, r);
         }
     }
     decoder_config bad;

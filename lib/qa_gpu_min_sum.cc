@@ -214,6 +214,27 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
     // two outstanding batches give decode()'s results
     const auto three = make_batch(*code, 3 * (small() ? 2 : 17), 2.0, 9);
     qa::check_outstanding_batches(*gpu, three.llr, small() ? 2 : 17);
+    // and so do two outstanding 8-bit batches, in the decoder's host buffers
+    std::vector<int8_t> steps(llr.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        steps[i] = int8_t(std::clamp(std::nearbyint(llr[i] * 4.0f), -127.0f, 127.0f));
+    const auto want8 = run(*cpu, steps, frames);
+    const size_t half = frames / 2, nb = gpu->info_bits_per_frame();
+    auto in = gpu->host_buffer(steps.size());
+    auto bits = gpu->host_buffer(frames * nb);
+    auto status = gpu->host_buffer(frames * sizeof(frame_status));
+    auto* in8 = static_cast<int8_t*>(in.get());
+    auto* b = static_cast<uint8_t*>(bits.get());
+    auto* st = static_cast<frame_status*>(status.get());
+    std::copy(steps.begin(), steps.end(), in8);
+    const uint64_t t1 = gpu->begin_decode_int8(in8, half, b, st);
+    const uint64_t t2 =
+        gpu->begin_decode_int8(in8 + half * nl, frames - half, b + half * nb, st + half);
+    gpu->end_decode(t1);
+    gpu->end_decode(t2);
+    BOOST_CHECK(std::equal(b, b + frames * nb, want8.bits.begin()));
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK_EQUAL(st[f].iterations, want8.status[f].iterations);
 }
 
 #ifdef GPULDPC_HAVE_CUDA

@@ -201,13 +201,32 @@ public:
                           uint8_t* info_bits,
                           frame_status* status) override
     {
+        return begin(llr, nullptr, n_frames, info_bits, status);
+    }
+
+    uint64_t begin_decode_int8(const int8_t* llr,
+                               size_t n_frames,
+                               uint8_t* info_bits,
+                               frame_status* status) override
+    {
+        return begin(nullptr, llr, n_frames, info_bits, status);
+    }
+
+    // Outstanding batches alternate between the two workspaces, each with its
+    // own stream: the copies of one overlap the kernels of the other.
+    uint64_t begin(const float* llr,
+                   const int8_t* llr8,
+                   size_t n_frames,
+                   uint8_t* info_bits,
+                   frame_status* status)
+    {
         std::lock_guard<std::mutex> lock(d_mutex);
         const uint64_t ticket = issue_ticket();
         const unsigned slot = unsigned(ticket % max_outstanding);
         try {
             cuda::scoped_device guard(d_device);
             if (n_frames > 0)
-                enqueue(slot, llr, nullptr, n_frames, info_bits, status, nullptr);
+                enqueue(slot, llr, llr8, n_frames, info_bits, status, nullptr);
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {

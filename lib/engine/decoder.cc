@@ -187,6 +187,21 @@ uint64_t batch_decoder::begin_decode(const float* llr,
     return ticket;
 }
 
+uint64_t batch_decoder::begin_decode_int8(const int8_t* llr,
+                                          size_t n_frames,
+                                          uint8_t* info_bits,
+                                          frame_status* status)
+{
+    const uint64_t ticket = issue_ticket();
+    try {
+        decode_int8(llr, n_frames, info_bits, status);
+    } catch (...) {
+        cancel_ticket(); // nothing outstanding for this batch
+        throw;
+    }
+    return ticket;
+}
+
 void batch_decoder::end_decode(uint64_t ticket) { retire_ticket(ticket); }
 
 std::shared_ptr<void> batch_decoder::host_buffer(size_t bytes) const

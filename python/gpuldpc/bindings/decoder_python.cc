@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(7bb740bdf5be9b9863e3de4a8e7febf5) */
+/* BINDTOOL_HEADER_FILE_HASH(88a0d3cf2369eb6275f11d35b9244f72) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -238,6 +238,16 @@ public:
                                   uint8_t* info_bits,
                                   frame_status* status);
 
+    /*!
+     * begin_decode() for 8-bit LLRs (decode_int8()'s input), with the same
+     * rules; the tickets of both kinds share one sequence. Decoders without
+     * an overlapping 8-bit path decode before returning.
+     */
+    virtual uint64_t begin_decode_int8(const int8_t* llr,
+                                       size_t n_frames,
+                                       uint8_t* info_bits,
+                                       frame_status* status);
+
     /*! Waits for the batch of \p ticket (see begin_decode()). */
     virtual void end_decode(uint64_t ticket);
 
