@@ -161,3 +161,61 @@ BOOST_AUTO_TEST_CASE(dvbs2_frames_decode)
         }
     }
 }
+
+BOOST_AUTO_TEST_CASE(nr_codes_have_the_standards_shape)
+{
+    std::mt19937 rng(9);
+    // nonzero entries of the base graphs: 316 (BG1) and 197 (BG2)
+    for (unsigned bg : { 1u, 2u })
+        for (unsigned z : { 2u, 15u, 52u, 384u }) {
+            BOOST_TEST_CONTEXT("base graph " << bg << ", Z=" << z)
+            {
+                const auto code = ldpc_code::nr(bg, z);
+                const unsigned cols = bg == 1 ? 68 : 52, rows = bg == 1 ? 46 : 42;
+                BOOST_CHECK_EQUAL(code.n(), cols * z);
+                BOOST_CHECK_EQUAL(code.m(), rows * z);
+                BOOST_CHECK_EQUAL(code.k(), (bg == 1 ? 22 : 10) * z); // H of full rank
+                BOOST_CHECK_EQUAL(code.num_edges(), (bg == 1 ? 316u : 197u) * z);
+                BOOST_CHECK_EQUAL(code.n_transmitted(), (cols - 2) * z);
+                BOOST_CHECK_EQUAL(code.punctured_positions().back(), 2 * z - 1);
+                BOOST_CHECK_EQUAL(code.quasi_cyclic_base().z, z);
+                std::vector<uint8_t> info(code.k()), cw(code.n());
+                for (auto& b : info)
+                    b = rng() & 1;
+                code.encode(info.data(), cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+            }
+        }
+    BOOST_CHECK_EQUAL(ldpc_code::load("nr:2:52").n(), 52u * 52);
+    for (const char* bad : { "nr:3:52", "nr:1:17", "nr:1:768", "nr:1", "nr:x:52" }) {
+        try {
+            ldpc_code::load(bad);
+            BOOST_ERROR("accepted " << bad);
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST_MESSAGE(e.what());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(nr_frames_decode)
+{
+    // base graph 2, Z = 52 (K = 520): the punctured 2Z bits are recovered
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(2, 52));
+    const auto clean = qa::make_batch(*code, 2, INFINITY, 1);
+    const auto noisy = qa::make_batch(*code, 4, 3.0, 2);
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = decoder_schedule::layered;
+    cfg.max_iterations = 50;
+    cfg.threads = 2;
+    auto dec = batch_decoder::make(code, cfg);
+    for (const auto* b : { &clean, &noisy }) {
+        std::vector<uint8_t> bits(b->info_bits.size());
+        std::vector<frame_status> st(b->llr.size() / code->n_transmitted());
+        dec->decode(b->llr.data(), st.size(), bits.data(), st.data());
+        BOOST_CHECK(bits == b->info_bits);
+        for (const auto& s : st)
+            BOOST_CHECK(s.converged);
+    }
+}

@@ -446,6 +446,25 @@ ldpc_code ldpc_code::load(const std::string& path, const code_io_options& opts)
             return dvbs2(spec, "normal");
         return dvbs2(spec.substr(0, colon), spec.substr(colon + 1));
     }
+    if (!in && path.compare(0, 3, "nr:") == 0) {
+        // nr:BG:Z
+        const std::string spec = path.substr(3);
+        const size_t colon = spec.find(':');
+        auto number = [&](const std::string& text, const char* what) {
+            char* end = nullptr;
+            const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+            if (text.empty() || *end != '\0' || v > 100000)
+                throw std::invalid_argument("code '" + path + "': " + what + " '" + text +
+                                            "' is not a number; expected nr:BG:Z, e.g. "
+                                            "nr:1:384");
+            return unsigned(v);
+        };
+        if (colon == std::string::npos)
+            throw std::invalid_argument("code '" + path +
+                                        "': expected nr:BG:Z, e.g. nr:1:384 or nr:2:52");
+        return nr(number(spec.substr(0, colon), "base graph"),
+                  number(spec.substr(colon + 1), "lifting size"));
+    }
     if (!in)
         throw std::runtime_error("cannot open code file '" + path +
                                  "': " + std::strerror(errno));

@@ -159,7 +159,7 @@ def make_parser():
                     "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)), batch decoding.")
     p.add_argument("--code", required=True,
                    help="parity-check matrix file (alist, nb-alist, .qc) or a built-in "
-                        "code: dvbs2:RATE[:short]")
+                        "code: dvbs2:RATE[:short], nr:BG:Z")
     p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist", "qc"])
     p.add_argument("--coef", default="exponent", choices=["exponent", "polynomial"],
                    help="non-binary alist coefficient convention")

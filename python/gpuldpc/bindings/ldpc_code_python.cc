@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(c88069467ae4affb51c5ded65cb7d23f) */
+/* BINDTOOL_HEADER_FILE_HASH(e23a457ba017c243a70d917a07c91ad5) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -118,6 +118,16 @@ void bind_ldpc_code(py::module& m)
             "64800 bits, or 'short', 16200 bits), from the parity accumulator tables "
             "of ETSI EN 302 307-1; load('dvbs2:1/2') and load('dvbs2:1/2:short') "
             "name them too.")
+        .def_static(
+            "nr",
+            [](unsigned base_graph, unsigned z) {
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::nr(base_graph, z));
+            },
+            py::arg("base_graph"),
+            py::arg("z"),
+            "The 5G NR LDPC mother code of 3GPP TS 38.212 (base graph 1 or 2, lifting "
+            "size z), its first 2z bits punctured; load('nr:1:384') names it too.")
         .def_static(
             "from_base_matrix",
             [](py::array_t<int32_t, py::array::c_style | py::array::forcecast> shifts,

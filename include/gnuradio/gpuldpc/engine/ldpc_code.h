@@ -165,8 +165,9 @@ public:
      * \brief Reads a parity-check matrix file, or makes a built-in code.
      *
      * \p path "dvbs2:RATE" or "dvbs2:RATE:short" (when no file of that name
-     * exists) names the DVB-S2 code of dvbs2(RATE, "normal" or "short"), so
-     * that every entry point that takes a code file takes those codes too.
+     * exists) names the DVB-S2 code of dvbs2(RATE, "normal" or "short"), and
+     * "nr:BG:Z" (e.g. "nr:1:384") the 5G NR code of nr(BG, Z), so that every
+     * entry point that takes a code file takes those codes too.
      */
     static ldpc_code load(const std::string& path, const code_io_options& opts = {});
 
@@ -184,6 +185,18 @@ public:
      * \throws std::invalid_argument naming the argument and the allowed values
      */
     static ldpc_code dvbs2(const std::string& rate, const std::string& frame = "normal");
+
+    /*!
+     * \brief A 5G NR LDPC code (3GPP TS 38.212, clause 5.3.2): base graph 1
+     * (46 x 68, K = 22 Z) or 2 (42 x 52, K = 10 Z) lifted by Z.
+     *
+     * The mother code as the standard defines it before rate matching: its
+     * first 2 Z systematic bits are punctured (n_transmitted() = 66 Z or 50 Z),
+     * no filler bits, no shortening. Quasi-cyclic (quasi_cyclic_base()).
+     * \param z lifting size a * 2^j <= 384, a in {2, 3, 5, 7, 9, 11, 13, 15}
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code nr(unsigned base_graph, unsigned z);
     /*! Reads from a stream; \p name is used in error messages. */
     static ldpc_code
     read(std::istream& in, const std::string& name, const code_io_options& opts = {});

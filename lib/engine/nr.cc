@@ -1,0 +1,66 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The 5G NR LDPC codes (3GPP TS 38.212, clause 5.3.2): a base graph lifted
+// by Z, the shift of each nonzero entry V mod Z with V from the column of
+// Z's lifting-size set.
+
+#include "nr_tables.h"
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <iterator>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+
+// Set index i_LS of a lifting size Z = a * 2^j (Table 5.3.2-1); -1 when Z
+// is not one.
+int lifting_set(unsigned z)
+{
+    const unsigned a_of_set[] = { 2, 3, 5, 7, 9, 11, 13, 15 };
+    for (int set = 0; set < 8; ++set)
+        for (unsigned s = a_of_set[set]; s <= 384; s *= 2)
+            if (s == z)
+                return set;
+    return -1;
+}
+
+} // namespace
+
+ldpc_code ldpc_code::nr(unsigned base_graph, unsigned z)
+{
+    if (base_graph != 1 && base_graph != 2)
+        throw std::invalid_argument("base_graph=" + std::to_string(base_graph) +
+                                    " is not a 5G NR base graph; allowed: 1, 2");
+    const int set = lifting_set(z);
+    if (set < 0)
+        throw std::invalid_argument(
+            "z=" + std::to_string(z) +
+            " is not a 5G NR lifting size; allowed: a * 2^j <= 384 with a in "
+            "{2, 3, 5, 7, 9, 11, 13, 15} (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ... 384)");
+    base_matrix base;
+    base.rows = base_graph == 1 ? 46 : 42;
+    base.cols = base_graph == 1 ? 68 : 52;
+    base.z = z;
+    base.shifts.assign(size_t(base.rows) * base.cols, -1);
+    auto fill = [&](const auto& table) {
+        for (const auto& e : table)
+            base.shifts[size_t(e.row) * base.cols + e.col] = int32_t(e.shift[set] % z);
+    };
+    if (base_graph == 1)
+        fill(detail::nr::base_graph_1);
+    else
+        fill(detail::nr::base_graph_2);
+    // the first two base columns (2Z systematic bits) are never sent
+    base.transmitted.assign(base.cols, 1);
+    base.transmitted[0] = base.transmitted[1] = 0;
+    return from_base_matrix(base);
+}
+
+} // namespace gpuldpc
+} // namespace gr
