@@ -1268,12 +1268,13 @@ int main(int argc, char** argv)
                 paths.end());
             bench_decoder(paths, std::max(3, reps / 2));
             // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
-            // ../shared's binary codes when given (--code), DVB-S2
+            // ../shared's binary codes when given (--code), DVB-S2, 5G NR
             std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist" };
             for (const auto& c : extra_codes)
                 if (ldpc_code::load(c).q() == 2)
                     binary.push_back(c);
-            for (const char* c : { "dvbs2:1/2:short", "dvbs2:1/2", "dvbs2:9/10" })
+            for (const char* c :
+                 { "dvbs2:1/2:short", "dvbs2:1/2", "dvbs2:9/10", "nr:1:384" })
                 binary.push_back(c);
             binary.erase(std::remove_if(binary.begin(),
                                         binary.end(),
