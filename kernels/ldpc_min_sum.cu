@@ -130,6 +130,40 @@ __device__ void count_syndromes(const min_sum_graph& g,
     __syncthreads();
 }
 
+// The min-sum state of one check: the two smallest input magnitudes (ties to
+// the first), the edge of the smallest, the parity of the signs; then the
+// magnitudes of the messages out.
+struct check_minima {
+    int32_t min1 = 255, min2 = 255;
+    uint32_t arg_min = 0;
+    bool negative = false;
+    int32_t mag1 = 0, mag2 = 0;
+
+    __device__ __forceinline__ void add(int32_t x, uint32_t e)
+    {
+        const int32_t a = abs(x);
+        negative ^= x < 0;
+        if (a < min1) {
+            min2 = min1;
+            min1 = a;
+            arg_min = e;
+        } else if (a < min2) {
+            min2 = a;
+        }
+    }
+    __device__ __forceinline__ void finish(const fixed_point_rule& rule)
+    {
+        mag1 = rule.magnitude(min(min1, 127));
+        mag2 = rule.magnitude(min(min2, 127));
+    }
+    // The message out on edge e, whose input was x.
+    __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
+    {
+        const int32_t mag = e == arg_min ? mag2 : mag1;
+        return (negative ^ (x < 0)) ? -mag : mag;
+    }
+};
+
 // One check of one frame, layered: messages in from the beliefs less the
 // check's previous messages, new messages out, beliefs updated. The messages
 // in are made twice (once for the minima, once for the update) rather than
@@ -143,31 +177,19 @@ __device__ __forceinline__ void update_check_layered(const min_sum_graph& g,
                                                      unsigned f)
 {
     const uint32_t e0 = g.check_offsets[c], e1 = g.check_offsets[c + 1];
-    int32_t min1 = 255, min2 = 255;
-    uint32_t arg_min = 0;
-    bool negative = false;
+    check_minima mins;
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = g.edge_variable[e];
-        const int32_t x =
-            saturate8(int32_t(s.belief[v * frames + f]) - int32_t(s.c2v[e * frames + f]));
-        const int32_t a = abs(x);
-        negative ^= x < 0;
-        if (a < min1) {
-            min2 = min1;
-            min1 = a;
-            arg_min = e;
-        } else if (a < min2) {
-            min2 = a;
-        }
+        mins.add(
+            saturate8(int32_t(s.belief[v * frames + f]) - int32_t(s.c2v[e * frames + f])),
+            e);
     }
-    const int32_t mag1 = rule.magnitude(min(min1, 127));
-    const int32_t mag2 = rule.magnitude(min(min2, 127));
+    mins.finish(rule);
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = g.edge_variable[e];
         const int32_t x =
             saturate8(int32_t(s.belief[v * frames + f]) - int32_t(s.c2v[e * frames + f]));
-        const int32_t mag = e == arg_min ? mag2 : mag1;
-        const int32_t m = (negative ^ (x < 0)) ? -mag : mag;
+        const int32_t m = mins.message(x, e);
         s.c2v[e * frames + f] = int8_t(m);
         s.belief[v * frames + f] = int16_t(x + m);
     }
@@ -182,28 +204,12 @@ __device__ __forceinline__ void update_check_flooding(const min_sum_graph& g,
                                                       unsigned f)
 {
     const uint32_t e0 = g.check_offsets[c], e1 = g.check_offsets[c + 1];
-    int32_t min1 = 255, min2 = 255;
-    uint32_t arg_min = 0;
-    bool negative = false;
-    for (uint32_t e = e0; e < e1; ++e) {
-        const int32_t x = s.v2c[e * frames + f];
-        const int32_t a = abs(x);
-        negative ^= x < 0;
-        if (a < min1) {
-            min2 = min1;
-            min1 = a;
-            arg_min = e;
-        } else if (a < min2) {
-            min2 = a;
-        }
-    }
-    const int32_t mag1 = rule.magnitude(min(min1, 127));
-    const int32_t mag2 = rule.magnitude(min(min2, 127));
-    for (uint32_t e = e0; e < e1; ++e) {
-        const int32_t x = s.v2c[e * frames + f];
-        const int32_t mag = e == arg_min ? mag2 : mag1;
-        s.c2v[e * frames + f] = int8_t((negative ^ (x < 0)) ? -mag : mag);
-    }
+    check_minima mins;
+    for (uint32_t e = e0; e < e1; ++e)
+        mins.add(s.v2c[e * frames + f], e);
+    mins.finish(rule);
+    for (uint32_t e = e0; e < e1; ++e)
+        s.c2v[e * frames + f] = int8_t(mins.message(s.v2c[e * frames + f], e));
 }
 
 // One variable of one frame, flooding: belief, messages out, decision.
