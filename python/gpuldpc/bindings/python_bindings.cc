@@ -33,6 +33,8 @@ void bind_spectral_transform(py::module& m);
 void bind_fft(py::module& m);
 void bind_transforms(py::module& m);
 void bind_gpu_transforms(py::module& m);
+void bind_soft_demapper(py::module& m);
+void bind_soft_demapper_cf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -73,5 +75,7 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_fft(m);
     bind_transforms(m);
     bind_gpu_transforms(m);
+    bind_soft_demapper(m);
+    bind_soft_demapper_cf(m);
     // ) END BINDING_FUNCTION_CALLS
 }

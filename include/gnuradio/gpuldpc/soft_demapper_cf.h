@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_H
+#define INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_H
+
+#include <gnuradio/gpuldpc/api.h>
+#include <gnuradio/sync_interpolator.h>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief Soft demapper: complex symbols in, calibrated bit LLRs out.
+ * \ingroup gpuldpc
+ *
+ * \details
+ * Each symbol gives bits_per_symbol LLRs, log(P(1)/P(0)) (GNU Radio's sign:
+ * positive means 1), MSB first, for a Gray-labelled constellation of unit
+ * average energy (engine::constellation: "bpsk", "qpsk", "8psk", "16qam",
+ * "64qam", "256qam") and complex AWGN of variance N0 = E|n|^2, exact
+ * (log-sum-exp) or max-log. Unlike constellation_soft_decoder_cf, whose
+ * noise power is fixed at 1, these are LLRs a decoder can use as they are.
+ *
+ * N0: the noise_var argument (set_noise_var() at run time), replaced from a
+ * tag's offset on by the value of a tag with key noise_var_tag_key (a
+ * number; a tag whose value is not a positive finite number is counted and
+ * ignored). Tags are propagated at rate bits_per_symbol.
+ *
+ * Contract: make() MUST be given noise_var > 0; set_noise_var() likewise,
+ * else std::invalid_argument. Non-finite symbols give NaN LLRs, which the
+ * decoder counts and erases.
+ */
+class GPULDPC_API soft_demapper_cf : virtual public gr::sync_interpolator
+{
+public:
+    typedef std::shared_ptr<soft_demapper_cf> sptr;
+    static sptr make(const std::string& constellation = "qpsk",
+                     const std::string& demapping = "exact",
+                     float noise_var = 1.0f,
+                     const std::string& noise_var_tag_key = "");
+
+    virtual void set_noise_var(float noise_var) = 0;
+    virtual float noise_var() const = 0;
+    virtual int bits_per_symbol() const = 0;
+    //! tags of noise_var_tag_key whose value was not a positive finite number
+    virtual uint64_t bad_noise_var_tags() const = 0;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_H */

@@ -1,0 +1,158 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gpuldpc/engine/soft_demapper.h>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+
+unsigned gray(unsigned i) { return i ^ (i >> 1); }
+
+std::vector<std::complex<float>> square_qam(unsigned bits)
+{
+    const unsigned half = bits / 2, levels = 1u << half;
+    const double scale = 1.0 / std::sqrt(2.0 * (double(levels) * levels - 1.0) / 3.0);
+    std::vector<std::complex<float>> p(size_t(1) << bits);
+    for (unsigned i = 0; i < levels; ++i)
+        for (unsigned q = 0; q < levels; ++q) {
+            const unsigned label = (gray(i) << half) | gray(q);
+            p[label] = std::complex<float>(float((2.0 * i - (levels - 1.0)) * scale),
+                                           float((2.0 * q - (levels - 1.0)) * scale));
+        }
+    return p;
+}
+
+} // namespace
+
+constellation::constellation(std::string name,
+                             unsigned bits,
+                             std::vector<std::complex<float>> p)
+    : d_name(std::move(name)), d_bits(bits), d_points(std::move(p))
+{
+}
+
+std::vector<std::string> constellation::names()
+{
+    return { "bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam" };
+}
+
+constellation constellation::make(const std::string& name)
+{
+    if (name == "bpsk")
+        return constellation(name, 1, { { 1.0f, 0.0f }, { -1.0f, 0.0f } });
+    if (name == "qpsk") {
+        const float a = float(1.0 / std::sqrt(2.0));
+        std::vector<std::complex<float>> p(4);
+        for (unsigned x = 0; x < 4; ++x)
+            p[x] = { (x & 2) ? -a : a, (x & 1) ? -a : a };
+        return constellation(name, 2, p);
+    }
+    if (name == "8psk") {
+        std::vector<std::complex<float>> p(8);
+        for (unsigned k = 0; k < 8; ++k) {
+            const double phi = 2.0 * M_PI * k / 8.0;
+            p[gray(k)] = { float(std::cos(phi)), float(std::sin(phi)) };
+        }
+        return constellation(name, 3, p);
+    }
+    if (name == "16qam")
+        return constellation(name, 4, square_qam(4));
+    if (name == "64qam")
+        return constellation(name, 6, square_qam(6));
+    if (name == "256qam")
+        return constellation(name, 8, square_qam(8));
+    throw std::invalid_argument("constellation='" + name +
+                                "' is unknown; allowed: bpsk, qpsk, 8psk, 16qam, 64qam, "
+                                "256qam");
+}
+
+demapping parse_demapping(const std::string& s, const std::string& arg)
+{
+    if (s == "exact")
+        return demapping::exact;
+    if (s == "max-log" || s == "max_log")
+        return demapping::max_log;
+    throw std::invalid_argument(arg + "='" + s + "' is unknown; allowed: exact, max-log");
+}
+
+soft_demapper::soft_demapper(const constellation& c, demapping mode)
+    : d_constellation(c), d_mode(mode)
+{
+}
+
+void soft_demapper::demap(const std::complex<float>* y,
+                          size_t n,
+                          float noise_var,
+                          float* llr) const
+{
+    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
+        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
+                                    " is out of range; allowed: finite and > 0");
+    const auto& pts = d_constellation.points();
+    const unsigned m = d_constellation.bits_per_symbol();
+    const size_t q = pts.size();
+    const float inv_n0 = 1.0f / noise_var;
+    float metric[256];
+    for (size_t s = 0; s < n; ++s) {
+        float* out = llr + s * m;
+        if (!std::isfinite(y[s].real()) || !std::isfinite(y[s].imag())) {
+            std::fill(out, out + m, std::numeric_limits<float>::quiet_NaN());
+            continue;
+        }
+        // metric[x] = -|y - x|^2 / N0, log P(y | x) up to a constant
+        for (size_t x = 0; x < q; ++x)
+            metric[x] = -std::norm(y[s] - pts[x]) * inv_n0;
+        for (unsigned b = 0; b < m; ++b) {
+            const unsigned mask = 1u << (m - 1 - b);
+            float best[2] = { -std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity() };
+            for (size_t x = 0; x < q; ++x) {
+                float& v = best[(x & mask) ? 1 : 0];
+                v = std::max(v, metric[x]);
+            }
+            if (d_mode == demapping::max_log) {
+                out[b] = best[1] - best[0];
+                continue;
+            }
+            // each log-sum-exp relative to its own largest term: finite
+            // however confident the symbol (each sum is at least 1)
+            double sum[2] = { 0.0, 0.0 };
+            for (size_t x = 0; x < q; ++x) {
+                const int v = (x & mask) ? 1 : 0;
+                sum[v] += std::exp(double(metric[x]) - double(best[v]));
+            }
+            out[b] = float((double(best[1]) + std::log(sum[1])) -
+                           (double(best[0]) + std::log(sum[0])));
+        }
+    }
+}
+
+float soft_demapper::estimate_noise_var(const std::complex<float>* y, size_t n) const
+{
+    const auto& pts = d_constellation.points();
+    double sum = 0.0;
+    size_t used = 0;
+    for (size_t s = 0; s < n; ++s) {
+        if (!std::isfinite(y[s].real()) || !std::isfinite(y[s].imag()))
+            continue;
+        float nearest = std::numeric_limits<float>::infinity();
+        for (const auto& p : pts)
+            nearest = std::min(nearest, std::norm(y[s] - p));
+        sum += nearest;
+        ++used;
+    }
+    return used ? float(sum / double(used)) : std::numeric_limits<float>::quiet_NaN();
+}
+
+} // namespace gpuldpc
+} // namespace gr

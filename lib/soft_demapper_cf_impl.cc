@@ -1,0 +1,101 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "rate_limited_log.h"
+#include "soft_demapper_cf_impl.h"
+#include <gnuradio/io_signature.h>
+#include <cmath>
+#include <complex>
+
+namespace gr {
+namespace gpuldpc {
+
+namespace {
+
+void check_noise_var(float noise_var)
+{
+    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
+        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
+                                    " is out of range; allowed: finite and > 0 (N0 = "
+                                    "E|n|^2 of the complex noise)");
+}
+
+} // namespace
+
+soft_demapper_cf::sptr soft_demapper_cf::make(const std::string& constellation,
+                                              const std::string& demapping,
+                                              float noise_var,
+                                              const std::string& noise_var_tag_key)
+{
+    check_noise_var(noise_var);
+    const soft_demapper demapper(constellation::make(constellation),
+                                 parse_demapping(demapping));
+    return gnuradio::make_block_sptr<soft_demapper_cf_impl>(
+        demapper, noise_var, noise_var_tag_key);
+}
+
+soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
+                                             float noise_var,
+                                             const std::string& noise_var_tag_key)
+    : gr::sync_interpolator("soft_demapper_cf",
+                            gr::io_signature::make(1, 1, sizeof(std::complex<float>)),
+                            gr::io_signature::make(1, 1, sizeof(float)),
+                            demapper.bits_per_symbol()),
+      d_demapper(demapper),
+      d_tag_key(noise_var_tag_key.empty() ? pmt::PMT_NIL : pmt::mp(noise_var_tag_key)),
+      d_noise_var(noise_var)
+{
+}
+
+void soft_demapper_cf_impl::set_noise_var(float noise_var)
+{
+    check_noise_var(noise_var);
+    d_noise_var.store(noise_var);
+}
+
+int soft_demapper_cf_impl::work(int noutput_items,
+                                gr_vector_const_void_star& input_items,
+                                gr_vector_void_star& output_items)
+{
+    const auto* in = static_cast<const std::complex<float>*>(input_items[0]);
+    float* out = static_cast<float*>(output_items[0]);
+    const unsigned m = d_demapper.bits_per_symbol();
+    const size_t symbols = size_t(noutput_items) / m;
+    const uint64_t first = nitems_read(0);
+    size_t done = 0;
+    if (!pmt::is_null(d_tag_key)) {
+        // each tag's value holds from its symbol on
+        get_tags_in_window(d_tags, 0, 0, symbols, d_tag_key);
+        for (const auto& tag : d_tags) {
+            const size_t at = size_t(tag.offset - first);
+            if (at > done) {
+                d_demapper.demap(
+                    in + done, at - done, d_noise_var.load(), out + done * m);
+                done = at;
+            }
+            const double v = pmt::is_number(tag.value) && !pmt::is_complex(tag.value)
+                                 ? pmt::to_double(tag.value)
+                                 : NAN;
+            if (v > 0.0 && std::isfinite(v) && std::isfinite(float(v))) {
+                d_noise_var.store(float(v));
+            } else {
+                const uint64_t bad = ++d_bad_tags;
+                if (should_log(bad))
+                    d_logger->warn("a '{}' tag whose value is not a positive number was "
+                                   "ignored ({} so far)",
+                                   pmt::symbol_to_string(d_tag_key),
+                                   bad);
+            }
+        }
+    }
+    if (symbols > done)
+        d_demapper.demap(in + done, symbols - done, d_noise_var.load(), out + done * m);
+    return int(symbols * m);
+}
+
+} // namespace gpuldpc
+} // namespace gr

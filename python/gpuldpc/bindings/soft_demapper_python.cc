@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* This file is maintained by hand; the hash below is the MD5 of the header it    */
+/* binds, so that the build notices when the header changes.                       */
+/***********************************************************************************/
+
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
+/* BINDTOOL_HEADER_FILE_HASH(ba7a8756b09d32a34ae22d9e2da7650e) */
+/***********************************************************************************/
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpuldpc/engine/soft_demapper.h>
+
+void bind_soft_demapper(py::module& m)
+{
+    using namespace gr::gpuldpc;
+    using carray =
+        py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>;
+
+    py::class_<constellation>(
+        m,
+        "constellation",
+        "A Gray-labelled constellation of unit average energy: constellation(name) "
+        "with name in bpsk, qpsk, 8psk, 16qam, 64qam, 256qam; points[x] carries the "
+        "bits of label x, MSB first.")
+        .def(py::init(&constellation::make), py::arg("name"))
+        .def_static("names", &constellation::names)
+        .def_property_readonly("name", &constellation::name)
+        .def_property_readonly("bits_per_symbol", &constellation::bits_per_symbol)
+        .def_property_readonly("points", [](const constellation& c) {
+            py::array_t<std::complex<float>> out(c.points().size());
+            std::copy(c.points().begin(), c.points().end(), out.mutable_data());
+            return out;
+        });
+
+    py::class_<soft_demapper>(
+        m,
+        "soft_demapper",
+        "Complex symbols to bit LLRs log(P(1)/P(0)) for complex AWGN of variance "
+        "N0 = E|n|^2: soft_demapper(constellation, demapping='exact' or 'max-log').")
+        .def(py::init([](const std::string& name, const std::string& mode) {
+                 return soft_demapper(constellation::make(name), parse_demapping(mode));
+             }),
+             py::arg("constellation"),
+             py::arg("demapping") = "exact")
+        .def_property_readonly("bits_per_symbol", &soft_demapper::bits_per_symbol)
+        .def(
+            "demap",
+            [](const soft_demapper& d, carray y, float noise_var) {
+                py::array_t<float> out(size_t(y.size()) * d.bits_per_symbol());
+                const auto* in = y.data();
+                float* o = out.mutable_data();
+                const size_t n = size_t(y.size());
+                {
+                    py::gil_scoped_release release;
+                    d.demap(in, n, noise_var, o);
+                }
+                return out;
+            },
+            py::arg("y"),
+            py::arg("noise_var"),
+            "LLRs of the symbols y (any shape, read flat): bits_per_symbol per symbol, "
+            "MSB first.")
+        .def(
+            "estimate_noise_var",
+            [](const soft_demapper& d, carray y) {
+                return d.estimate_noise_var(y.data(), size_t(y.size()));
+            },
+            py::arg("y"),
+            "Decision-directed N0: mean |y - nearest point|^2 (low at low SNR).");
+}

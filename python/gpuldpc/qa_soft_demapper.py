@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpuldpc
+
+
+def reference_llr(points, y, n0, max_log=False):
+    """LLRs log(P(1)/P(0)) by the formula, MSB first, in float64."""
+    m = int(np.log2(len(points)))
+    metric = -np.abs(y[:, None] - points[None, :].astype(np.complex128)) ** 2 / n0
+    labels = np.arange(len(points))
+    out = np.empty((len(y), m))
+    for b in range(m):
+        one = ((labels >> (m - 1 - b)) & 1) == 1
+        if max_log:
+            out[:, b] = metric[:, one].max(axis=1) - metric[:, ~one].max(axis=1)
+        else:
+            out[:, b] = (np.logaddexp.reduce(metric[:, one], axis=1) -
+                         np.logaddexp.reduce(metric[:, ~one], axis=1))
+    return out.ravel()
+
+
+class qa_soft_demapper(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.tb = gr.top_block()
+
+    def tearDown(self):
+        self.tb = None
+
+    def run_block(self, block, y, tags=()):
+        src = blocks.vector_source_c(y.tolist(), False, 1, list(tags))
+        snk = blocks.vector_sink_f()
+        self.tb.connect(src, block, snk)
+        self.tb.run()
+        return np.array(snk.data())
+
+    def test_block_matches_the_formula(self):
+        rng = np.random.default_rng(1)
+        for name in gpuldpc.constellation.names():
+            for mode in ("exact", "max-log"):
+                with self.subTest(constellation=name, demapping=mode):
+                    self.tb = gr.top_block()
+                    points = gpuldpc.constellation(name).points
+                    n0 = 0.05
+                    y = (points[rng.integers(0, len(points), 300)] +
+                         np.sqrt(n0 / 2) * (rng.normal(size=300) + 1j * rng.normal(size=300)))
+                    y = y.astype(np.complex64)
+                    block = gpuldpc.soft_demapper_cf(name, mode, n0)
+                    out = self.run_block(block, y)
+                    want = reference_llr(points, y.astype(np.complex128), n0, mode == "max-log")
+                    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+                    self.assertEqual(block.bits_per_symbol(), int(np.log2(len(points))))
+
+    def test_noise_variance_from_tags(self):
+        points = gpuldpc.constellation("16qam").points
+        rng = np.random.default_rng(2)
+        y = (points[rng.integers(0, 16, 100)] + 0.1 * rng.normal(size=100)).astype(np.complex64)
+        tags = []
+        for offset, value in ((40, pmt.from_double(0.2)), (70, pmt.intern("high")),
+                              (80, pmt.from_long(2))):
+            t = gr.tag_t()
+            t.offset, t.key, t.value = offset, pmt.intern("n0"), value
+            tags.append(t)
+        block = gpuldpc.soft_demapper_cf("16qam", "exact", 0.05, "n0")
+        out = self.run_block(block, y, tags)
+        y64 = y.astype(np.complex128)
+        want = np.concatenate([reference_llr(points, y64[:40], 0.05),
+                               reference_llr(points, y64[40:80], 0.2),   # "high" ignored
+                               reference_llr(points, y64[80:], 2.0)])
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+        self.assertEqual(block.bad_noise_var_tags(), 1)
+        self.assertEqual(block.noise_var(), 2.0)
+
+    def test_into_the_ldpc_decoder(self):
+        # QPSK at Es/N0 = 4 dB with the rate-1/2 code: calibrated LLRs decode
+        code = gpuldpc.ldpc_code.load(gpuldpc.codes_dir() + "/regular_3_6_n1008_gf2.alist")
+        rng = np.random.default_rng(3)
+        info = rng.integers(0, 2, size=(4, code.k), dtype=np.uint8)
+        bits = code.encode(info).reshape(-1, 2)
+        points = gpuldpc.constellation("qpsk").points
+        n0 = 10 ** (-4.0 / 10)
+        y = points[bits[:, 0] * 2 + bits[:, 1]]
+        y = (y + np.sqrt(n0 / 2) * (rng.normal(size=len(y)) + 1j * rng.normal(size=len(y))))
+        demapper = gpuldpc.soft_demapper_cf("qpsk", "exact", n0)
+        dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", length_tag_key="")
+        src = blocks.vector_source_c(y.astype(np.complex64).tolist())
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, demapper, dec, snk)
+        self.tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()).reshape(info.shape), info)
+        self.assertEqual(dec.failed_frames(), 0)
+
+    def test_bad_arguments(self):
+        with self.assertRaisesRegex(ValueError, "constellation='32apsk'"):
+            gpuldpc.soft_demapper_cf("32apsk")
+        with self.assertRaisesRegex(ValueError, "demapping='log-map'"):
+            gpuldpc.soft_demapper_cf("qpsk", "log-map")
+        with self.assertRaisesRegex(ValueError, "noise_var=0"):
+            gpuldpc.soft_demapper_cf("qpsk", "exact", 0.0)
+        block = gpuldpc.soft_demapper_cf("qpsk", "exact", 1.0)
+        with self.assertRaisesRegex(ValueError, "noise_var=-1"):
+            block.set_noise_var(-1.0)
+        d = gpuldpc.soft_demapper("8psk", "max-log")
+        self.assertEqual(d.demap(np.zeros(3, dtype=np.complex64), 1.0).shape, (9,))
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_soft_demapper)
