@@ -137,6 +137,25 @@ void soft_demapper::demap(const std::complex<float>* y,
     }
 }
 
+void soft_demapper::symbol_log_likelihoods(const std::complex<float>* y,
+                                           size_t n,
+                                           float noise_var,
+                                           float* ll) const
+{
+    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
+        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
+                                    " is out of range; allowed: finite and > 0");
+    const auto& pts = d_constellation.points();
+    const size_t q = pts.size();
+    const float inv_n0 = 1.0f / noise_var;
+    for (size_t s = 0; s < n; ++s) {
+        const bool finite = std::isfinite(y[s].real()) && std::isfinite(y[s].imag());
+        for (size_t x = 0; x < q; ++x)
+            ll[s * q + x] = finite ? -std::norm(y[s] - pts[x]) * inv_n0
+                                   : std::numeric_limits<float>::quiet_NaN();
+    }
+}
+
 float soft_demapper::estimate_noise_var(const std::complex<float>* y, size_t n) const
 {
     const auto& pts = d_constellation.points();

@@ -3,7 +3,8 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Error-rate simulation of LDPC codes: BPSK over AWGN, random information.
+"""Error-rate simulation of LDPC codes: random information, a modulation
+(BPSK by default) over AWGN, bit-wise or matched (symbol) demapping.
 
 This is the engine of the `gpuldpc-sim` command; `simulate_point` is usable
 from Python too.
@@ -40,13 +41,68 @@ def noise_variance(ebn0_db, rate):
     return 1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0))
 
 
+def channel_n0(ebn0_db, rate, bits_per_point):
+    """N0 = E|n|^2 for a unit-energy constellation of bits_per_point bits:
+    Es = 1 carries rate * bits_per_point information bits."""
+    return 1.0 / (rate * bits_per_point * 10.0 ** (ebn0_db / 10.0))
+
+
+class channel:
+    """A modulation over complex AWGN and its demapping into decoder input.
+
+    modulation: 'bpsk' (real BPSK, the default), or a constellation name of
+    gpuldpc.constellation (then complex AWGN of N0 = E|n|^2 and the soft
+    demapper's calibrated LLRs); mapping 'bits' (bit LLRs, decoder.decode) or
+    'matched' (a GF(q) symbol on a q-point constellation, symbol
+    log-likelihoods into decoder.decode_symbol_llr)."""
+
+    def __init__(self, code, modulation="bpsk", mapping="bits"):
+        self.code, self.modulation, self.mapping = code, modulation, mapping
+        self.real_bpsk = modulation == "bpsk" and mapping == "bits"
+        if self.real_bpsk:
+            return
+        self.demapper = _core.soft_demapper(modulation, "exact")
+        self.m_c = self.demapper.bits_per_symbol
+        self.points = _core.constellation(modulation).points
+        frame_bits = code.n_transmitted * code.bits_per_symbol
+        if mapping == "matched":
+            if code.q != len(self.points):
+                raise ValueError(f"mapping='matched' needs a {code.q}-point "
+                                 f"constellation for GF({code.q}); modulation="
+                                 f"'{modulation}' has {len(self.points)} points")
+        elif mapping != "bits":
+            raise ValueError(f"mapping='{mapping}' is unknown; allowed: bits, matched")
+        if frame_bits % self.m_c:
+            raise ValueError(f"a frame of {frame_bits} bits does not fill whole "
+                             f"{modulation} symbols of {self.m_c} bits")
+
+    def decode(self, decoder, sent, ebn0_db, rng):
+        """Transmits the frames of symbols `sent` (frames, n_transmitted) and
+        decodes them; returns (bits, status)."""
+        code = self.code
+        m = code.bits_per_symbol
+        if self.real_bpsk:
+            sigma2 = noise_variance(ebn0_db, code.rate)
+            return decoder.decode(bpsk_awgn_llr(symbols_to_bits(sent, m), sigma2, rng))
+        bits = symbols_to_bits(sent, m).reshape(sent.shape[0], -1, self.m_c)
+        labels = (bits << np.arange(self.m_c - 1, -1, -1, dtype=np.uint8)).sum(axis=2)
+        n0 = channel_n0(ebn0_db, code.rate, self.m_c)
+        noise = rng.normal(size=labels.shape) + 1j * rng.normal(size=labels.shape)
+        y = (self.points[labels] + math.sqrt(n0 / 2) * noise).astype(np.complex64)
+        if self.mapping == "matched":
+            ll = self.demapper.symbol_log_likelihoods(y, n0)
+            return decoder.decode_symbol_llr(ll.reshape(sent.shape[0], -1))
+        return decoder.decode(self.demapper.demap(y, n0).reshape(sent.shape[0], -1))
+
+
 def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
-                   progress=None):
+                   progress=None, link=None):
     """Runs one Eb/N0 point; stops after `frames` frames or exactly at the
     `max_frame_errors`-th frame error. A frame error is any wrong information
-    bit, converged or not. Throughput counts decoder time only."""
+    bit, converged or not. Throughput counts decoder time (with the
+    demapping) only. link: a `channel` (default: BPSK, bit LLRs)."""
     m = code.bits_per_symbol
-    sigma2 = noise_variance(ebn0_db, code.rate)  # k per transmitted symbol
+    link = link or channel(code)
     done = errors = bit_errors = iterations = 0
     decode_time = 0.0
     last_report = time.perf_counter()
@@ -55,9 +111,8 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
         b = min(batch, frames - done)
         info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
         sent = code.puncture(code.encode(info))
-        llr = bpsk_awgn_llr(symbols_to_bits(sent, m), sigma2, rng)
         t0 = time.perf_counter()
-        bits, status = decoder.decode(llr)
+        bits, status = link.decode(decoder, sent, ebn0_db, rng)
         decode_time += time.perf_counter() - t0
         wrong = np.count_nonzero(bits != symbols_to_bits(info, m), axis=1)
         frame_err = wrong > 0
@@ -112,7 +167,9 @@ def plot(result, path):
     c = result["code"]
     ax.set_title(f"{os.path.basename(c['path'])}: GF({c['q']}), n={c['n']}, k={c['k']}\n"
                  f"{result['algorithm']}, {result['schedule']}, "
-                 f"{result['iterations']} iterations, {result['device']}", fontsize=9)
+                 f"{result['iterations']} iterations, {result['device']}, "
+                 f"{result.get('modulation', 'bpsk')} {result.get('mapping', 'bits')}",
+                 fontsize=9)
     ax.set_xlabel("Eb/N0 (dB)")
     ax.set_ylabel("error rate")
     ax.grid(True, which="both", alpha=0.3)
@@ -180,6 +237,15 @@ def make_parser():
                         "int8 (8-bit fixed-point min-sum)")
     p.add_argument("--llr-scale", type=float, default=4.0,
                    help="int8: fixed-point steps per unit of LLR (default 4)")
+    p.add_argument("--modulation", default="bpsk",
+                   choices=["bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam"],
+                   help="Gray constellation of unit energy over complex AWGN, N0 = "
+                        "1/(R m Eb/N0) for m bits a point (default bpsk: real BPSK, "
+                        "sigma^2 = 1/(2 R Eb/N0))")
+    p.add_argument("--mapping", default="bits", choices=["bits", "matched"],
+                   help="bits: calibrated bit LLRs (soft demapper); matched: a GF(q) "
+                        "symbol on a q-point constellation, its q log-likelihoods into "
+                        "the decoder (default bits)")
     p.add_argument("--min-sum-scale", type=float, default=0.75,
                    help="min-sum: normalization factor, (0, 1] (default 0.75)")
     p.add_argument("--min-sum-offset", type=float, default=0.0,
@@ -223,6 +289,10 @@ def main(argv=None):
     except RuntimeError as e:
         print(f"gpuldpc-sim: error: {e}", file=sys.stderr)
         return 1
+    try:
+        link = channel(code, args.modulation, args.mapping)
+    except ValueError as e:
+        parser.error(f"argument --mapping/--modulation: {e}")
     # the GPU decoder takes one frame per thread block: large batches fill it
     batch = args.batch or (64 * decoder.threads if decoder.device == "cpu" else 1024)
 
@@ -234,11 +304,12 @@ def main(argv=None):
     print(f"code {args.code}: GF({code.q}), n={code.n} symbols "
           f"({code.n * code.bits_per_symbol} bits), k={code.k}, rate {code.rate:.4f}")
     print(f"decoder {decoder.algorithm}, {decoder.schedule}, {args.iterations} iterations "
-          f"max, device {decoder.device}, {decoder.threads} threads, batch {batch}")
+          f"max, device {decoder.device}, {decoder.threads} threads, batch {batch}; "
+          f"{args.modulation}, {args.mapping} demapping")
     points = []
     for ebn0 in args.ebn0:
         points.append(simulate_point(code, decoder, ebn0, args.frames,
-                                     args.max_frame_errors, batch, rng, progress))
+                                     args.max_frame_errors, batch, rng, progress, link))
         if not args.quiet:
             print(file=sys.stderr)
     print(format_table(points))
@@ -254,6 +325,8 @@ def main(argv=None):
         "min_sum_offset": args.min_sum_offset,
         "llr_scale": args.llr_scale,
         "iterations": args.iterations,
+        "modulation": args.modulation,
+        "mapping": args.mapping,
         "seed": args.seed,
         "points": points,
     }

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(ba7a8756b09d32a34ae22d9e2da7650e) */
+/* BINDTOOL_HEADER_FILE_HASH(1b52da81a021d796124ba93b26865824) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -74,6 +74,24 @@ void bind_soft_demapper(py::module& m)
             py::arg("noise_var"),
             "LLRs of the symbols y (any shape, read flat): bits_per_symbol per symbol, "
             "MSB first.")
+        .def(
+            "symbol_log_likelihoods",
+            [](const soft_demapper& d, carray y, float noise_var) {
+                const size_t q = d.points().points().size();
+                py::array_t<float> out(size_t(y.size()) * q);
+                const auto* in = y.data();
+                float* o = out.mutable_data();
+                const size_t n = size_t(y.size());
+                {
+                    py::gil_scoped_release release;
+                    d.symbol_log_likelihoods(in, n, noise_var, o);
+                }
+                return out;
+            },
+            py::arg("y"),
+            py::arg("noise_var"),
+            "-|y - points[x]|^2 / N0 for every point x: q values per symbol, the "
+            "input of batch_decoder.decode_symbol_llr for a GF(q) code of the same q.")
         .def(
             "estimate_noise_var",
             [](const soft_demapper& d, carray y) {

@@ -89,6 +89,20 @@ public:
     void demap(const std::complex<float>* y, size_t n, float noise_var, float* llr) const;
 
     /*!
+     * \brief Symbol log-likelihoods: for each symbol the q = 2^bits_per_symbol()
+     * values -|y - points()[x]|^2 / N0, log P(y | x) up to a constant.
+     *
+     * With a GF(q) code of the same q (GF(64) and 64-QAM), symbol x of the
+     * code rides on points()[x]: decode_symbol_llr() then takes these as they
+     * are, without the loss of treating a symbol's bits as independent.
+     * Non-finite symbols give NaN values; noise_var as in demap().
+     */
+    void symbol_log_likelihoods(const std::complex<float>* y,
+                                size_t n,
+                                float noise_var,
+                                float* ll) const;
+
+    /*!
      * \brief Decision-directed estimate of N0 over \p n symbols: the mean of
      * |y - nearest point|^2.
      *
