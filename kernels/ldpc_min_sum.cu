@@ -273,7 +273,9 @@ __global__ void __launch_bounds__(block_threads) min_sum_kernel(const min_sum_pa
                 const float scaled = __fmul_rn(p.flip_llr_sign ? l : -l, p.llr_scale);
                 x = __float2int_rn(fminf(fmaxf(scaled, -127.0f), 127.0f));
             } else {
-                const int32_t in = max(int32_t(p.llr8[at]), -127);
+                int32_t in = max(int32_t(p.llr8[at]), -127);
+                if (float(abs(in)) > p.int8_limit)
+                    in = in < 0 ? -p.int8_clip : p.int8_clip;
                 x = p.flip_llr_sign ? in : -in;
             }
         }

@@ -88,7 +88,11 @@ struct min_sum_params {
     bool flip_llr_sign; //!< positive LLRs mean 0
     float llr_scale;    //!< steps per unit of LLR
     int32_t scale_q;    //!< round(16 * min_sum_scale), 1 .. 16
-    int32_t offset_q;   //!< round(min_sum_offset * llr_scale), >= 0
+    int32_t offset_q;   //!< round(min_sum_offset * llr_scale), 0 .. 128
+    //! 8-bit input: values beyond int8_limit (64 * llr_scale, the float
+    //! input's clip in steps) become +-int8_clip (round(min(limit, 127)))
+    float int8_limit;
+    int32_t int8_clip;
     unsigned max_iterations;
     bool early_termination;
     bool layered;

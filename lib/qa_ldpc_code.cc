@@ -402,18 +402,24 @@ BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
     check_same(code, again);
     BOOST_CHECK(again.quasi_cyclic_base().shifts == base.shifts);
     BOOST_CHECK(again.punctured_positions() == code.punctured_positions());
-    // its expansion as an alist describes the same H (puncturing is not an
-    // alist notion)
+    // puncturing is not an alist notion: such a code is not written as one
     std::ostringstream alist_text;
-    code.write(alist_text, { code_format::alist });
-    const auto expanded = parse(alist_text.str());
-    check_same(code, expanded);
-    BOOST_CHECK(expanded.punctured_positions().empty());
-    BOOST_CHECK_THROW(expanded.write(qc_text, { code_format::qc }),
+    BOOST_CHECK_THROW(code.write(alist_text, { code_format::alist }),
                       std::invalid_argument);
 
     // without a pattern nothing is punctured; the format may be named
     const auto plain = parse("4 2 3\n0 -1 1 2\n2 0 -1 0\n", { code_format::qc });
+    // its expansion as an alist describes the same H
+    plain.write(alist_text, { code_format::alist });
+    const auto expanded = parse(alist_text.str());
+    check_same(plain, expanded);
+    BOOST_CHECK_THROW(expanded.write(qc_text, { code_format::qc }),
+                      std::invalid_argument);
+    // format auto writes a quasi-cyclic code as qc
+    std::ostringstream auto_text;
+    code.write(auto_text);
+    BOOST_CHECK(parse(auto_text.str()).punctured_positions() ==
+                code.punctured_positions());
     BOOST_CHECK_EQUAL(plain.n_transmitted(), 12u);
     BOOST_CHECK_EQUAL(plain.rate(), double(plain.k()) / 12.0);
     BOOST_CHECK_EQUAL(code.rate(), double(code.k()) / 9.0);
@@ -444,6 +450,9 @@ BOOST_AUTO_TEST_CASE(bad_qc_files_name_file_line_and_problem)
     expect_file_error(
         "4 2 3\n0 -1 1 2\n2 0 -1 0\n1 1 1 1\n7\n", 5, "unexpected content", qc);
     expect_file_error("4 2 3\n0 -1 x 2\n2 0 -1 0\n", 2, "'x' is not an integer", qc);
+    // found by auto: errors in the line after the header name that line
+    expect_file_error("4 2 3\n0 -1 x 2\n2 0 -1 0\n", 2, "'x' is not an integer");
+    expect_file_error("4 2 4\n2 x\n", 2, "'x' is not an integer");
 
     ldpc_code::base_matrix base;
     base.rows = 1;

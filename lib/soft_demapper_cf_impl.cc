@@ -10,6 +10,7 @@
 #include <gnuradio/io_signature.h>
 #include <cmath>
 #include <complex>
+#include <limits>
 
 namespace gr {
 namespace gpuldpc {
@@ -18,10 +19,10 @@ namespace {
 
 void check_noise_var(float noise_var)
 {
-    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
+    if (!(noise_var >= std::numeric_limits<float>::min()) || !std::isfinite(noise_var))
         throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
-                                    " is out of range; allowed: finite and > 0 (N0 = "
-                                    "E|n|^2 of the complex noise)");
+                                    " is out of range; allowed: finite and > 0, at least "
+                                    "1.2e-38 (N0 = E|n|^2 of the complex noise)");
 }
 
 } // namespace
@@ -80,7 +81,9 @@ int soft_demapper_cf_impl::work(int noutput_items,
             const double v = pmt::is_number(tag.value) && !pmt::is_complex(tag.value)
                                  ? pmt::to_double(tag.value)
                                  : NAN;
-            if (v > 0.0 && std::isfinite(v) && std::isfinite(float(v))) {
+            // a value that is no normal positive float would make every LLR NaN
+            if (std::isfinite(v) && float(v) >= std::numeric_limits<float>::min() &&
+                std::isfinite(float(v))) {
                 d_noise_var.store(float(v));
             } else {
                 const uint64_t bad = ++d_bad_tags;

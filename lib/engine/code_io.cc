@@ -99,8 +99,10 @@ public:
         d_peeked = line;
         d_peeked_line = d_line;
         d_has_peeked = true;
+        // errors in the peeked line name its own line
+        auto values = parse(line);
         d_line = line_before;
-        return parse(line);
+        return values;
     }
 
     // True when only blank or comment lines remain.
@@ -475,7 +477,14 @@ void ldpc_code::write(std::ostream& out, const code_io_options& opts) const
 {
     code_format fmt = opts.format;
     if (fmt == code_format::automatic)
-        fmt = q() == 2 ? code_format::alist : code_format::nb_alist;
+        fmt = d_base.z != 0 ? code_format::qc
+              : q() == 2    ? code_format::alist
+                            : code_format::nb_alist;
+    if (fmt != code_format::qc && !d_punctured_positions.empty())
+        throw std::invalid_argument(
+            "format=" + std::string(fmt == code_format::alist ? "alist" : "nb-alist") +
+            " cannot hold the code's " + std::to_string(d_punctured_positions.size()) +
+            " punctured columns; allowed: qc (for a quasi-cyclic code)");
     if (fmt == code_format::qc) {
         if (d_base.z == 0)
             throw std::invalid_argument(

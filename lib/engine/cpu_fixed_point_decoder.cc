@@ -48,7 +48,10 @@ public:
     fixed_point_min_sum(ldpc_code::sptr code, const decoder_config& config)
         : batch_decoder(code, config),
           d_scale_q(int32_t(std::nearbyint(16.0f * config.min_sum_scale))),
-          d_offset_q(int32_t(std::nearbyint(config.min_sum_offset * config.llr_scale))),
+          d_offset_q(int32_t(std::min(
+              std::nearbyint(config.min_sum_offset * config.llr_scale), 128.0f))),
+          d_int8_limit(max_input_magnitude * config.llr_scale),
+          d_int8_clip(int32_t(std::nearbyint(std::min(d_int8_limit, 127.0f)))),
           d_layered(config.schedule == decoder_schedule::layered),
           d_pool(std::max(
               1u, config.threads ? config.threads : std::thread::hardware_concurrency()))
@@ -95,19 +98,14 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        // a binary symbol's log-likelihoods (l0, l1) carry the LLR l0 - l1
         std::lock_guard<std::mutex> lock(d_symbol_mutex);
-        const size_t nl = llr_per_frame();
-        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * nl);
-        const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
-        for (size_t i = 0; i < n_frames * nl; ++i) {
-            const float d = symbol_ll[2 * i] - symbol_ll[2 * i + 1];
-            d_symbol_llr[i] =
-                std::isfinite(symbol_ll[2 * i]) && std::isfinite(symbol_ll[2 * i + 1])
-                    ? sign * d
-                    : NAN;
-        }
+        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * llr_per_frame());
+        d_symbol_invalid.resize(std::max<size_t>(n_frames, 1));
+        symbol_pairs_to_llr(
+            symbol_ll, n_frames, d_symbol_llr.data(), d_symbol_invalid.data());
         run(d_symbol_llr.data(), nullptr, n_frames, info_bits, status, codeword_bits);
+        for (size_t f = 0; f < n_frames; ++f)
+            status[f].invalid_inputs += d_symbol_invalid[f];
     }
 
 private:
@@ -147,7 +145,11 @@ private:
             const int32_t t = d_input_index[v];
             int32_t x = 0;
             if (t >= 0 && llr8) {
-                const int32_t in = std::max<int32_t>(llr8[frame * nl + t], -127);
+                // the LLR v / llr_scale clipped to +-max_input_magnitude, as
+                // decode() clips float LLRs
+                int32_t in = std::max<int32_t>(llr8[frame * nl + t], -127);
+                if (float(std::abs(in)) > d_int8_limit)
+                    in = in < 0 ? -d_int8_clip : d_int8_clip;
                 x = flip ? in : -in;
             } else if (t >= 0) {
                 float l = llr[frame * nl + t];
@@ -274,13 +276,16 @@ private:
     }
 
     int32_t d_scale_q, d_offset_q;
+    const float d_int8_limit; // max_input_magnitude in steps
+    const int32_t d_int8_clip;
     const bool d_layered;
     mutable std::mutex d_call_mutex;
     worker_pool d_pool;
     std::vector<std::unique_ptr<fixed_workspace>> d_workspaces;
     std::vector<int32_t> d_input_index; // input position per bit; -1 punctured
-    std::mutex d_symbol_mutex;
+    std::mutex d_symbol_mutex;          // guards the two below
     std::vector<float> d_symbol_llr;
+    std::vector<uint32_t> d_symbol_invalid;
 };
 
 } // namespace

@@ -183,17 +183,14 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        // a bit's log-likelihoods (l0, l1) carry the LLR log(P(1)/P(0)) = l1 - l0
         std::lock_guard<std::mutex> lock(d_symbol_mutex);
-        const size_t nl = llr_per_frame();
-        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * nl);
-        const float sign = d_config.flip_llr_sign ? -1.0f : 1.0f;
-        for (size_t i = 0; i < n_frames * nl; ++i) {
-            const float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
-            d_symbol_llr[i] =
-                std::isfinite(l0) && std::isfinite(l1) ? sign * (l1 - l0) : NAN;
-        }
+        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * llr_per_frame());
+        d_symbol_invalid.resize(std::max<size_t>(n_frames, 1));
+        symbol_pairs_to_llr(
+            symbol_ll, n_frames, d_symbol_llr.data(), d_symbol_invalid.data());
         decode(d_symbol_llr.data(), n_frames, info_bits, status, codeword_bits);
+        for (size_t f = 0; f < n_frames; ++f)
+            status[f].invalid_inputs += d_symbol_invalid[f];
     }
 
     uint64_t begin_decode(const float* llr,
@@ -332,8 +329,10 @@ private:
         p.flip_llr_sign = d_config.flip_llr_sign;
         p.llr_scale = d_config.llr_scale;
         p.scale_q = std::max(1, int32_t(std::nearbyint(16.0f * d_config.min_sum_scale)));
-        p.offset_q =
-            int32_t(std::nearbyint(d_config.min_sum_offset * d_config.llr_scale));
+        p.offset_q = int32_t(std::min(
+            std::nearbyint(d_config.min_sum_offset * d_config.llr_scale), 128.0f));
+        p.int8_limit = max_input_magnitude * d_config.llr_scale;
+        p.int8_clip = int32_t(std::nearbyint(std::min(p.int8_limit, 127.0f)));
         p.max_iterations = d_config.max_iterations;
         p.early_termination = d_config.early_termination;
         p.layered = d_config.schedule == decoder_schedule::layered;
@@ -427,8 +426,9 @@ private:
     size_t d_max_launch = 1;
     // 0: decode(), decode_device() and even tickets; 1: odd tickets
     workspace d_slots[max_outstanding];
-    std::mutex d_symbol_mutex; // guards d_symbol_llr
+    std::mutex d_symbol_mutex; // guards the two below
     std::vector<float> d_symbol_llr;
+    std::vector<uint32_t> d_symbol_invalid;
 };
 
 } // namespace

@@ -157,6 +157,25 @@ uint64_t batch_decoder::issue_ticket()
     return ++d_tickets_issued;
 }
 
+void batch_decoder::symbol_pairs_to_llr(const float* symbol_ll,
+                                        size_t n_frames,
+                                        float* llr,
+                                        uint32_t* invalid) const
+{
+    const size_t nl = llr_per_frame();
+    for (size_t f = 0; f < n_frames; ++f) {
+        uint32_t bad = 0;
+        for (size_t i = f * nl; i < (f + 1) * nl; ++i) {
+            float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
+            bad += !std::isfinite(l0) + !std::isfinite(l1);
+            l0 = std::isfinite(l0) ? l0 : 0.0f;
+            l1 = std::isfinite(l1) ? l1 : 0.0f;
+            llr[i] = d_config.flip_llr_sign ? l0 - l1 : l1 - l0;
+        }
+        invalid[f] = bad;
+    }
+}
+
 void batch_decoder::cancel_ticket()
 {
     if (d_tickets_issued == d_tickets_retired)
@@ -254,6 +273,12 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
             "not '" +
             to_string(d_config.algorithm) + "'; allowed: fp32" +
             (d_config.algorithm == decoder_algorithm::fft_bp ? ", fp16" : ""));
+    if (d_config.messages == message_precision::int8 &&
+        std::nearbyint(16.0f * d_config.min_sum_scale) < 1.0f)
+        throw std::invalid_argument(
+            "min_sum_scale=" + std::to_string(d_config.min_sum_scale) +
+            " is below what messages='int8' expresses (sixteenths); "
+            "allowed with int8: 1/32 .. 1");
     if (!(d_config.llr_scale > 0.0f && d_config.llr_scale <= 64.0f))
         throw std::invalid_argument("llr_scale=" + std::to_string(d_config.llr_scale) +
                                     " is out of range; allowed: (0, 64]");

@@ -57,6 +57,9 @@ ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
                 entries.push_back(
                     entry{ (addresses[a] + bit * q) % m, group * 360 + bit, 1 });
     }
+    if (pos != table->size)
+        throw std::logic_error("dvbs2: the table of rate " + rate +
+                               " does not hold k / 360 rows"); // a table defect
     for (unsigned r = 0; r < m; ++r) {
         entries.push_back(entry{ r, k + r, 1 });
         if (r > 0)

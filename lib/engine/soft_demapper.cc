@@ -90,14 +90,24 @@ soft_demapper::soft_demapper(const constellation& c, demapping mode)
 {
 }
 
+namespace {
+
+void check_noise_var(float noise_var)
+{
+    if (!(noise_var >= std::numeric_limits<float>::min()) || !std::isfinite(noise_var))
+        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
+                                    " is out of range; allowed: finite and > 0, at least "
+                                    "1.2e-38");
+}
+
+} // namespace
+
 void soft_demapper::demap(const std::complex<float>* y,
                           size_t n,
                           float noise_var,
                           float* llr) const
 {
-    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
-        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
-                                    " is out of range; allowed: finite and > 0");
+    check_noise_var(noise_var);
     const auto& pts = d_constellation.points();
     const unsigned m = d_constellation.bits_per_symbol();
     const size_t q = pts.size();
@@ -142,9 +152,7 @@ void soft_demapper::symbol_log_likelihoods(const std::complex<float>* y,
                                            float noise_var,
                                            float* ll) const
 {
-    if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
-        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
-                                    " is out of range; allowed: finite and > 0");
+    check_noise_var(noise_var);
     const auto& pts = d_constellation.points();
     const size_t q = pts.size();
     const float inv_n0 = 1.0f / noise_var;

@@ -76,31 +76,42 @@ class channel:
             raise ValueError(f"a frame of {frame_bits} bits does not fill whole "
                              f"{modulation} symbols of {self.m_c} bits")
 
-    def decode(self, decoder, sent, ebn0_db, rng):
-        """Transmits the frames of symbols `sent` (frames, n_transmitted) and
-        decodes them; returns (bits, status)."""
+    def transmit(self, sent, ebn0_db, rng):
+        """The channel's output for the frames of symbols `sent` (frames,
+        n_transmitted): BPSK LLRs, or complex symbols with their N0."""
         code = self.code
         m = code.bits_per_symbol
         if self.real_bpsk:
             sigma2 = noise_variance(ebn0_db, code.rate)
-            return decoder.decode(bpsk_awgn_llr(symbols_to_bits(sent, m), sigma2, rng))
+            return bpsk_awgn_llr(symbols_to_bits(sent, m), sigma2, rng)
         bits = symbols_to_bits(sent, m).reshape(sent.shape[0], -1, self.m_c)
         labels = (bits << np.arange(self.m_c - 1, -1, -1, dtype=np.uint8)).sum(axis=2)
         n0 = channel_n0(ebn0_db, code.rate, self.m_c)
         noise = rng.normal(size=labels.shape) + 1j * rng.normal(size=labels.shape)
-        y = (self.points[labels] + math.sqrt(n0 / 2) * noise).astype(np.complex64)
+        return (self.points[labels] + math.sqrt(n0 / 2) * noise).astype(np.complex64), n0
+
+    def receive(self, decoder, received):
+        """Demaps transmit()'s output and decodes it; returns (bits, status)."""
+        if self.real_bpsk:
+            return decoder.decode(received)
+        y, n0 = received
         if self.mapping == "matched":
             ll = self.demapper.symbol_log_likelihoods(y, n0)
-            return decoder.decode_symbol_llr(ll.reshape(sent.shape[0], -1))
-        return decoder.decode(self.demapper.demap(y, n0).reshape(sent.shape[0], -1))
+            return decoder.decode_symbol_llr(ll.reshape(y.shape[0], -1))
+        return decoder.decode(self.demapper.demap(y, n0).reshape(y.shape[0], -1))
+
+    def decode(self, decoder, sent, ebn0_db, rng):
+        """transmit() then receive()."""
+        return self.receive(decoder, self.transmit(sent, ebn0_db, rng))
 
 
 def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
                    progress=None, link=None):
     """Runs one Eb/N0 point; stops after `frames` frames or exactly at the
     `max_frame_errors`-th frame error. A frame error is any wrong information
-    bit, converged or not. Throughput counts decoder time (with the
-    demapping) only. link: a `channel` (default: BPSK, bit LLRs)."""
+    bit, converged or not. Throughput counts the receiver's time only
+    (demapping, where there is one, and decoding). link: a `channel`
+    (default: BPSK, bit LLRs)."""
     m = code.bits_per_symbol
     link = link or channel(code)
     done = errors = bit_errors = iterations = 0
@@ -110,9 +121,9 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     while done < frames and errors < max_frame_errors:
         b = min(batch, frames - done)
         info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
-        sent = code.puncture(code.encode(info))
+        received = link.transmit(code.puncture(code.encode(info)), ebn0_db, rng)
         t0 = time.perf_counter()
-        bits, status = link.decode(decoder, sent, ebn0_db, rng)
+        bits, status = link.receive(decoder, received)
         decode_time += time.perf_counter() - t0
         wrong = np.count_nonzero(bits != symbols_to_bits(info, m), axis=1)
         frame_err = wrong > 0
@@ -213,7 +224,9 @@ def make_parser():
     p = argparse.ArgumentParser(
         prog="gpuldpc-sim",
         description="LDPC error-rate simulation: random information, systematic "
-                    "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)), batch decoding.")
+                    "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)) or another "
+                    "constellation over complex AWGN (--modulation, --mapping), batch "
+                    "decoding.")
     p.add_argument("--code", required=True,
                    help="parity-check matrix file (alist, nb-alist, .qc) or a built-in "
                         "code: dvbs2:RATE[:short], nr:BG:Z")

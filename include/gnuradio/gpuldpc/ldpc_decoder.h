@@ -110,7 +110,7 @@ public:
 
     /*!
      * \param code_file parity-check matrix file (alist, non-binary alist, .qc)
-     *        or a built-in code ("dvbs2:1/2", "dvbs2:1/2:short")
+     *        or a built-in code ("dvbs2:1/2", "dvbs2:1/2:short", "nr:1:384")
      * \param format "auto", "alist", "nb-alist" or "qc"
      * \param coef non-binary coefficient convention, "exponent" or "polynomial"
      * \param poly field polynomial, 0 for the default

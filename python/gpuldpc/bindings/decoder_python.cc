@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(88a0d3cf2369eb6275f11d35b9244f72) */
+/* BINDTOOL_HEADER_FILE_HASH(705b55b6c327b0abd1a53f6726813347) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(e23a457ba017c243a70d917a07c91ad5) */
+/* BINDTOOL_HEADER_FILE_HASH(84d9eb4fc04dd7f1c7e16b5a58f03631) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

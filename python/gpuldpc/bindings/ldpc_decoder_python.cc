@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(eae30abd039841e6cd78a66deb5924b0) */
+/* BINDTOOL_HEADER_FILE_HASH(daefba30df7d77e1d1549fed8005c9ee) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

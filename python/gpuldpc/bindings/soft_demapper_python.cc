@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(1b52da81a021d796124ba93b26865824) */
+/* BINDTOOL_HEADER_FILE_HASH(16c723cf1cb6b3cfbebedf08a64d0a92) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -43,13 +43,16 @@ enum class message_precision {
     fp16,
     //! min-sum in 8-bit fixed point, exactly as a hardware or GPU decoder of
     //! 8-bit messages computes it (see decoder_config::llr_scale):
-    //! - channel values: round(LLR * llr_scale) (ties to even), saturated to
-    //!   +-127;
+    //! - channel values: round(LLR * llr_scale) (ties to even) of the LLR
+    //!   clipped to +-max_input_magnitude, saturated to +-127 (8-bit input
+    //!   alike: v beyond 64 * llr_scale becomes +-round(min(64 * llr_scale,
+    //!   127)));
     //! - messages into a check: the variable's belief minus the check's
     //!   previous message, saturated to +-127;
     //! - check messages: magnitude (max(min - offset_q, 0) * scale_q + 8) >> 4
-    //!   with scale_q = round(16 * min_sum_scale) and offset_q =
-    //!   round(min_sum_offset * llr_scale), the sign of the others' product;
+    //!   with scale_q = round(16 * min_sum_scale) (min_sum_scale >= 1/32) and
+    //!   offset_q = round(min_sum_offset * llr_scale) (at most 128), the sign
+    //!   of the others' product;
     //! - beliefs: sums in 32-bit integers (layered: 16 bits, within +-254).
     int8,
 };
@@ -299,6 +302,14 @@ protected:
     //! Takes back the ticket just issued, for a begin_decode() that failed
     //! before anything of its batch was outstanding.
     void cancel_ticket();
+    //! Binary symbol log-likelihood pairs (l0, l1) of \p n_frames frames to
+    //! bit LLRs in the decoder's sign convention (l1 - l0, or l0 - l1 with
+    //! flip_llr_sign); a NaN or infinite value is taken as 0 and counted in
+    //! \p invalid of its frame. For decoders that decode bit LLRs only.
+    void symbol_pairs_to_llr(const float* symbol_ll,
+                             size_t n_frames,
+                             float* llr,
+                             uint32_t* invalid) const;
 
 private:
     uint64_t d_tickets_issued = 0, d_tickets_retired = 0;

@@ -202,9 +202,11 @@ public:
     read(std::istream& in, const std::string& name, const code_io_options& opts = {});
 
     /*!
-     * Writes the code. With format automatic, q = 2 is written as binary alist
-     * and q > 2 as non-binary alist. Writing a q > 2 code as binary alist
-     * throws std::invalid_argument. Lists are written without 0 padding, the
+     * Writes the code. With format automatic, a quasi-cyclic code is written
+     * as qc, another q = 2 code as binary alist and q > 2 as non-binary alist.
+     * Writing a q > 2 code as binary alist, or a code with punctured columns
+     * in a format without them (alist, nb-alist), throws
+     * std::invalid_argument. Lists are written without 0 padding, the
      * form GNU Radio's own alist reader needs; an empty list is a single 0.
      */
     void save(const std::string& path, const code_io_options& opts = {}) const;

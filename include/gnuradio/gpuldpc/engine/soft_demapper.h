@@ -71,7 +71,8 @@ GPULDPC_ENGINE_API demapping parse_demapping(const std::string& s,
  * largest term of each sum. Unlike constellation_soft_decoder_cf (noise
  * power fixed at 1), the values are LLRs a decoder can use as they are.
  *
- * Contract: demap() MUST be given noise_var > 0 and finite; it throws
+ * Contract: demap() MUST be given a finite noise_var of at least the smallest
+ * normal float (1.2e-38); it throws
  * std::invalid_argument otherwise. A NaN or infinite symbol gives NaN LLRs
  * for its bits (decoders count and erase them). Const members are safe to
  * call from several threads at once.
