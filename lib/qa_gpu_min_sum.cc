@@ -145,8 +145,11 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                 c.status[0].invalid_inputs +
                     c.status[llr.size() / 2 / gpu->llr_per_frame()].invalid_inputs,
                 2u);
+            // a noiseless frame is a codeword at once, unless bits are
+            // punctured: they start as erasures and take an iteration
             if (et)
-                BOOST_CHECK_EQUAL(c.status[frames - 1].iterations, 0u);
+                BOOST_CHECK_EQUAL(c.status[frames - 1].iterations,
+                                  code->punctured_positions().empty() ? 0u : 1u);
         }
 }
 
