@@ -98,14 +98,7 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        std::lock_guard<std::mutex> lock(d_symbol_mutex);
-        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * llr_per_frame());
-        d_symbol_invalid.resize(std::max<size_t>(n_frames, 1));
-        symbol_pairs_to_llr(
-            symbol_ll, n_frames, d_symbol_llr.data(), d_symbol_invalid.data());
-        run(d_symbol_llr.data(), nullptr, n_frames, info_bits, status, codeword_bits);
-        for (size_t f = 0; f < n_frames; ++f)
-            status[f].invalid_inputs += d_symbol_invalid[f];
+        decode_bit_pairs(symbol_ll, n_frames, info_bits, status, codeword_bits);
     }
 
 private:
@@ -283,9 +276,6 @@ private:
     worker_pool d_pool;
     std::vector<std::unique_ptr<fixed_workspace>> d_workspaces;
     std::vector<int32_t> d_input_index; // input position per bit; -1 punctured
-    std::mutex d_symbol_mutex;          // guards the two below
-    std::vector<float> d_symbol_llr;
-    std::vector<uint32_t> d_symbol_invalid;
 };
 
 } // namespace

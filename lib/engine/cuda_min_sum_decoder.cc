@@ -183,14 +183,7 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        std::lock_guard<std::mutex> lock(d_symbol_mutex);
-        d_symbol_llr.resize(std::max<size_t>(n_frames, 1) * llr_per_frame());
-        d_symbol_invalid.resize(std::max<size_t>(n_frames, 1));
-        symbol_pairs_to_llr(
-            symbol_ll, n_frames, d_symbol_llr.data(), d_symbol_invalid.data());
-        decode(d_symbol_llr.data(), n_frames, info_bits, status, codeword_bits);
-        for (size_t f = 0; f < n_frames; ++f)
-            status[f].invalid_inputs += d_symbol_invalid[f];
+        decode_bit_pairs(symbol_ll, n_frames, info_bits, status, codeword_bits);
     }
 
     uint64_t begin_decode(const float* llr,
@@ -426,9 +419,6 @@ private:
     size_t d_max_launch = 1;
     // 0: decode(), decode_device() and even tickets; 1: odd tickets
     workspace d_slots[max_outstanding];
-    std::mutex d_symbol_mutex; // guards the two below
-    std::vector<float> d_symbol_llr;
-    std::vector<uint32_t> d_symbol_invalid;
 };
 
 } // namespace

@@ -125,15 +125,15 @@ void batch_decoder::decode_int8(const int8_t* llr,
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
     // chunks of about 1 MiB of floats, at least one frame
     const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / nl);
-    std::lock_guard<std::mutex> lock(d_int8_mutex);
-    d_int8_floats.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * nl);
+    std::lock_guard<std::mutex> lock(d_convert_mutex);
+    d_converted.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * nl);
     const float step = 1.0f / d_config.llr_scale;
     for (size_t f0 = 0; f0 < n_frames; f0 += chunk) {
         const size_t frames = std::min(chunk, n_frames - f0);
         const int8_t* in = llr + f0 * nl;
         for (size_t i = 0; i < frames * nl; ++i)
-            d_int8_floats[i] = float(std::max<int>(in[i], -127)) * step;
-        decode(d_int8_floats.data(),
+            d_converted[i] = float(std::max<int>(in[i], -127)) * step;
+        decode(d_converted.data(),
                frames,
                info_bits + f0 * nb,
                status + f0,
@@ -157,23 +157,26 @@ uint64_t batch_decoder::issue_ticket()
     return ++d_tickets_issued;
 }
 
-void batch_decoder::symbol_pairs_to_llr(const float* symbol_ll,
-                                        size_t n_frames,
-                                        float* llr,
-                                        uint32_t* invalid) const
+void batch_decoder::decode_bit_pairs(const float* symbol_ll,
+                                     size_t n_frames,
+                                     uint8_t* info_bits,
+                                     frame_status* status,
+                                     uint8_t* codeword_bits)
 {
     const size_t nl = llr_per_frame();
-    for (size_t f = 0; f < n_frames; ++f) {
-        uint32_t bad = 0;
-        for (size_t i = f * nl; i < (f + 1) * nl; ++i) {
-            float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
-            bad += !std::isfinite(l0) + !std::isfinite(l1);
-            l0 = std::isfinite(l0) ? l0 : 0.0f;
-            l1 = std::isfinite(l1) ? l1 : 0.0f;
-            llr[i] = d_config.flip_llr_sign ? l0 - l1 : l1 - l0;
-        }
-        invalid[f] = bad;
+    std::lock_guard<std::mutex> lock(d_convert_mutex);
+    d_converted.resize(std::max<size_t>(n_frames, 1) * nl);
+    d_converted_invalid.assign(std::max<size_t>(n_frames, 1), 0);
+    for (size_t i = 0; i < n_frames * nl; ++i) {
+        float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
+        d_converted_invalid[i / nl] += !std::isfinite(l0) + !std::isfinite(l1);
+        l0 = std::isfinite(l0) ? l0 : 0.0f;
+        l1 = std::isfinite(l1) ? l1 : 0.0f;
+        d_converted[i] = d_config.flip_llr_sign ? l0 - l1 : l1 - l0;
     }
+    decode(d_converted.data(), n_frames, info_bits, status, codeword_bits);
+    for (size_t f = 0; f < n_frames; ++f)
+        status[f].invalid_inputs += d_converted_invalid[f];
 }
 
 void batch_decoder::cancel_ticket()

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(705b55b6c327b0abd1a53f6726813347) */
+/* BINDTOOL_HEADER_FILE_HASH(5d052fc19394b5d312f290115f363685) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -302,19 +302,22 @@ protected:
     //! Takes back the ticket just issued, for a begin_decode() that failed
     //! before anything of its batch was outstanding.
     void cancel_ticket();
-    //! Binary symbol log-likelihood pairs (l0, l1) of \p n_frames frames to
-    //! bit LLRs in the decoder's sign convention (l1 - l0, or l0 - l1 with
-    //! flip_llr_sign); a NaN or infinite value is taken as 0 and counted in
-    //! \p invalid of its frame. For decoders that decode bit LLRs only.
-    void symbol_pairs_to_llr(const float* symbol_ll,
-                             size_t n_frames,
-                             float* llr,
-                             uint32_t* invalid) const;
+    //! decode_symbol_llr() of a binary code by decode(): each pair (l0, l1)
+    //! becomes the bit LLR l1 - l0 (l0 - l1 with flip_llr_sign), a NaN or
+    //! infinite value taken as 0 and counted in its frame's invalid_inputs.
+    //! For decoders of bit LLRs.
+    void decode_bit_pairs(const float* symbol_ll,
+                          size_t n_frames,
+                          uint8_t* info_bits,
+                          frame_status* status,
+                          uint8_t* codeword_bits);
 
 private:
     uint64_t d_tickets_issued = 0, d_tickets_retired = 0;
-    std::mutex d_int8_mutex;          // guards d_int8_floats
-    std::vector<float> d_int8_floats; // decode_int8()'s conversion chunk
+    // inputs converted for decode(): decode_int8()'s chunks, decode_bit_pairs()
+    std::mutex d_convert_mutex; // guards the two below
+    std::vector<float> d_converted;
+    std::vector<uint32_t> d_converted_invalid;
 };
 
 } // namespace gpuldpc
