@@ -967,7 +967,10 @@ double gr_fec_rate(const ldpc_code& code,
 // with 8-bit LLRs; the CPU reference (float min-sum and the same 8-bit
 // arithmetic) with all host threads and gr-fec's ldpc_decoder on one core on
 // the same frames.
-void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
+void bench_binary_decoder(const std::vector<std::string>& code_specs,
+                          int reps,
+                          double fixed_et_ebn0,
+                          const std::string& schedules)
 {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     std::printf(
@@ -1005,6 +1008,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
         const size_t trials = std::max(
             frames, std::min<size_t>(20000, (size_t(1) << 30) / (nl * sizeof(float))));
         for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            if (schedules.find(to_string(sched)) == std::string::npos)
+                continue;
             decoder_config base;
             base.algorithm = decoder_algorithm::min_sum;
             base.messages = message_precision::int8;
@@ -1012,6 +1017,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
             base.max_iterations = 50;
             size_t et_errors = 0;
             const double et_ebn0 = [&] {
+                if (fixed_et_ebn0 >= 0.0)
+                    return fixed_et_ebn0;
                 auto dec = batch_decoder::make(code, base, "cuda");
                 return ebn0_at_fer(*dec, *code, frames, trials, 1e-3, et_errors);
             }();
@@ -1114,10 +1121,12 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs, int reps)
                             "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
                             std::to_string(cpu_frames) + "; frame errors " +
                             std::to_string(errors) + "/" + std::to_string(frames) +
-                            (et ? "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
-                                      std::to_string(et_errors) + "/" +
-                                      std::to_string(trials) + " frame errors there)"
-                                : std::string("; 1 dB"));
+                            (!et ? std::string("; 1 dB")
+                             : fixed_et_ebn0 >= 0.0
+                                 ? "; Eb/N0 " + std::to_string(ebn0) + " dB (given)"
+                                 : "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
+                                       std::to_string(et_errors) + "/" +
+                                       std::to_string(trials) + " frame errors there)");
                 g_records.push_back(r);
             }
         }
@@ -1164,8 +1173,11 @@ void usage(const char* prog)
     std::fprintf(
         stderr,
         "usage: %s [--json FILE] [--sections "
-        "fwht,fft,butterfly,stream,flowgraph,decoder] [--mib M] "
-        "[--reps R] [--commit ID] [--codes DIR] [--code PATH]... [--only TEXT]\n",
+        "fwht,fft,butterfly,stream,flowgraph,decoder,binary] [--mib M] "
+        "[--reps R] [--commit ID] [--codes DIR] [--code PATH]... [--only TEXT] "
+        "[--schedule layered,flooding] [--et-ebn0 DB]\n"
+        "  --et-ebn0: binary codes' early-termination rows at this Eb/N0 instead of "
+        "the searched one of FER about 1e-3\n",
         prog);
 }
 
@@ -1181,6 +1193,8 @@ int main(int argc, char** argv)
                                 : GPULDPC_BENCH_SOURCE_CODES;
     std::vector<std::string> extra_codes;
     std::string only; // decoder: the codes whose file name contains this
+    std::string schedules = "layered,flooding"; // binary decoder section
+    double et_ebn0 = -1.0; // binary decoder section: searched when negative
     size_t mib = 256;
     int reps = 10;
     for (int i = 1; i < argc; ++i) {
@@ -1208,6 +1222,10 @@ int main(int argc, char** argv)
             extra_codes.push_back(value());
         else if (a == "--only")
             only = value();
+        else if (a == "--schedule")
+            schedules = value();
+        else if (a == "--et-ebn0")
+            et_ebn0 = std::stod(value());
         else {
             usage(argv[0]);
             return 2;
@@ -1247,7 +1265,8 @@ int main(int argc, char** argv)
             bench_stream(bytes, std::max(3, reps / 3));
         if (has("flowgraph"))
             bench_flowgraph(200000);
-        if (has("decoder")) {
+        // decoder: the GF(q) and the binary decoders; binary: the latter only
+        if (has("decoder") || has("binary")) {
             if (!std::ifstream(codes_dir + "/regular_2_4_n96_gf64.alist"))
                 codes_dir = GPULDPC_BENCH_INSTALLED_CODES;
             std::vector<std::string> paths;
@@ -1266,7 +1285,8 @@ int main(int argc, char** argv)
                                           std::string::npos;
                                }),
                 paths.end());
-            bench_decoder(paths, std::max(3, reps / 2));
+            if (has("decoder"))
+                bench_decoder(paths, std::max(3, reps / 2));
             // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
             // ../shared's binary codes when given (--code), DVB-S2, 5G NR
             std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist" };
@@ -1283,7 +1303,7 @@ int main(int argc, char** argv)
                                                    std::string::npos;
                                         }),
                          binary.end());
-            bench_binary_decoder(binary, std::max(3, reps / 2));
+            bench_binary_decoder(binary, std::max(3, reps / 2), et_ebn0, schedules);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuldpc-bench: %s\n", e.what());

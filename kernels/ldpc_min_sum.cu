@@ -15,6 +15,7 @@
 
 #include "cuda_check.h"
 #include "ldpc_min_sum.h"
+#include <cooperative_groups.h>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -25,8 +26,8 @@ namespace kernels {
 
 namespace {
 
-constexpr unsigned block_threads = 256;
 constexpr unsigned max_block_frames = 32;
+constexpr unsigned grid_threads = 512;
 constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
 // the kernel's static shared memory (per-frame counters) at most
@@ -43,16 +44,17 @@ struct fixed_point_rule {
     }
 };
 
-// The state of a block's frames, frame-interleaved: value x of frame f at
-// x * frames + f. Layered: beliefs (16 bits: a message into a check plus a
-// check message, within +-254) and check messages. Flooding: channel values,
-// check messages, variable messages and hard decisions.
-struct block_state {
+// The state of a group of G frames, frame-interleaved: value x of frame f at
+// x * G + f, so that G lanes of a warp, a frame each, touch G neighbouring
+// bytes of one check or bit. belief: 16 bits a bit; layered, the a-posteriori
+// value (a message into a check plus a check message, within +-254);
+// flooding, the channel value plus all check messages into the bit (its
+// messages out are that less each message in). c2v: the check messages.
+// channel (flooding): the channel values. Hard decisions are belief < 0.
+struct group_state {
     int16_t* belief;
-    int8_t* channel;
     int8_t* c2v;
-    int8_t* v2c;
-    uint8_t* hard;
+    int8_t* channel;
 };
 
 __host__ __device__ constexpr size_t align_up(size_t x, size_t a)
@@ -60,74 +62,72 @@ __host__ __device__ constexpr size_t align_up(size_t x, size_t a)
     return (x + a - 1) / a * a;
 }
 
-__host__ __device__ inline size_t state_layout(
-    size_t n, size_t edges, bool layered, unsigned frames, block_state* s, uint8_t* base)
-{
-    size_t at = 0;
-    auto take = [&](size_t bytes) {
-        uint8_t* p = base ? base + at : nullptr;
-        at = align_up(at + bytes, 16);
-        return p;
-    };
-    if (layered) {
-        uint8_t* belief = take(2 * n * frames);
-        uint8_t* c2v = take(edges * frames);
-        if (s)
-            *s = block_state{ reinterpret_cast<int16_t*>(belief),
-                              nullptr,
-                              reinterpret_cast<int8_t*>(c2v),
-                              nullptr,
-                              nullptr };
-    } else {
-        uint8_t* channel = take(n * frames);
-        uint8_t* c2v = take(edges * frames);
-        uint8_t* v2c = take(edges * frames);
-        uint8_t* hard = take(n * frames);
-        if (s)
-            *s = block_state{ nullptr,
-                              reinterpret_cast<int8_t*>(channel),
-                              reinterpret_cast<int8_t*>(c2v),
-                              reinterpret_cast<int8_t*>(v2c),
-                              hard };
-    }
-    return align_up(at, state_alignment);
-}
+struct state_layout {
+    size_t belief, c2v, channel, bytes;
 
-template <bool Layered>
-__device__ __forceinline__ bool
-hard_bit(const block_state& s, uint32_t v, unsigned frames, unsigned f)
-{
-    if constexpr (Layered)
-        return s.belief[v * frames + f] < 0;
-    else
-        return s.hard[v * frames + f] != 0;
-}
-
-// Counts the unsatisfied checks of the block's frames into syndrome[]; frames
-// marked done are skipped unless \p all.
-template <bool Layered>
-__device__ void count_syndromes(const min_sum_graph& g,
-                                const block_state& s,
-                                unsigned frames,
-                                unsigned valid,
-                                const uint8_t* done,
-                                bool all,
-                                uint32_t* syndrome)
-{
-    if (threadIdx.x < frames)
-        syndrome[threadIdx.x] = 0;
-    __syncthreads();
-    for (uint32_t w = threadIdx.x; w < g.checks * frames; w += blockDim.x) {
-        const uint32_t c = w / frames, f = w - c * frames;
-        if (f >= valid || (!all && done[f]))
-            continue;
-        bool parity = false;
-        for (uint32_t e = g.check_offsets[c]; e < g.check_offsets[c + 1]; ++e)
-            parity ^= hard_bit<Layered>(s, g.edge_variable[e], frames, f);
-        if (parity)
-            atomicAdd(&syndrome[f], 1u);
+    __host__ __device__ state_layout(size_t n, size_t edges, bool layered, unsigned G)
+    {
+        belief = 0;
+        c2v = align_up(2 * n * G, 16);
+        channel = align_up(c2v + edges * G, 16);
+        bytes = align_up(layered ? channel : channel + n * G, state_alignment);
     }
-    __syncthreads();
+    __device__ group_state at(uint8_t* base) const
+    {
+        return group_state{ reinterpret_cast<int16_t*>(base + belief),
+                            reinterpret_cast<int8_t*>(base + c2v),
+                            reinterpret_cast<int8_t*>(base + channel) };
+    }
+};
+
+// Per-frame bookkeeping of a team's frames (shared memory for a block,
+// global memory for a grid), indexed by the frame's place in the team.
+struct frame_counters {
+    uint32_t* syndrome;
+    uint32_t* invalid;
+    uint32_t* iterations;
+    uint32_t* done;
+    int* active; // frames not done
+};
+
+// The threads that decode a set of groups together and synchronise between
+// steps: a thread block (its one group, state in shared memory) or the whole
+// grid of a cooperative launch (all groups, state in global memory).
+// Indices within a team are 32-bit (min_sum_max_global_frames).
+struct block_team {
+    static constexpr bool single_group = true;
+    __device__ uint32_t thread() const { return threadIdx.x; }
+    __device__ uint32_t threads() const { return blockDim.x; }
+    __device__ uint32_t warp() const { return threadIdx.x >> 5; }
+    __device__ uint32_t warps() const { return blockDim.x >> 5; }
+    __device__ void sync() const { __syncthreads(); }
+};
+
+struct grid_team {
+    static constexpr bool single_group = false;
+    __device__ uint32_t thread() const { return blockIdx.x * blockDim.x + threadIdx.x; }
+    __device__ uint32_t threads() const { return gridDim.x * blockDim.x; }
+    __device__ uint32_t warp() const { return thread() >> 5; }
+    __device__ uint32_t warps() const { return threads() >> 5; }
+    __device__ void sync() const { cooperative_groups::this_grid().sync(); }
+};
+
+// Runs body(group, item, lane_frame) for every item < items of every group of
+// the team, G lanes (one a frame) an item, 32 / G items a warp at once.
+template <unsigned G, typename Team, typename Body>
+__device__ __forceinline__ void
+for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
+{
+    constexpr unsigned per_warp = 32 / G;
+    const unsigned lane = threadIdx.x & 31, f = lane & (G - 1), sub = lane / G;
+    const uint32_t chunks = (items + per_warp - 1) / per_warp;
+    const uint32_t tasks = Team::single_group ? chunks : groups * chunks;
+    for (uint32_t t = team.warp(); t < tasks; t += team.warps()) {
+        const uint32_t g = Team::single_group ? 0 : t / chunks;
+        const uint32_t item = (t - g * chunks) * per_warp + sub;
+        if (item < items)
+            body(g, item, f);
+    }
 }
 
 // The min-sum state of one check: the two smallest input magnitudes (ties to
@@ -164,109 +164,92 @@ struct check_minima {
     }
 };
 
-// One check of one frame, layered: messages in from the beliefs less the
-// check's previous messages, new messages out, beliefs updated. The messages
-// in are made twice (once for the minima, once for the update) rather than
-// kept: the beliefs of a check's bits change only through this check within
-// a run.
-__device__ __forceinline__ void update_check_layered(const min_sum_graph& g,
-                                                     const block_state& s,
-                                                     const fixed_point_rule& rule,
-                                                     uint32_t c,
-                                                     unsigned frames,
-                                                     unsigned f)
+// One check of frame f: the messages in are the beliefs less the check's
+// previous messages (made twice, for the minima and for the update, rather
+// than kept); new messages out and, layered, the beliefs updated. Layered,
+// a bit's belief changes within a run only through this check; flooding,
+// beliefs change only between check steps.
+template <bool Layered, unsigned G>
+__device__ __forceinline__ void update_check(const min_sum_graph& g,
+                                             const group_state& s,
+                                             const fixed_point_rule& rule,
+                                             uint32_t c,
+                                             unsigned f)
 {
-    const uint32_t e0 = g.check_offsets[c], e1 = g.check_offsets[c + 1];
+    const uint32_t e0 = __ldg(g.check_offsets + c), e1 = __ldg(g.check_offsets + c + 1);
     check_minima mins;
     for (uint32_t e = e0; e < e1; ++e) {
-        const uint32_t v = g.edge_variable[e];
-        mins.add(
-            saturate8(int32_t(s.belief[v * frames + f]) - int32_t(s.c2v[e * frames + f])),
-            e);
+        const uint32_t v = __ldg(g.edge_variable + e);
+        mins.add(saturate8(int32_t(s.belief[v * G + f]) - int32_t(s.c2v[e * G + f])), e);
     }
     mins.finish(rule);
     for (uint32_t e = e0; e < e1; ++e) {
-        const uint32_t v = g.edge_variable[e];
+        const uint32_t v = __ldg(g.edge_variable + e);
         const int32_t x =
-            saturate8(int32_t(s.belief[v * frames + f]) - int32_t(s.c2v[e * frames + f]));
+            saturate8(int32_t(s.belief[v * G + f]) - int32_t(s.c2v[e * G + f]));
         const int32_t m = mins.message(x, e);
-        s.c2v[e * frames + f] = int8_t(m);
-        s.belief[v * frames + f] = int16_t(x + m);
+        s.c2v[e * G + f] = int8_t(m);
+        if constexpr (Layered)
+            s.belief[v * G + f] = int16_t(x + m);
     }
 }
 
-// One check of one frame, flooding: variable messages in, check messages out.
-__device__ __forceinline__ void update_check_flooding(const min_sum_graph& g,
-                                                      const block_state& s,
-                                                      const fixed_point_rule& rule,
-                                                      uint32_t c,
-                                                      unsigned frames,
-                                                      unsigned f)
+// Flooding, bit v of frame f: the channel value plus the check messages in
+// (at most 257 of +-127 in 16 bits).
+template <unsigned G>
+__device__ __forceinline__ void
+update_variable(const min_sum_graph& g, const group_state& s, uint32_t v, unsigned f)
 {
-    const uint32_t e0 = g.check_offsets[c], e1 = g.check_offsets[c + 1];
-    check_minima mins;
-    for (uint32_t e = e0; e < e1; ++e)
-        mins.add(s.v2c[e * frames + f], e);
-    mins.finish(rule);
-    for (uint32_t e = e0; e < e1; ++e)
-        s.c2v[e * frames + f] = int8_t(mins.message(s.v2c[e * frames + f], e));
-}
-
-// One variable of one frame, flooding: belief, messages out, decision.
-__device__ __forceinline__ void update_variable(
-    const min_sum_graph& g, const block_state& s, uint32_t v, unsigned frames, unsigned f)
-{
-    const uint32_t i0 = g.variable_offsets[v], i1 = g.variable_offsets[v + 1];
-    int32_t total = s.channel[v * frames + f];
+    const uint32_t i0 = __ldg(g.variable_offsets + v),
+                   i1 = __ldg(g.variable_offsets + v + 1);
+    int32_t total = s.channel[v * G + f];
     for (uint32_t i = i0; i < i1; ++i)
-        total += s.c2v[g.variable_edges[i] * frames + f];
-    for (uint32_t i = i0; i < i1; ++i) {
-        const uint32_t e = g.variable_edges[i];
-        s.v2c[e * frames + f] = int8_t(saturate8(total - s.c2v[e * frames + f]));
-    }
-    s.hard[v * frames + f] = total < 0;
+        total += s.c2v[__ldg(g.variable_edges + i) * G + f];
+    s.belief[v * G + f] = int16_t(total);
 }
 
-template <bool Layered>
-__global__ void __launch_bounds__(block_threads) min_sum_kernel(const min_sum_params p)
+template <bool Layered, unsigned G, typename Team>
+__device__ void decode(const min_sum_params& p,
+                       const Team& team,
+                       uint8_t* state_base,
+                       size_t first_frame, // of the team
+                       uint32_t team_frames,
+                       const frame_counters& k)
 {
-    extern __shared__ __align__(16) uint8_t shared[];
-    __shared__ uint32_t syndrome[max_block_frames], invalid[max_block_frames],
-        iterations[max_block_frames];
-    __shared__ uint8_t done[max_block_frames];
-    __shared__ int all_done;
-
     const min_sum_graph& g = p.graph;
-    const unsigned frames = p.variant.frames;
-    const size_t first = size_t(blockIdx.x) * frames;
-    const unsigned valid = unsigned(min(size_t(frames), p.n_frames - first));
-    uint8_t* base = p.variant.on_chip
-                        ? shared
-                        : p.workspace + size_t(blockIdx.x) * p.variant.state_bytes;
-    block_state s;
-    state_layout(g.n, g.edges, Layered, frames, &s, base);
+    const state_layout layout(g.n, g.edges, Layered, G);
+    const uint32_t groups = (team_frames + G - 1) / G;
     const fixed_point_rule rule{ p.scale_q, p.offset_q };
+    auto state = [&](uint32_t group) {
+        return layout.at(state_base + size_t(group) * layout.bytes);
+    };
+    // team frame of lane frame f of group gr, and whether it still decodes
+    auto frame = [&](uint32_t gr, unsigned f) { return gr * G + f; };
+    auto live = [&](uint32_t fr) { return fr < team_frames && !k.done[fr]; };
 
-    if (threadIdx.x < max_block_frames) {
-        invalid[threadIdx.x] = 0;
-        iterations[threadIdx.x] = 0;
-        done[threadIdx.x] = 0;
+    for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads()) {
+        k.invalid[fr] = 0;
+        k.iterations[fr] = 0;
+        k.done[fr] = 0;
+        k.syndrome[fr] = 0;
     }
-    __syncthreads();
+    if (team.thread() == 0)
+        *k.active = int(team_frames);
+    team.sync();
 
-    // channel values, internal convention log(P(0)/P(1)), in steps
-    for (uint32_t w = threadIdx.x; w < g.n * frames; w += blockDim.x) {
-        const uint32_t v = w / frames, f = w - v * frames;
-        if (f >= valid)
-            continue;
-        const int32_t t = g.input_index[v];
+    // channel values, internal convention log(P(0)/P(1)), in steps; read
+    // frame after frame (coalesced)
+    const uint32_t values = team_frames * g.n;
+    for (uint32_t w = team.thread(); w < values; w += team.threads()) {
+        const uint32_t fr = w / g.n, v = w - fr * g.n;
+        const int32_t t = __ldg(g.input_index + v);
         int32_t x = 0;
         if (t >= 0) {
-            const size_t at = (first + f) * g.n_input + uint32_t(t);
+            const size_t at = (first_frame + fr) * g.n_input + uint32_t(t);
             if (p.llr) {
                 float l = p.llr[at];
                 if (!isfinite(l)) {
-                    atomicAdd(&invalid[f], 1u);
+                    atomicAdd(&k.invalid[fr], 1u);
                     l = 0.0f;
                 }
                 l = fminf(fmaxf(l, -input_limit), input_limit);
@@ -279,143 +262,239 @@ __global__ void __launch_bounds__(block_threads) min_sum_kernel(const min_sum_pa
                 x = p.flip_llr_sign ? in : -in;
             }
         }
-        if constexpr (Layered) {
-            s.belief[w] = int16_t(x);
-        } else {
-            s.channel[w] = int8_t(x);
-            s.hard[w] = x < 0;
+        const group_state s = state(fr / G);
+        const size_t slot = size_t(v) * G + fr % G;
+        s.belief[slot] = int16_t(x);
+        if constexpr (!Layered)
+            s.channel[slot] = int8_t(x);
+    }
+    // check messages start at 0 (the lanes of frames beyond the batch too)
+    const uint32_t c2v_words = uint32_t(g.edges) * G / 4; // a multiple of 2
+    for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
+        const uint32_t gr = w / c2v_words;
+        reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] = 0;
+    }
+    team.sync();
+
+    // unsatisfied checks of the live frames (all: every frame) into
+    // k.syndrome, which is 0 for them on entry
+    auto count_syndromes = [&](bool all) {
+        uint32_t local = 0; // a block's lane keeps one frame
+        for_each_item<G>(
+            team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
+                const uint32_t fr = frame(gr, f);
+                if (fr >= team_frames || (!all && k.done[fr]))
+                    return;
+                const group_state s = state(gr);
+                bool parity = false;
+                const uint32_t e1 = __ldg(g.check_offsets + c + 1);
+                for (uint32_t e = __ldg(g.check_offsets + c); e < e1; ++e)
+                    parity ^= s.belief[__ldg(g.edge_variable + e) * G + f] < 0;
+                if (Team::single_group)
+                    local += parity;
+                else if (parity)
+                    atomicAdd(&k.syndrome[fr], 1u);
+            });
+        if (Team::single_group && local) {
+            atomicAdd(&k.syndrome[threadIdx.x & (G - 1)], local);
         }
-    }
-    __syncthreads();
-    // (slots of frames beyond the batch stay untouched: nothing reads them)
-    for (uint32_t w = threadIdx.x; w < g.edges * frames; w += blockDim.x) {
-        const uint32_t e = w / frames, f = w - e * frames;
-        if (f >= valid)
-            continue;
-        if constexpr (Layered)
-            s.c2v[w] = 0;
-        else
-            s.v2c[w] = s.channel[g.edge_variable[e] * frames + f];
-    }
-    __syncthreads();
+        team.sync();
+    };
+    // frames whose syndrome is zero stop; the syndromes of the live frames
+    // are set back to 0 for the next count
+    auto retire_converged = [&]() {
+        for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads()) {
+            if (k.done[fr])
+                continue;
+            if (k.syndrome[fr] == 0) {
+                k.done[fr] = 1;
+                atomicSub(k.active, 1);
+            }
+            k.syndrome[fr] = 0;
+        }
+        team.sync();
+    };
 
     if (p.early_termination) {
-        count_syndromes<Layered>(g, s, frames, valid, done, true, syndrome);
-        if (threadIdx.x < valid)
-            done[threadIdx.x] = syndrome[threadIdx.x] == 0;
-        __syncthreads();
+        count_syndromes(true);
+        retire_converged();
     }
 
     for (unsigned it = 1; it <= p.max_iterations; ++it) {
-        if (threadIdx.x == 0) {
-            int all = 1;
-            for (unsigned f = 0; f < valid; ++f)
-                all &= done[f];
-            all_done = all;
-        }
-        __syncthreads();
-        if (all_done)
+        if (*k.active == 0)
             break;
         if constexpr (Layered) {
             for (unsigned r = 0; r < g.runs; ++r) {
-                const uint32_t r0 = g.run_offsets[r], r1 = g.run_offsets[r + 1];
-                for (uint32_t w = threadIdx.x; w < (r1 - r0) * frames; w += blockDim.x) {
-                    const uint32_t i = w / frames, f = w - i * frames;
-                    if (f < valid && !done[f])
-                        update_check_layered(g, s, rule, g.run_checks[r0 + i], frames, f);
-                }
-                __syncthreads();
+                const uint32_t r0 = __ldg(g.run_offsets + r),
+                               r1 = __ldg(g.run_offsets + r + 1);
+                for_each_item<G>(
+                    team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
+                        if (live(frame(gr, f)))
+                            update_check<true, G>(
+                                g, state(gr), rule, __ldg(g.run_checks + r0 + i), f);
+                    });
+                team.sync();
             }
         } else {
-            for (uint32_t w = threadIdx.x; w < g.checks * frames; w += blockDim.x) {
-                const uint32_t c = w / frames, f = w - c * frames;
-                if (f < valid && !done[f])
-                    update_check_flooding(g, s, rule, c, frames, f);
-            }
-            __syncthreads();
-            for (uint32_t w = threadIdx.x; w < g.n * frames; w += blockDim.x) {
-                const uint32_t v = w / frames, f = w - v * frames;
-                if (f < valid && !done[f])
-                    update_variable(g, s, v, frames, f);
-            }
-            __syncthreads();
+            for_each_item<G>(
+                team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
+                    if (live(frame(gr, f)))
+                        update_check<false, G>(g, state(gr), rule, c, f);
+                });
+            team.sync();
+            for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
+                if (live(frame(gr, f)))
+                    update_variable<G>(g, state(gr), v, f);
+            });
+            team.sync();
         }
-        if (threadIdx.x < valid && !done[threadIdx.x])
-            iterations[threadIdx.x] = it;
+        for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
+            if (!k.done[fr])
+                k.iterations[fr] = it;
         if (p.early_termination) {
-            count_syndromes<Layered>(g, s, frames, valid, done, false, syndrome);
-            if (threadIdx.x < valid && !done[threadIdx.x] && syndrome[threadIdx.x] == 0)
-                done[threadIdx.x] = 1;
-            __syncthreads();
+            count_syndromes(false);
+            retire_converged();
         }
     }
 
-    count_syndromes<Layered>(g, s, frames, valid, done, true, syndrome);
-    for (uint32_t w = threadIdx.x; w < g.k * frames; w += blockDim.x) {
-        const uint32_t i = w / frames, f = w - i * frames;
-        if (f < valid)
-            p.info_bits[(first + f) * g.k + i] =
-                hard_bit<Layered>(s, g.info_positions[i], frames, f);
+    // the final syndromes of every frame
+    for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
+        k.syndrome[fr] = 0;
+    team.sync();
+    count_syndromes(true);
+
+    // decisions, frame after frame (coalesced)
+    const uint32_t info = team_frames * g.k;
+    for (uint32_t w = team.thread(); w < info; w += team.threads()) {
+        const uint32_t fr = w / g.k, i = w - fr * g.k;
+        const uint32_t v = __ldg(g.info_positions + i);
+        p.info_bits[(first_frame + fr) * g.k + i] =
+            state(fr / G).belief[size_t(v) * G + fr % G] < 0;
     }
     if (p.codeword_bits)
-        for (uint32_t w = threadIdx.x; w < g.n * frames; w += blockDim.x) {
-            const uint32_t v = w / frames, f = w - v * frames;
-            if (f < valid)
-                p.codeword_bits[(first + f) * g.n + v] =
-                    hard_bit<Layered>(s, v, frames, f);
+        for (uint32_t w = team.thread(); w < values; w += team.threads()) {
+            const uint32_t fr = w / g.n, v = w - fr * g.n;
+            p.codeword_bits[(first_frame + fr) * g.n + v] =
+                state(fr / G).belief[size_t(v) * G + fr % G] < 0;
         }
-    if (threadIdx.x < valid) {
-        min_sum_status& st = p.status[first + threadIdx.x];
-        st.converged = syndrome[threadIdx.x] == 0;
-        st.iterations = iterations[threadIdx.x];
-        st.syndrome_weight = syndrome[threadIdx.x];
-        st.invalid_inputs = invalid[threadIdx.x];
+    for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads()) {
+        min_sum_status& st = p.status[first_frame + fr];
+        st.converged = k.syndrome[fr] == 0;
+        st.iterations = k.iterations[fr];
+        st.syndrome_weight = k.syndrome[fr];
+        st.invalid_inputs = k.invalid[fr];
     }
+}
+
+// On chip: a block decodes G frames, their state in shared memory.
+template <bool Layered, unsigned G>
+__global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
+{
+    extern __shared__ __align__(16) uint8_t shared[];
+    __shared__ uint32_t syndrome[G], invalid[G], iterations[G], done[G];
+    __shared__ int active;
+    const size_t first = size_t(blockIdx.x) * G;
+    const uint32_t frames = uint32_t(min(size_t(G), p.n_frames - first));
+    decode<Layered, G>(p,
+                       block_team{},
+                       shared,
+                       first,
+                       frames,
+                       frame_counters{ syndrome, invalid, iterations, done, &active });
+}
+
+// Global: the whole grid (a cooperative launch) decodes the batch, groups of
+// 32 frames with their state in the workspace, every step spread over all
+// blocks.
+template <bool Layered>
+__global__ void __launch_bounds__(grid_threads)
+    min_sum_grid_kernel(const min_sum_params p)
+{
+    constexpr unsigned G = max_block_frames;
+    const size_t groups = (p.n_frames + G - 1) / G;
+    const size_t counters = align_up(groups * p.variant.state_bytes, 16);
+    uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
+    const uint32_t n = uint32_t(p.n_frames);
+    decode<Layered, G>(p,
+                       grid_team{},
+                       p.workspace,
+                       0,
+                       n,
+                       frame_counters{ base,
+                                       base + n,
+                                       base + 2 * n,
+                                       base + 3 * n,
+                                       reinterpret_cast<int*>(base + 4 * n) });
+}
+
+template <bool Layered>
+const void* block_kernel(unsigned frames)
+{
+    switch (frames) {
+    case 8:
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 8>);
+    case 16:
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 16>);
+    case 32:
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 32>);
+    }
+    throw std::invalid_argument(
+        "launch_min_sum: variant.frames=" + std::to_string(frames) +
+        " is not usable on chip; allowed: 8, 16, 32");
 }
 
 } // namespace
 
 size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames)
 {
-    return state_layout(g.n, g.edges, layered, frames, nullptr, nullptr);
+    return state_layout(g.n, g.edges, layered, frames).bytes;
+}
+
+size_t min_sum_max_global_frames(const min_sum_graph& g)
+{
+    // the grid's indices over frames x bits and frames x edges are 32-bit
+    const size_t per_frame = std::max<size_t>({ g.n, g.k, g.edges, 1 });
+    return (size_t(UINT32_MAX) / per_frame) / max_block_frames * max_block_frames;
+}
+
+size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
+{
+    if (v.on_chip)
+        return 0;
+    const size_t groups = (n_frames + v.frames - 1) / v.frames;
+    // the group states, then 4 counters a frame and the count of live frames
+    return align_up(groups * v.state_bytes, 16) + 4 * sizeof(uint32_t) * n_frames +
+           sizeof(int);
 }
 
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                size_t shared_limit,
-                               size_t sm_shared_bytes,
                                unsigned min_on_chip_frames)
 {
     // room for the kernel's static counters
     const size_t budget =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
-    unsigned fit = 0;
-    while (fit < max_block_frames && min_sum_state_bytes(g, layered, fit + 1) <= budget)
-        ++fit;
-    // two blocks an SM where that still leaves 8 frames a block (latency of
-    // one block's synchronisations hidden by the other's work); each block
-    // also takes its static counters and the 1 KiB the runtime reserves
-    const size_t per_block = sm_shared_bytes / 2;
-    const size_t half_budget = per_block > 2 * static_shared_bytes
-                                   ? std::min(budget, per_block - 2 * static_shared_bytes)
-                                   : 0;
-    unsigned half = 0;
-    while (half < max_block_frames &&
-           min_sum_state_bytes(g, layered, half + 1) <= half_budget)
-        ++half;
     min_sum_variant v{};
-    v.threads = block_threads;
-    if (fit >= std::max(min_on_chip_frames, 1u)) {
-        v.on_chip = true;
-        v.frames = half >= 8 ? half : fit;
-        v.state_bytes = min_sum_state_bytes(g, layered, v.frames);
-        v.shared_bytes = v.state_bytes;
-    } else {
-        v.on_chip = false;
-        v.frames = max_block_frames;
-        v.state_bytes = min_sum_state_bytes(g, layered, v.frames);
-        v.shared_bytes = 0;
+    for (unsigned frames : { 32u, 16u, 8u }) {
+        if (frames < min_on_chip_frames)
+            break;
+        const size_t bytes = min_sum_state_bytes(g, layered, frames);
+        if (bytes <= budget) {
+            v.on_chip = true;
+            v.frames = frames;
+            // 32 threads a frame: a warp per check (or 32 / frames checks)
+            v.threads = 32 * frames;
+            v.state_bytes = bytes;
+            v.shared_bytes = bytes;
+            return v;
+        }
     }
+    v.on_chip = false;
+    v.frames = max_block_frames;
+    v.threads = grid_threads;
+    v.state_bytes = min_sum_state_bytes(g, layered, v.frames);
+    v.shared_bytes = 0;
     return v;
 }
 
@@ -423,26 +502,70 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
 {
     if (p.n_frames == 0)
         return;
-    if (p.variant.frames < 1 || p.variant.frames > max_block_frames)
-        throw std::invalid_argument(
-            "launch_min_sum: variant.frames=" + std::to_string(p.variant.frames) +
-            " is out of range; allowed: 1.." + std::to_string(max_block_frames));
     if (!p.variant.on_chip && !p.workspace)
         throw std::invalid_argument("launch_min_sum: the global variant needs a "
                                     "workspace");
     if (p.layered && (!p.graph.run_checks || !p.graph.run_offsets))
         throw std::invalid_argument("launch_min_sum: layered needs the runs");
-    auto kernel = p.layered ? &min_sum_kernel<true> : &min_sum_kernel<false>;
-    // beyond 48 KiB with the static counters, dynamic shared memory is opted into
-    if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
-        allow_large_shared_memory(reinterpret_cast<const void*>(kernel));
+    if (p.graph.max_variable_degree > 256)
+        throw std::invalid_argument(
+            "launch_min_sum: a bit of degree " +
+            std::to_string(p.graph.max_variable_degree) +
+            " overflows the 16-bit beliefs; allowed: degrees up to 256");
+    if (!p.variant.on_chip && p.n_frames > min_sum_max_global_frames(p.graph))
+        throw std::invalid_argument(
+            "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +
+            " is too many for one launch of the global variant; allowed: up to " +
+            std::to_string(min_sum_max_global_frames(p.graph)));
     // the kernel writes the status fields, not the struct's padding, which
     // the engine copies to the host with them
     GPULDPC_CUDA_CHECK(
         cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(min_sum_status), stream));
-    const size_t blocks = (p.n_frames + p.variant.frames - 1) / p.variant.frames;
-    kernel<<<unsigned(blocks), p.variant.threads, p.variant.shared_bytes, stream>>>(p);
-    GPULDPC_CUDA_CHECK_LAUNCH("min_sum_kernel");
+    if (p.variant.on_chip) {
+        const void* kernel = p.layered ? block_kernel<true>(p.variant.frames)
+                                       : block_kernel<false>(p.variant.frames);
+        // beyond 48 KiB with the static counters, dynamic shared memory is
+        // opted into
+        if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+            allow_large_shared_memory(kernel);
+        const size_t blocks = (p.n_frames + p.variant.frames - 1) / p.variant.frames;
+        min_sum_params q = p;
+        void* args[] = { &q };
+        GPULDPC_CUDA_CHECK(cudaLaunchKernel(kernel,
+                                            dim3(unsigned(blocks)),
+                                            dim3(p.variant.threads),
+                                            args,
+                                            p.variant.shared_bytes,
+                                            stream));
+        GPULDPC_CUDA_CHECK_LAUNCH("min_sum_block_kernel");
+        return;
+    }
+    if (p.variant.frames != max_block_frames || p.variant.threads != grid_threads)
+        throw std::invalid_argument("launch_min_sum: the global variant takes " +
+                                    std::to_string(max_block_frames) + " frames a group");
+    const void* kernel = p.layered
+                             ? reinterpret_cast<const void*>(&min_sum_grid_kernel<true>)
+                             : reinterpret_cast<const void*>(&min_sum_grid_kernel<false>);
+    // as many blocks as can be resident at once (a cooperative launch), no
+    // more than the work needs
+    int device = 0, sms = 0, per_sm = 0;
+    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
+    GPULDPC_CUDA_CHECK(
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPULDPC_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, grid_threads, 0));
+    const size_t groups = (p.n_frames + max_block_frames - 1) / max_block_frames;
+    const size_t warps_needed =
+        groups * std::max<size_t>(p.graph.checks, p.graph.n); // a warp an item
+    const size_t blocks = std::max<size_t>(
+        1,
+        std::min<size_t>(size_t(std::max(per_sm, 1)) * size_t(sms),
+                         (warps_needed + grid_threads / 32 - 1) / (grid_threads / 32)));
+    min_sum_params q = p;
+    void* args[] = { &q };
+    GPULDPC_CUDA_CHECK(cudaLaunchCooperativeKernel(
+        kernel, dim3(unsigned(blocks)), dim3(grid_threads), args, 0, stream));
+    GPULDPC_CUDA_CHECK_LAUNCH("min_sum_grid_kernel");
 }
 
 } // namespace kernels

@@ -13,12 +13,15 @@
 // (cpu_fixed_point_decoder.cc, decoder.h's message_precision::int8) integer
 // for integer, so that GPU and CPU results are identical on every frame.
 //
-// A thread block decodes a group of frames for all iterations; their state is
-// laid out frame-interleaved (value x of frame f at x * frames + f), so that
-// the threads of a warp, each on its own frame, touch neighbouring bytes.
-// - on chip: the state lives in shared memory (codes of a few thousand bits);
-// - global: it lives in a global workspace (DVB-S2's 64800 bits), mostly in
-//   L2; 32 frames a block make each access a coalesced segment.
+// Frames are decoded in groups of G (8, 16 or 32), their state laid out
+// frame-interleaved (value x of frame f at x * G + f): G lanes of a warp, a
+// frame each, take one check or bit, so that they touch G neighbouring bytes
+// and share every read of the graph. A warp updates 32 / G checks at once.
+// - on chip: a thread block of 32 G threads decodes one group for all
+//   iterations, its state in shared memory (codes of a few thousand bits);
+// - global: the whole grid of a cooperative launch decodes every group, the
+//   state in a global workspace (DVB-S2's 64800 bits), each step spread over
+//   all blocks and a grid-wide barrier between steps.
 // Layered: the checks of a run (consecutive in the code's layered order,
 // sharing no bit) are updated at once, which gives the sequential result.
 
@@ -42,6 +45,7 @@ struct min_sum_graph {
     const uint32_t* variable_offsets; //!< n + 1
     const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
     const uint32_t* info_positions;   //!< k
+    unsigned max_variable_degree;     //!< at most 256 (16-bit sums)
     const int32_t* input_index;       //!< n: soft value of each bit, -1 punctured
     //! layered: checks in the code's layered order, and runs of them that
     //! share no bit (run i: run_checks[run_offsets[i] .. run_offsets[i+1]-1])
@@ -58,25 +62,23 @@ struct min_sum_status {
     uint32_t invalid_inputs;
 };
 
-/*! Where a launch keeps the frames' state, and how many frames a block takes. */
+/*! Where a launch keeps the frames' state, and how many frames a group has. */
 struct min_sum_variant {
     bool on_chip;        //!< state in shared memory, else in params::workspace
-    unsigned frames;     //!< frames a block, 1 .. 32
+    unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global
     unsigned threads;    //!< threads a block
     size_t shared_bytes; //!< dynamic shared memory a block
-    size_t state_bytes;  //!< a block's state (in shared or global memory)
+    size_t state_bytes;  //!< a group's state (in shared or global memory)
 };
 
 /*!
- * The variant for a code: on chip when at least \p min_on_chip_frames frames'
- * state fits \p shared_limit bytes a block (up to 32 frames; fewer, but 8 at
- * least, where that lets two blocks share an SM of \p sm_shared_bytes), else
- * global with 32 frames a block.
+ * The variant for a code: on chip with the largest group (32, 16 or 8 frames,
+ * but \p min_on_chip_frames at least) whose state fits \p shared_limit bytes
+ * a block, else global.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                size_t shared_limit,
-                               size_t sm_shared_bytes,
                                unsigned min_on_chip_frames = 4);
 
 /*! One launch: n_frames frames, inputs and outputs in device memory. */
@@ -97,7 +99,7 @@ struct min_sum_params {
     bool early_termination;
     bool layered;
     size_t n_frames;
-    //! global variant: ceil(n_frames / frames) * state_bytes bytes
+    //! global variant: min_sum_workspace_bytes(variant, n_frames) bytes
     uint8_t* workspace;
     uint8_t* info_bits;     //!< k per frame (0/1)
     uint8_t* codeword_bits; //!< n per frame (0/1), or null
@@ -106,6 +108,14 @@ struct min_sum_params {
 
 /*! The state bytes of one block of \p frames frames. */
 size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames);
+
+/*! Workspace bytes (params::workspace) of a launch of \p n_frames frames:
+ *  0 on chip; for the global variant, the groups' state and per-frame
+ *  counters. */
+size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames);
+
+/*! Frames one launch of the global variant takes at most. */
+size_t min_sum_max_global_frames(const min_sum_graph& g);
 
 /*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
 void launch_min_sum(const min_sum_params& p, cudaStream_t stream);

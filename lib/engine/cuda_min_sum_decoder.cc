@@ -31,6 +31,10 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
+namespace {
+constexpr size_t max_cuda_min_sum_variable_degree = 256;
+}
+
 std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& config)
 {
     if (code.q() != 2)
@@ -40,6 +44,14 @@ std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& co
         config.messages != message_precision::int8)
         return "the CUDA min-sum decoder runs algorithm='min-sum' with "
                "messages='int8'";
+    // a bit's belief sums its channel value and check messages in 16 bits
+    const auto& offsets = code.variable_offsets();
+    for (size_t v = 0; v + 1 < offsets.size(); ++v)
+        if (offsets[v + 1] - offsets[v] > max_cuda_min_sum_variable_degree)
+            return "the CUDA min-sum decoder takes bits of degree up to " +
+                   std::to_string(max_cuda_min_sum_variable_degree) + "; bit " +
+                   std::to_string(v) + " has " +
+                   std::to_string(offsets[v + 1] - offsets[v]);
     return "";
 }
 
@@ -89,6 +101,10 @@ public:
         g.k = c.k();
         g.n_input = c.n_transmitted();
         g.edges = c.num_edges();
+        for (size_t v = 0; v < c.n(); ++v)
+            g.max_variable_degree =
+                std::max(g.max_variable_degree,
+                         unsigned(c.variable_offsets()[v + 1] - c.variable_offsets()[v]));
         g.check_offsets = d_check_offsets.data();
         g.edge_variable = d_edge_variable.data();
         g.variable_offsets = d_variable_offsets.data();
@@ -105,19 +121,17 @@ public:
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(c.layered_runs().size() - 1);
         }
-        int sm_shared = 0;
-        GPULDPC_CUDA_CHECK(cudaDeviceGetAttribute(
-            &sm_shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, d_device));
-        d_variant = kernels::min_sum_choose(
-            g, layered, cuda_shared_memory_limit(d_device), size_t(sm_shared));
+        d_variant =
+            kernels::min_sum_choose(g, layered, cuda_shared_memory_limit(d_device));
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {
-            const size_t blocks =
+            const size_t groups =
                 std::max<size_t>(1,
                                  cuda::launch_workspace_bytes(prop.totalGlobalMem) /
                                      d_variant.state_bytes);
-            d_max_launch = blocks * d_variant.frames;
+            d_max_launch = std::min(groups * d_variant.frames,
+                                    kernels::min_sum_max_global_frames(g));
         }
         // frames per launch at most, for tests of multi-launch batches
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES")) {
@@ -294,10 +308,9 @@ private:
         w.stream->synchronize();
         w.capacity = 0;
         w.state = {};
-        if (!d_variant.on_chip) {
-            const size_t blocks = (frames + d_variant.frames - 1) / d_variant.frames;
-            w.state = cuda::device_buffer<uint8_t>(blocks * d_variant.state_bytes);
-        }
+        if (!d_variant.on_chip)
+            w.state = cuda::device_buffer<uint8_t>(
+                kernels::min_sum_workspace_bytes(d_variant, frames));
         w.capacity = frames;
         return w;
     }

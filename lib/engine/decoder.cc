@@ -300,23 +300,24 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
     const device_spec spec = parse_device(device); // names the argument on error
     if (spec.type == device_spec::kind::cpu)
         return detail::make_cpu_decoder(code, resolved);
+    const bool fixed_point_min_sum = detail::cuda_min_sum_refusal(*code, resolved).empty();
     if (spec.type == device_spec::kind::automatic) {
         // the GPU when one is usable and runs the algorithm, else the CPU
-        if (!detail::cuda_decoder_supports(*code, resolved))
+        if (!fixed_point_min_sum && !detail::cuda_decoder_supports(*code, resolved))
             return detail::make_cpu_decoder(code, resolved);
         const int index = select_cuda_device("auto");
         if (index >= 0) {
             try {
-                return detail::make_cuda_decoder(code, resolved, index);
+                return fixed_point_min_sum
+                           ? detail::make_cuda_min_sum_decoder(code, resolved, index)
+                           : detail::make_cuda_decoder(code, resolved, index);
             } catch (const cuda_error&) {
                 // an unusable device: the CPU serves
             }
         }
         return detail::make_cpu_decoder(code, resolved);
     }
-    // 8-bit min-sum on a GPU on request; 'auto' keeps it on the CPU until the
-    // kernel has been through the GPU tests on a device
-    if (detail::cuda_min_sum_refusal(*code, resolved).empty())
+    if (fixed_point_min_sum)
         return detail::make_cuda_min_sum_decoder(
             code, resolved, select_cuda_device(device));
     if (!detail::cuda_decoder_supports(*code, resolved))
