@@ -1288,13 +1288,18 @@ int main(int argc, char** argv)
             if (has("decoder"))
                 bench_decoder(paths, std::max(3, reps / 2));
             // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
-            // ../shared's binary codes when given (--code), DVB-S2, 5G NR
+            // ../shared's binary codes when given (--code), IEEE 802.11n, DVB-S2,
+            // 5G NR
             std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist" };
             for (const auto& c : extra_codes)
                 if (ldpc_code::load(c).q() == 2)
                     binary.push_back(c);
-            for (const char* c :
-                 { "dvbs2:1/2:short", "dvbs2:1/2", "dvbs2:9/10", "nr:1:384" })
+            for (const char* c : { "wifi:648:1/2",
+                                   "wifi:1944:1/2",
+                                   "dvbs2:1/2:short",
+                                   "dvbs2:1/2",
+                                   "dvbs2:9/10",
+                                   "nr:1:384" })
                 binary.push_back(c);
             binary.erase(std::remove_if(binary.begin(),
                                         binary.end(),

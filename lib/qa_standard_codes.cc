@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Codes of standards built into the module: the DVB-S2 LDPC codes.
+// Codes of standards built into the module: DVB-S2, 5G NR and IEEE 802.11n.
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -222,5 +222,56 @@ BOOST_AUTO_TEST_CASE(nr_frames_decode)
         BOOST_CHECK(bits == b->info_bits);
         for (const auto& s : st)
             BOOST_CHECK(s.converged);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(wifi_codes_have_the_standards_shape)
+{
+    std::mt19937 rng(13);
+    // nonzero blocks of the base matrices: the tables are read whole
+    const std::map<std::string, unsigned> blocks = {
+        { "648 1/2", 88 },  { "648 2/3", 88 },  { "648 3/4", 88 },
+        { "1296 1/2", 86 }, { "1296 2/3", 88 }, { "1296 3/4", 88 },
+        { "1944 1/2", 86 }, { "1944 2/3", 88 }, { "1944 3/4", 85 }
+    };
+    for (unsigned n : { 648u, 1296u, 1944u })
+        for (const char* rate : { "1/2", "2/3", "3/4" }) {
+            BOOST_TEST_CONTEXT("n=" << n << ", rate " << rate)
+            {
+                const auto code = ldpc_code::wifi(n, rate);
+                const unsigned z = n / 24, num = rate[0] - '0', den = rate[2] - '0';
+                BOOST_CHECK_EQUAL(code.n(), n);
+                BOOST_CHECK_EQUAL(code.k() * den, n * num); // H of full rank
+                BOOST_CHECK_EQUAL(code.num_edges(),
+                                  blocks.at(std::to_string(n) + " " + rate) * z);
+                BOOST_CHECK_EQUAL(code.quasi_cyclic_base().z, z);
+                // the rate-1/2 codes have no 4-cycle (some others have a few
+                // in the standard's tables, e.g. 648 at 3/4: two in the base
+                // matrix, 54 lifted)
+                if (rate[2] == '2')
+                    BOOST_CHECK_EQUAL(count_4_cycles(code), 0u);
+                // systematic: the information bits are the first k
+                const auto& info_at = code.info_positions();
+                for (unsigned i = 0; i < code.k(); ++i)
+                    BOOST_REQUIRE_EQUAL(info_at[i], i);
+                // layered: runs of z checks (the base rows)
+                BOOST_CHECK_EQUAL(code.layered_runs().size() - 1, code.m() / z);
+                std::vector<uint8_t> info(code.k()), cw(code.n());
+                for (auto& b : info)
+                    b = rng() & 1;
+                code.encode(info.data(), cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+                BOOST_CHECK(std::equal(info.begin(), info.end(), cw.begin()));
+            }
+        }
+    BOOST_CHECK_EQUAL(ldpc_code::load("wifi:1296:2/3").k(), 864u);
+    for (const char* bad :
+         { "wifi:1944:5/6", "wifi:1000:1/2", "wifi:1944", "wifi:x:1/2" }) {
+        try {
+            ldpc_code::load(bad);
+            BOOST_ERROR("accepted " << bad);
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST_MESSAGE(e.what());
+        }
     }
 }

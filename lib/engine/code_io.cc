@@ -467,6 +467,18 @@ ldpc_code ldpc_code::load(const std::string& path, const code_io_options& opts)
         return nr(number(spec.substr(0, colon), "base graph"),
                   number(spec.substr(colon + 1), "lifting size"));
     }
+    if (!in && path.compare(0, 5, "wifi:") == 0) {
+        // wifi:N:RATE
+        const std::string spec = path.substr(5);
+        const size_t colon = spec.find(':');
+        char* end = nullptr;
+        const unsigned long n =
+            colon == std::string::npos ? 0 : std::strtoul(spec.c_str(), &end, 10);
+        if (colon == std::string::npos || end != spec.c_str() + colon || n > 100000)
+            throw std::invalid_argument("code '" + path +
+                                        "': expected wifi:N:RATE, e.g. wifi:1944:1/2");
+        return wifi(unsigned(n), spec.substr(colon + 1));
+    }
     if (!in)
         throw std::runtime_error("cannot open code file '" + path +
                                  "': " + std::strerror(errno));

@@ -105,6 +105,10 @@ public:
             g.max_variable_degree =
                 std::max(g.max_variable_degree,
                          unsigned(c.variable_offsets()[v + 1] - c.variable_offsets()[v]));
+        for (size_t ch = 0; ch < c.m(); ++ch)
+            g.max_check_degree =
+                std::max(g.max_check_degree,
+                         unsigned(c.check_offsets()[ch + 1] - c.check_offsets()[ch]));
         g.check_offsets = d_check_offsets.data();
         g.edge_variable = d_edge_variable.data();
         g.variable_offsets = d_variable_offsets.data();

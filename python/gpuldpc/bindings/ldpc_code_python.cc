@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(84d9eb4fc04dd7f1c7e16b5a58f03631) */
+/* BINDTOOL_HEADER_FILE_HASH(923dfb0394c15900f86a10e34f5f8059) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -128,6 +128,17 @@ void bind_ldpc_code(py::module& m)
             py::arg("z"),
             "The 5G NR LDPC mother code of 3GPP TS 38.212 (base graph 1 or 2, lifting "
             "size z), its first 2z bits punctured; load('nr:1:384') names it too.")
+        .def_static(
+            "wifi",
+            [](unsigned n, const std::string& rate) {
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::wifi(n, rate));
+            },
+            py::arg("n"),
+            py::arg("rate"),
+            "An IEEE 802.11n LDPC code (n = 648, 1296 or 1944; rate '1/2', '2/3' or "
+            "'3/4'), from the base matrices of IEEE Std 802.11 Annex F; "
+            "load('wifi:1944:1/2') names it too.")
         .def_static(
             "from_base_matrix",
             [](py::array_t<int32_t, py::array::c_style | py::array::forcecast> shifts,

@@ -197,6 +197,17 @@ public:
      * \throws std::invalid_argument naming the argument and the allowed values
      */
     static ldpc_code nr(unsigned base_graph, unsigned z);
+
+    /*!
+     * \brief An IEEE 802.11n (HT) LDPC code (IEEE Std 802.11-2020, clause
+     * 19.3.11.7, Annex F): 24 base columns lifted by Z = n / 24.
+     *
+     * Quasi-cyclic (quasi_cyclic_base()); nothing punctured or shortened.
+     * \param n 648, 1296 or 1944
+     * \param rate "1/2", "2/3" or "3/4" (5/6 is not built in)
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code wifi(unsigned n, const std::string& rate);
     /*! Reads from a stream; \p name is used in error messages. */
     static ldpc_code
     read(std::istream& in, const std::string& name, const code_io_options& opts = {});
