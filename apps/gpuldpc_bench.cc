@@ -923,8 +923,10 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
 // A code's name in tables: a file's base name, or a built-in code's name.
 std::string code_name(const std::string& spec)
 {
-    if (spec.compare(0, 6, "dvbs2:") == 0)
-        return spec;
+    // built-in codes by name (dvbs2:1/2, wifi:1944:1/2, nr:1:384)
+    for (const char* builtin : { "dvbs2:", "wifi:", "nr:" })
+        if (spec.rfind(builtin, 0) == 0)
+            return spec;
     return spec.substr(spec.find_last_of('/') + 1);
 }
 

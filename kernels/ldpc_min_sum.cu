@@ -32,6 +32,8 @@ constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
 // the kernel's static shared memory (per-frame counters) at most
 constexpr size_t static_shared_bytes = 1024;
+// checks of this degree at most keep their messages in registers
+constexpr unsigned register_check_degree = 8;
 
 __device__ __forceinline__ int32_t saturate8(int32_t x) { return min(max(x, -127), 127); }
 
@@ -136,20 +138,17 @@ for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
 struct check_minima {
     int32_t min1 = 255, min2 = 255;
     uint32_t arg_min = 0;
-    bool negative = false;
+    int32_t signs = 0; // sign bit: parity of the negative inputs
     int32_t mag1 = 0, mag2 = 0;
 
+    // branch-free: the same minima, edge and ties as comparing in turn
     __device__ __forceinline__ void add(int32_t x, uint32_t e)
     {
         const int32_t a = abs(x);
-        negative ^= x < 0;
-        if (a < min1) {
-            min2 = min1;
-            min1 = a;
-            arg_min = e;
-        } else if (a < min2) {
-            min2 = a;
-        }
+        signs ^= x;
+        min2 = min(min2, max(min1, a));
+        arg_min = a < min1 ? e : arg_min;
+        min1 = min(min1, a);
     }
     __device__ __forceinline__ void finish(const fixed_point_rule& rule)
     {
@@ -160,7 +159,8 @@ struct check_minima {
     __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
     {
         const int32_t mag = e == arg_min ? mag2 : mag1;
-        return (negative ^ (x < 0)) ? -mag : mag;
+        const int32_t negative = (signs ^ x) >> 31; // 0 or -1
+        return (mag ^ negative) - negative;
     }
 };
 
@@ -194,6 +194,60 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
     }
 }
 
+// update_check for checks of degree D at most: the messages in are made
+// once, all of a check's reads issued before its minima are needed, and kept
+// in registers for the messages out. The minima's edge is the position in the
+// check (the same tie rule: the first).
+template <bool Layered, unsigned G, unsigned D>
+__device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
+                                                       const group_state& s,
+                                                       const fixed_point_rule& rule,
+                                                       uint32_t c,
+                                                       unsigned f)
+{
+    const uint32_t e0 = __ldg(g.check_offsets + c);
+    const uint32_t deg = __ldg(g.check_offsets + c + 1) - e0;
+    uint32_t v[D];
+    int32_t x[D];
+#pragma unroll
+    for (unsigned i = 0; i < D; ++i)
+        if (i < deg)
+            v[i] = __ldg(g.edge_variable + e0 + i);
+#pragma unroll
+    for (unsigned i = 0; i < D; ++i)
+        if (i < deg)
+            x[i] = saturate8(int32_t(s.belief[v[i] * G + f]) -
+                             int32_t(s.c2v[(e0 + i) * G + f]));
+    check_minima mins;
+#pragma unroll
+    for (unsigned i = 0; i < D; ++i)
+        if (i < deg)
+            mins.add(x[i], i);
+    mins.finish(rule);
+#pragma unroll
+    for (unsigned i = 0; i < D; ++i)
+        if (i < deg) {
+            const int32_t m = mins.message(x[i], i);
+            s.c2v[(e0 + i) * G + f] = int8_t(m);
+            if constexpr (Layered)
+                s.belief[v[i] * G + f] = int16_t(x[i] + m);
+        }
+}
+
+// The check update for checks of degree D at most (0: any degree).
+template <bool Layered, unsigned G, unsigned D>
+__device__ __forceinline__ void check_step(const min_sum_graph& g,
+                                           const group_state& s,
+                                           const fixed_point_rule& rule,
+                                           uint32_t c,
+                                           unsigned f)
+{
+    if constexpr (D == 0)
+        update_check<Layered, G>(g, s, rule, c, f);
+    else
+        update_check_registers<Layered, G, D>(g, s, rule, c, f);
+}
+
 // Flooding, bit v of frame f: the channel value plus the check messages in
 // (at most 257 of +-127 in 16 bits).
 template <unsigned G>
@@ -208,7 +262,7 @@ update_variable(const min_sum_graph& g, const group_state& s, uint32_t v, unsign
     s.belief[v * G + f] = int16_t(total);
 }
 
-template <bool Layered, unsigned G, typename Team>
+template <bool Layered, unsigned G, unsigned D, typename Team>
 __device__ void decode(const min_sum_params& p,
                        const Team& team,
                        uint8_t* state_base,
@@ -330,7 +384,7 @@ __device__ void decode(const min_sum_params& p,
                 for_each_item<G>(
                     team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
                         if (live(frame(gr, f)))
-                            update_check<true, G>(
+                            check_step<true, G, D>(
                                 g, state(gr), rule, __ldg(g.run_checks + r0 + i), f);
                     });
                 team.sync();
@@ -339,7 +393,7 @@ __device__ void decode(const min_sum_params& p,
             for_each_item<G>(
                 team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
                     if (live(frame(gr, f)))
-                        update_check<false, G>(g, state(gr), rule, c, f);
+                        check_step<false, G, D>(g, state(gr), rule, c, f);
                 });
             team.sync();
             for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
@@ -387,7 +441,7 @@ __device__ void decode(const min_sum_params& p,
 }
 
 // On chip: a block decodes G frames, their state in shared memory.
-template <bool Layered, unsigned G>
+template <bool Layered, unsigned G, unsigned D>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
     extern __shared__ __align__(16) uint8_t shared[];
@@ -395,19 +449,19 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
     __shared__ int active;
     const size_t first = size_t(blockIdx.x) * G;
     const uint32_t frames = uint32_t(min(size_t(G), p.n_frames - first));
-    decode<Layered, G>(p,
-                       block_team{},
-                       shared,
-                       first,
-                       frames,
-                       frame_counters{ syndrome, invalid, iterations, done, &active });
+    decode<Layered, G, D>(p,
+                          block_team{},
+                          shared,
+                          first,
+                          frames,
+                          frame_counters{ syndrome, invalid, iterations, done, &active });
 }
 
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 frames with their state in the workspace, every step spread over all
 // blocks.
-template <bool Layered>
-__global__ void __launch_bounds__(grid_threads)
+template <bool Layered, unsigned D>
+__global__ void __launch_bounds__(grid_threads, 2)
     min_sum_grid_kernel(const min_sum_params p)
 {
     constexpr unsigned G = max_block_frames;
@@ -415,32 +469,54 @@ __global__ void __launch_bounds__(grid_threads)
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
-    decode<Layered, G>(p,
-                       grid_team{},
-                       p.workspace,
-                       0,
-                       n,
-                       frame_counters{ base,
-                                       base + n,
-                                       base + 2 * n,
-                                       base + 3 * n,
-                                       reinterpret_cast<int*>(base + 4 * n) });
+    decode<Layered, G, D>(p,
+                          grid_team{},
+                          p.workspace,
+                          0,
+                          n,
+                          frame_counters{ base,
+                                          base + n,
+                                          base + 2 * n,
+                                          base + 3 * n,
+                                          reinterpret_cast<int*>(base + 4 * n) });
 }
 
-template <bool Layered>
+// Kernels by schedule, group size and check degree bound (8, or 0: any).
+template <bool Layered, unsigned D>
 const void* block_kernel(unsigned frames)
 {
     switch (frames) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 8>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 8, D>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 16>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 16, D>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 32>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 32, D>);
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
         " is not usable on chip; allowed: 8, 16, 32");
+}
+
+const void* choose_kernel(const min_sum_params& p)
+{
+    const bool small = p.graph.max_check_degree <= register_check_degree;
+    if (p.variant.on_chip) {
+        if (p.layered)
+            return small ? block_kernel<true, register_check_degree>(p.variant.frames)
+                         : block_kernel<true, 0>(p.variant.frames);
+        return small ? block_kernel<false, register_check_degree>(p.variant.frames)
+                     : block_kernel<false, 0>(p.variant.frames);
+    }
+    const void* kernels[2][2] = {
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<false, 0>),
+          reinterpret_cast<const void*>(
+              &min_sum_grid_kernel<false, register_check_degree>) },
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<true, 0>),
+          reinterpret_cast<const void*>(
+              &min_sum_grid_kernel<true, register_check_degree>) }
+    };
+    return kernels[p.layered][small];
 }
 
 } // namespace
@@ -522,8 +598,7 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
     GPULDPC_CUDA_CHECK(
         cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(min_sum_status), stream));
     if (p.variant.on_chip) {
-        const void* kernel = p.layered ? block_kernel<true>(p.variant.frames)
-                                       : block_kernel<false>(p.variant.frames);
+        const void* kernel = choose_kernel(p);
         // beyond 48 KiB with the static counters, dynamic shared memory is
         // opted into
         if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
@@ -543,9 +618,7 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
     if (p.variant.frames != max_block_frames || p.variant.threads != grid_threads)
         throw std::invalid_argument("launch_min_sum: the global variant takes " +
                                     std::to_string(max_block_frames) + " frames a group");
-    const void* kernel = p.layered
-                             ? reinterpret_cast<const void*>(&min_sum_grid_kernel<true>)
-                             : reinterpret_cast<const void*>(&min_sum_grid_kernel<false>);
+    const void* kernel = choose_kernel(p);
     // as many blocks as can be resident at once (a cooperative launch), no
     // more than the work needs
     int device = 0, sms = 0, per_sm = 0;

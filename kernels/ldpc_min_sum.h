@@ -46,7 +46,8 @@ struct min_sum_graph {
     const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
     const uint32_t* info_positions;   //!< k
     unsigned max_variable_degree;     //!< at most 256 (16-bit sums)
-    const int32_t* input_index;       //!< n: soft value of each bit, -1 punctured
+    unsigned max_check_degree;
+    const int32_t* input_index; //!< n: soft value of each bit, -1 punctured
     //! layered: checks in the code's layered order, and runs of them that
     //! share no bit (run i: run_checks[run_offsets[i] .. run_offsets[i+1]-1])
     const uint32_t* run_checks;
