@@ -976,7 +976,7 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
 {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     std::printf(
-        "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale 0.75, 4 "
+        "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale %.4g, 4 "
         "steps per LLR unit), information bits/s: GPU with the frames in device "
         "memory, host to host with float and 8-bit LLRs; baselines on the same "
         "frames: the CPU reference with %d threads (float min-sum, and the same "
@@ -984,6 +984,7 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
         "on one core. ET: early termination (50 iterations at most) at the Eb/N0 "
         "where the GPU's FER is about 1e-3 (0.25 dB grid). GPU=CPU: frames whose "
         "8-bit decisions differ between GPU and CPU (must be 0)\n",
+        double(decoder_config{}.min_sum_scale),
         cores);
     std::printf("%-24s %-9s %-10s %7s %10s %10s %10s %10s %10s %10s %7s %7s %s\n",
                 "code",

@@ -229,7 +229,7 @@ def make_parser():
                     "decoding.")
     p.add_argument("--code", required=True,
                    help="parity-check matrix file (alist, nb-alist, .qc) or a built-in "
-                        "code: dvbs2:RATE[:short], nr:BG:Z")
+                        "code: dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE")
     p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist", "qc"])
     p.add_argument("--coef", default="exponent", choices=["exponent", "polynomial"],
                    help="non-binary alist coefficient convention")
@@ -259,8 +259,8 @@ def make_parser():
                    help="bits: calibrated bit LLRs (soft demapper); matched: a GF(q) "
                         "symbol on a q-point constellation, its q log-likelihoods into "
                         "the decoder (default bits)")
-    p.add_argument("--min-sum-scale", type=float, default=0.75,
-                   help="min-sum: normalization factor, (0, 1] (default 0.75)")
+    p.add_argument("--min-sum-scale", type=float, default=0.8125,
+                   help="min-sum: normalization factor, (0, 1] (default 0.8125)")
     p.add_argument("--min-sum-offset", type=float, default=0.0,
                    help="min-sum: offset subtracted from magnitudes, >= 0 (default 0)")
     p.add_argument("--device", default="auto",

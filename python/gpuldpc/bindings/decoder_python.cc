@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(5d052fc19394b5d312f290115f363685) */
+/* BINDTOOL_HEADER_FILE_HASH(3272838fcce370fada3f8dcab9da77a9) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -94,11 +94,12 @@ void bind_decoder(py::module& m)
         m,
         "batch_decoder",
         "Batch LDPC decoder: the CPU reference and, with device='cuda' or 'auto', the\n"
-        "GPU decoder (fft-bp), behind one interface.\n\n"
+        "GPU decoders (fft-bp; 8-bit min-sum for binary codes), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
-        "              early_termination=True, min_sum_scale=0.75, min_sum_offset=0.0,\n"
-        "              flip_llr_sign=False, threads=0, device='cpu', messages='fp32',\n"
-        "              llr_scale=4.0)\n\n"
+        "              early_termination=True, min_sum_scale=0.8125,\n"
+        "              min_sum_offset=0.0,"
+        " flip_llr_sign=False, threads=0, device='cpu',\n"
+        "              messages='fp32', llr_scale=4.0)\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
@@ -139,7 +140,7 @@ void bind_decoder(py::module& m)
              py::arg("schedule") = "flooding",
              py::arg("max_iterations") = 50,
              py::arg("early_termination") = true,
-             py::arg("min_sum_scale") = 0.75f,
+             py::arg("min_sum_scale") = 0.8125f,
              py::arg("min_sum_offset") = 0.0f,
              py::arg("flip_llr_sign") = false,
              py::arg("threads") = 0,

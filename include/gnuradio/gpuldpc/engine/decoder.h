@@ -81,8 +81,10 @@ struct decoder_config {
     unsigned max_iterations = 50;
     //! stop a frame as soon as its hard decision satisfies every check
     bool early_termination = true;
-    //! min-sum: check messages are scaled by this factor (normalized min-sum), (0, 1]
-    float min_sum_scale = 0.75f;
+    //! min-sum: check messages are scaled by this factor (normalized min-sum), (0, 1];
+    //! 13/16 suits checks of degree 6 to 8 (IEEE 802.11n, DVB-S2 rate 1/2):
+    //! 0.75 loses about 0.2 dB on DVB-S2 rate 1/2 at 64800 bits
+    float min_sum_scale = 0.8125f;
     //! min-sum: subtracted from check message magnitudes (offset min-sum), >= 0
     float min_sum_offset = 0.0f;
     //! false: LLR = log(P(1)/P(0)), positive means 1 (GNU Radio's convention);
