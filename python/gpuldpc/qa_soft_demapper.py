@@ -80,6 +80,49 @@ class qa_soft_demapper(gr_unittest.TestCase):
         self.assertEqual(block.bad_noise_var_tags(), 1)
         self.assertEqual(block.noise_var(), 2.0)
 
+    def test_noise_variance_estimated_per_packet(self):
+        # 16-QAM packets at Es/N0 = 20, 23 and 26 dB (decisions right: the
+        # estimator is unbiased there) and one packet of NaN: a tag per
+        # estimated packet within 5 standard deviations (1/sqrt(n) relative)
+        points = gpuldpc.constellation("16qam").points
+        rng = np.random.default_rng(4)
+        n = 2000
+        n0s = [10 ** (-es / 10) for es in (20.0, 23.0, 26.0)]
+        packets = [points[rng.integers(0, 16, n)] +
+                   np.sqrt(v / 2) * (rng.normal(size=n) + 1j * rng.normal(size=n))
+                   for v in n0s]
+        packets.append(np.full(n, np.nan + 0j))
+        y = np.concatenate(packets).astype(np.complex64)
+        tags = []
+        for i in range(len(packets)):
+            t = gr.tag_t()
+            t.offset, t.key, t.value = i * n, pmt.intern("packet_len"), pmt.from_long(n)
+            tags.append(t)
+        src = blocks.vector_source_c(y.tolist(), False, 1, tags)
+        est = gpuldpc.packet_noise_estimator_cc("16qam", "packet_len", "n0")
+        demapper = gpuldpc.soft_demapper_cf("16qam", "exact", 1.0, "n0")
+        symbols = blocks.vector_sink_c()
+        llr = blocks.vector_sink_f()
+        self.tb.connect(src, est, symbols)
+        self.tb.connect(est, demapper, llr)
+        self.tb.run()
+        np.testing.assert_array_equal(np.array(symbols.data()), y)
+        found = sorted((t.offset, pmt.to_double(t.value)) for t in symbols.tags()
+                       if pmt.symbol_to_string(t.key) == "n0")
+        self.assertEqual([o for o, _ in found], [0, n, 2 * n])
+        for (_, got), want in zip(found, n0s):
+            self.assertLess(abs(got / want - 1), 5 / np.sqrt(n))
+        self.assertEqual(est.packets(), 4)
+        self.assertEqual(est.unestimated_packets(), 1)
+        # the demapper takes each packet's estimate (the NaN packet keeps the
+        # last one and gives NaN LLRs)
+        y64 = y.astype(np.complex128)
+        want = np.concatenate([reference_llr(points, y64[i * n:(i + 1) * n], v)
+                               for i, (_, v) in enumerate(found)])
+        out = np.array(llr.data())
+        np.testing.assert_allclose(out[:3 * n * 4], want, rtol=1e-4, atol=1e-4)
+        self.assertTrue(np.all(np.isnan(out[3 * n * 4:])))
+
     def test_into_the_ldpc_decoder(self):
         # QPSK at Es/N0 = 4 dB with the rate-1/2 code: calibrated LLRs decode
         code = gpuldpc.ldpc_code.load(gpuldpc.codes_dir() + "/regular_3_6_n1008_gf2.alist")
@@ -134,6 +177,12 @@ class qa_soft_demapper(gr_unittest.TestCase):
         block = gpuldpc.soft_demapper_cf("qpsk", "exact", 1.0)
         with self.assertRaisesRegex(ValueError, "noise_var=-1"):
             block.set_noise_var(-1.0)
+        with self.assertRaisesRegex(ValueError, "constellation='32apsk'"):
+            gpuldpc.packet_noise_estimator_cc("32apsk")
+        with self.assertRaisesRegex(ValueError, "length_tag_key"):
+            gpuldpc.packet_noise_estimator_cc("qpsk", "")
+        with self.assertRaisesRegex(ValueError, "noise_var_tag_key"):
+            gpuldpc.packet_noise_estimator_cc("qpsk", "packet_len", "")
         d = gpuldpc.soft_demapper("8psk", "max-log")
         self.assertEqual(d.demap(np.zeros(3, dtype=np.complex64), 1.0).shape, (9,))
 

@@ -35,6 +35,7 @@ void bind_transforms(py::module& m);
 void bind_gpu_transforms(py::module& m);
 void bind_soft_demapper(py::module& m);
 void bind_soft_demapper_cf(py::module& m);
+void bind_packet_noise_estimator_cc(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -77,5 +78,6 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_gpu_transforms(m);
     bind_soft_demapper(m);
     bind_soft_demapper_cf(m);
+    bind_packet_noise_estimator_cc(m);
     // ) END BINDING_FUNCTION_CALLS
 }
