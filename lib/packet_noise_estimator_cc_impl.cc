@@ -20,7 +20,8 @@ namespace gpuldpc {
 packet_noise_estimator_cc::sptr
 packet_noise_estimator_cc::make(const std::string& constellation,
                                 const std::string& length_tag_key,
-                                const std::string& noise_var_tag_key)
+                                const std::string& noise_var_tag_key,
+                                const std::string& method)
 {
     if (length_tag_key.empty())
         throw std::invalid_argument("length_tag_key is empty; allowed: the key of the "
@@ -30,11 +31,12 @@ packet_noise_estimator_cc::make(const std::string& constellation,
                                     "the tags to write, e.g. 'noise_var'");
     const soft_demapper demapper(constellation::make(constellation), demapping::max_log);
     return gnuradio::make_block_sptr<packet_noise_estimator_cc_impl>(
-        demapper, length_tag_key, noise_var_tag_key);
+        demapper, parse_noise_estimator(method), length_tag_key, noise_var_tag_key);
 }
 
 packet_noise_estimator_cc_impl::packet_noise_estimator_cc_impl(
     const soft_demapper& demapper,
+    noise_estimator method,
     const std::string& length_tag_key,
     const std::string& noise_var_tag_key)
     : gr::tagged_stream_block("packet_noise_estimator_cc",
@@ -42,6 +44,7 @@ packet_noise_estimator_cc_impl::packet_noise_estimator_cc_impl(
                               gr::io_signature::make(1, 1, sizeof(std::complex<float>)),
                               length_tag_key),
       d_demapper(demapper),
+      d_method(method),
       d_key(pmt::mp(noise_var_tag_key)),
       d_last(NAN)
 {
@@ -57,7 +60,7 @@ int packet_noise_estimator_cc_impl::work(int noutput_items,
     const size_t n = size_t(ninput_items[0]);
     std::memcpy(out, in, n * sizeof(std::complex<float>));
     ++d_packets;
-    const float estimate = d_demapper.estimate_noise_var(in, n);
+    const float estimate = d_demapper.estimate_noise_var(in, n, d_method);
     if (std::isfinite(estimate)) {
         const float noise_var = std::max(estimate, min_noise_var);
         d_last.store(noise_var);

@@ -20,6 +20,7 @@ class packet_noise_estimator_cc_impl : public packet_noise_estimator_cc
 {
 public:
     packet_noise_estimator_cc_impl(const soft_demapper& demapper,
+                                   noise_estimator method,
                                    const std::string& length_tag_key,
                                    const std::string& noise_var_tag_key);
 
@@ -40,6 +41,7 @@ protected:
 
 private:
     const soft_demapper d_demapper;
+    const noise_estimator d_method;
     const pmt::pmt_t d_key;
     std::atomic<float> d_last;
     std::atomic<uint64_t> d_packets{ 0 }, d_unestimated{ 0 };

@@ -85,9 +85,36 @@ demapping parse_demapping(const std::string& s, const std::string& arg)
     throw std::invalid_argument(arg + "='" + s + "' is unknown; allowed: exact, max-log");
 }
 
+noise_estimator parse_noise_estimator(const std::string& s, const std::string& arg)
+{
+    if (s == "decision")
+        return noise_estimator::decision_directed;
+    if (s == "moments")
+        return noise_estimator::moments;
+    if (s == "auto")
+        return noise_estimator::automatic;
+    throw std::invalid_argument(arg + "='" + s +
+                                "' is unknown; allowed: auto, decision, moments");
+}
+
 soft_demapper::soft_demapper(const constellation& c, demapping mode)
     : d_constellation(c), d_mode(mode)
 {
+    const auto& pts = c.points();
+    double m2 = 0.0, m4 = 0.0;
+    d_min_distance2 = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < pts.size(); ++i) {
+        const double e = std::norm(std::complex<double>(pts[i]));
+        m2 += e;
+        m4 += e * e;
+        for (size_t j = i + 1; j < pts.size(); ++j)
+            d_min_distance2 = std::min(
+                d_min_distance2,
+                std::norm(std::complex<double>(pts[i]) - std::complex<double>(pts[j])));
+    }
+    m2 /= double(pts.size());
+    m4 /= double(pts.size());
+    d_kurtosis = m4 / (m2 * m2);
 }
 
 namespace {
@@ -164,10 +191,12 @@ void soft_demapper::symbol_log_likelihoods(const std::complex<float>* y,
     }
 }
 
-float soft_demapper::estimate_noise_var(const std::complex<float>* y, size_t n) const
+float soft_demapper::estimate_noise_var(const std::complex<float>* y,
+                                        size_t n,
+                                        noise_estimator method) const
 {
     const auto& pts = d_constellation.points();
-    double sum = 0.0;
+    double nearest_sum = 0.0, m2 = 0.0, m4 = 0.0;
     size_t used = 0;
     for (size_t s = 0; s < n; ++s) {
         if (!std::isfinite(y[s].real()) || !std::isfinite(y[s].imag()))
@@ -175,10 +204,29 @@ float soft_demapper::estimate_noise_var(const std::complex<float>* y, size_t n) 
         float nearest = std::numeric_limits<float>::infinity();
         for (const auto& p : pts)
             nearest = std::min(nearest, std::norm(y[s] - p));
-        sum += nearest;
+        nearest_sum += nearest;
+        const double e = std::norm(std::complex<double>(y[s]));
+        m2 += e;
+        m4 += e * e;
         ++used;
     }
-    return used ? float(sum / double(used)) : std::numeric_limits<float>::quiet_NaN();
+    if (!used)
+        return std::numeric_limits<float>::quiet_NaN();
+    const double decision = nearest_sum / double(used);
+    m2 /= double(used);
+    m4 /= double(used);
+    // signal power from the moments; 2 M2^2 - M4 < 0 (noise only) gives S = 0
+    const double s2 = std::max(2.0 * m2 * m2 - m4, 0.0) / (2.0 - d_kurtosis);
+    const double moments = std::max(m2 - std::sqrt(s2), 0.0);
+    switch (method) {
+    case noise_estimator::decision_directed:
+        return float(decision);
+    case noise_estimator::moments:
+        return float(moments);
+    case noise_estimator::automatic:
+        break;
+    }
+    return float(d_min_distance2 >= 16.0 * decision ? decision : moments);
 }
 
 } // namespace gpuldpc

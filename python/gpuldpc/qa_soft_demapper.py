@@ -99,7 +99,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
             t.offset, t.key, t.value = i * n, pmt.intern("packet_len"), pmt.from_long(n)
             tags.append(t)
         src = blocks.vector_source_c(y.tolist(), False, 1, tags)
-        est = gpuldpc.packet_noise_estimator_cc("16qam", "packet_len", "n0")
+        est = gpuldpc.packet_noise_estimator_cc("16qam", "packet_len", "n0", "decision")
         demapper = gpuldpc.soft_demapper_cf("16qam", "exact", 1.0, "n0")
         symbols = blocks.vector_sink_c()
         llr = blocks.vector_sink_f()
@@ -122,6 +122,34 @@ class qa_soft_demapper(gr_unittest.TestCase):
         out = np.array(llr.data())
         np.testing.assert_allclose(out[:3 * n * 4], want, rtol=1e-4, atol=1e-4)
         self.assertTrue(np.all(np.isnan(out[3 * n * 4:])))
+
+    def test_noise_estimators_at_low_snr(self):
+        # 16-QAM at 6 dB Es/N0, 20 packets of 2000 symbols: the decision-
+        # directed estimate is far low (about 0.45 N0), the moments and auto
+        # estimates are unbiased: their mean within 5 standard errors of N0
+        # (spread per packet about 13 %, i.e. 3 % over 20 packets)
+        rng = np.random.default_rng(6)
+        points = gpuldpc.constellation("16qam").points.astype(np.complex128)
+        d = gpuldpc.soft_demapper("16qam", "exact")
+        n0, n = 10 ** (-0.6), 2000
+        est = {"decision": [], "moments": [], "auto": []}
+        for _ in range(20):
+            y = (points[rng.integers(0, 16, n)] +
+                 np.sqrt(n0 / 2) * (rng.normal(size=n) + 1j * rng.normal(size=n)))
+            for method in est:
+                est[method].append(d.estimate_noise_var(y.astype(np.complex64), method) / n0)
+        self.assertLess(np.mean(est["decision"]), 0.7)
+        for method in ("moments", "auto"):
+            e = np.array(est[method])
+            self.assertLess(abs(e.mean() - 1), 5 * e.std() / np.sqrt(len(e)) + 1e-3, method)
+            self.assertLess(e.std(), 0.3, method)
+        # and at 25 dB auto takes the decisions: within 5/sqrt(n) of N0
+        n0 = 10 ** (-2.5)
+        y = points[rng.integers(0, 16, n)] + np.sqrt(n0 / 2) * (
+            rng.normal(size=n) + 1j * rng.normal(size=n))
+        got = d.estimate_noise_var(y.astype(np.complex64), "auto")
+        self.assertEqual(got, d.estimate_noise_var(y.astype(np.complex64), "decision"))
+        self.assertLess(abs(got / n0 - 1), 5 / np.sqrt(n))
 
     def test_into_the_ldpc_decoder(self):
         # QPSK at Es/N0 = 4 dB with the rate-1/2 code: calibrated LLRs decode
@@ -183,6 +211,8 @@ class qa_soft_demapper(gr_unittest.TestCase):
             gpuldpc.packet_noise_estimator_cc("qpsk", "")
         with self.assertRaisesRegex(ValueError, "noise_var_tag_key"):
             gpuldpc.packet_noise_estimator_cc("qpsk", "packet_len", "")
+        with self.assertRaisesRegex(ValueError, "method='ml'"):
+            gpuldpc.packet_noise_estimator_cc("qpsk", "packet_len", "n0", "ml")
         d = gpuldpc.soft_demapper("8psk", "max-log")
         self.assertEqual(d.demap(np.zeros(3, dtype=np.complex64), 1.0).shape, (9,))
 

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(packet_noise_estimator_cc.h)                               */
-/* BINDTOOL_HEADER_FILE_HASH(870b15697559b2fc092f08cc83c1b33d) */
+/* BINDTOOL_HEADER_FILE_HASH(cefe4e5f11ca84f30bdb9827bf02ee58) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -32,15 +32,17 @@ void bind_packet_noise_estimator_cc(py::module& m)
                std::shared_ptr<packet_noise_estimator_cc>>(
         m,
         "packet_noise_estimator_cc",
-        "Tags each packet (length tag length_tag_key) with a decision-directed "
-        "estimate of its noise variance N0 = E|n|^2 (mean |y - nearest point|^2 over "
-        "the packet; underestimates N0 where decisions go wrong), as a tag "
-        "noise_var_tag_key at its first symbol, for soft_demapper_cf's "
-        "noise_var_tag_key. Symbols pass through unchanged.")
+        "Tags each packet (length tag length_tag_key) with an estimate of its noise "
+        "variance N0 = E|n|^2, as a tag noise_var_tag_key at its first symbol, for "
+        "soft_demapper_cf's noise_var_tag_key. method 'decision' (mean |y - nearest "
+        "point|^2; low where decisions go wrong), 'moments' (M2M4; unbiased at low "
+        "SNR, spread growing with SNR) or 'auto' (decision at high SNR, else "
+        "moments). Symbols pass through unchanged.")
         .def(py::init(&packet_noise_estimator_cc::make),
              py::arg("constellation") = "qpsk",
              py::arg("length_tag_key") = "packet_len",
-             py::arg("noise_var_tag_key") = "noise_var")
+             py::arg("noise_var_tag_key") = "noise_var",
+             py::arg("method") = "auto")
         .def("last_noise_var", &packet_noise_estimator_cc::last_noise_var)
         .def("packets", &packet_noise_estimator_cc::packets)
         .def("unestimated_packets", &packet_noise_estimator_cc::unestimated_packets)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(16c723cf1cb6b3cfbebedf08a64d0a92) */
+/* BINDTOOL_HEADER_FILE_HASH(15d85218ec64936ec29e03affbbad2d9) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -94,9 +94,15 @@ void bind_soft_demapper(py::module& m)
             "input of batch_decoder.decode_symbol_llr for a GF(q) code of the same q.")
         .def(
             "estimate_noise_var",
-            [](const soft_demapper& d, carray y) {
-                return d.estimate_noise_var(y.data(), size_t(y.size()));
+            [](const soft_demapper& d, carray y, const std::string& method) {
+                return d.estimate_noise_var(y.data(),
+                                            size_t(y.size()),
+                                            gr::gpuldpc::parse_noise_estimator(method));
             },
             py::arg("y"),
-            "Decision-directed N0: mean |y - nearest point|^2 (low at low SNR).");
+            py::arg("method") = "decision",
+            "N0 of the symbols y. method 'decision': mean |y - nearest point|^2 "
+            "(low where decisions go wrong); 'moments': M2M4 from E|y|^2 and E|y|^4 "
+            "(unbiased at low SNR, spread growing with SNR); 'auto': decision where "
+            "its SNR is high enough for its decisions, else moments.");
 }

@@ -61,6 +61,13 @@ enum class demapping {
 GPULDPC_ENGINE_API demapping parse_demapping(const std::string& s,
                                              const std::string& arg = "demapping");
 
+/*! How soft_demapper::estimate_noise_var() estimates N0 (see there). */
+enum class noise_estimator { decision_directed, moments, automatic };
+
+/*! Parses "decision", "moments", "auto"; throws naming \p arg. */
+GPULDPC_ENGINE_API noise_estimator
+parse_noise_estimator(const std::string& s, const std::string& arg = "method");
+
 /*!
  * \brief Soft demapping: complex symbols to calibrated bit LLRs.
  *
@@ -104,18 +111,34 @@ public:
                                 float* ll) const;
 
     /*!
-     * \brief Decision-directed estimate of N0 over \p n symbols: the mean of
-     * |y - nearest point|^2.
-     *
-     * Unbiased at high SNR; below about 10 dB (QPSK) it underestimates N0,
-     * since the nearest point is sometimes not the one sent. Returns NaN for
+     * \brief Estimate of N0 over \p n symbols (their finite ones); NaN for
      * n = 0 or when no symbol is finite.
+     *
+     * - decision_directed: the mean of |y - nearest point|^2. Unbiased while
+     *   decisions are right; below that (QPSK under about 10 dB Es/N0, 16-QAM
+     *   under 16 dB, 64-QAM under 22 dB) it underestimates N0, 16-QAM at 8 dB
+     *   by half, since the nearest point is then often not the one sent.
+     * - moments (M2M4; Pauluzzi and Beaulieu, IEEE Trans. Commun. 48(10),
+     *   2000): from M2 = E|y|^2 and M4 = E|y|^4 with the constellation's
+     *   kurtosis k = E|x|^4 / (E|x|^2)^2 and circular Gaussian noise,
+     *   S = sqrt((2 M2^2 - M4) / (2 - k)), N0 = M2 - S. Unbiased at low SNR
+     *   without decisions, but its spread grows with the SNR (16-QAM, 1000
+     *   symbols: 13 % at 4 dB, 47 % at 16 dB), and over short blocks it runs
+     *   high (16-QAM at 6.5 dB, 252 symbols: by about 45 % on average).
+     * - automatic: decision-directed where that estimate puts the SNR high
+     *   enough for its decisions (d_min^2 / N0 >= 16, d_min the smallest
+     *   distance between points), else moments.
      */
-    float estimate_noise_var(const std::complex<float>* y, size_t n) const;
+    float
+    estimate_noise_var(const std::complex<float>* y,
+                       size_t n,
+                       noise_estimator method = noise_estimator::decision_directed) const;
 
 private:
     constellation d_constellation;
     demapping d_mode;
+    double d_kurtosis;      // E|x|^4 / (E|x|^2)^2 of the points
+    double d_min_distance2; // smallest |x - x'|^2
 };
 
 } // namespace gpuldpc
