@@ -32,7 +32,9 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        const std::string& device,
                                        int threads,
                                        const std::string& messages,
-                                       float llr_scale)
+                                       float llr_scale,
+                                       float min_sum_scale,
+                                       float min_sum_offset)
 {
     if (!code)
         throw std::invalid_argument("code: no code given");
@@ -50,6 +52,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
     cfg.threads = unsigned(threads);
     cfg.messages = parse_message_precision(messages);
     cfg.llr_scale = llr_scale;
+    cfg.min_sum_scale = min_sum_scale;
+    cfg.min_sum_offset = min_sum_offset;
     return batch_decoder::make(code, cfg, device);
 }
 

@@ -31,15 +31,18 @@ ldpc_code::sptr load_code(const std::string& path,
                           unsigned poly);
 
 /*! The batch decoder of a block's arguments, each checked and named on error. */
-batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
-                                       const std::string& algorithm,
-                                       const std::string& schedule,
-                                       int max_iterations,
-                                       bool flip_llr_sign,
-                                       const std::string& device,
-                                       int threads,
-                                       const std::string& messages = "fp32",
-                                       float llr_scale = 4.0f);
+batch_decoder::sptr
+make_batch_decoder(ldpc_code::sptr code,
+                   const std::string& algorithm,
+                   const std::string& schedule,
+                   int max_iterations,
+                   bool flip_llr_sign,
+                   const std::string& device,
+                   int threads,
+                   const std::string& messages = "fp32",
+                   float llr_scale = 4.0f,
+                   float min_sum_scale = decoder_config{}.min_sum_scale,
+                   float min_sum_offset = 0.0f);
 
 /*!
  * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure

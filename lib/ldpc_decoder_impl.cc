@@ -44,7 +44,9 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       bool status_tags,
                                       const std::string& messages,
                                       const std::string& input,
-                                      float llr_scale)
+                                      float llr_scale,
+                                      float min_sum_scale,
+                                      float min_sum_offset)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -61,7 +63,9 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                           status_tags,
                           messages,
                           input,
-                          llr_scale);
+                          llr_scale,
+                          min_sum_scale,
+                          min_sum_offset);
 }
 
 ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
@@ -79,7 +83,9 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 bool status_tags,
                                                 const std::string& messages,
                                                 const std::string& input,
-                                                float llr_scale)
+                                                float llr_scale,
+                                                float min_sum_scale,
+                                                float min_sum_offset)
 {
     params p;
     p.algorithm = algorithm;
@@ -97,6 +103,8 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
     p.messages = messages;
     p.input = input;
     p.llr_scale = llr_scale;
+    p.min_sum_scale = min_sum_scale;
+    p.min_sum_offset = min_sum_offset;
     return make_from_params(code, p);
 }
 
@@ -169,7 +177,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
                                            p.device,
                                            p.threads,
                                            p.messages,
-                                           p.llr_scale))
+                                           p.llr_scale,
+                                           p.min_sum_scale,
+                                           p.min_sum_offset))
 {
 }
 

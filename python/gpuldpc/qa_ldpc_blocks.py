@@ -291,6 +291,32 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "llr_scale=0"):
             gpuldpc.ldpc_decoder(code, algorithm="min-sum", input="int8", llr_scale=0)
 
+    def test_min_sum_scale_and_offset_reach_the_decoder(self):
+        # noisy frames where scale 0.5 / offset 0.25 decode otherwise than the
+        # default: the block gives the engine's results with its arguments
+        code = load("regular_3_6_n1008_gf2.alist")
+        rng = np.random.default_rng(31)
+        info = rng.integers(0, 2, size=(12, code.k), dtype=np.uint8)
+        llr = noisy_llr(code.encode(info), 1.5, code.rate, rng).astype(np.float32)
+        args = dict(algorithm="min-sum", schedule="layered", max_iterations=8)
+        tuned = gpuldpc.batch_decoder(code, min_sum_scale=0.5, min_sum_offset=0.25,
+                                      **args)
+        expected, _ = tuned.decode(llr)
+        default, _ = gpuldpc.batch_decoder(code, **args).decode(llr)
+        self.assertFalse(np.array_equal(expected, default))
+        dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", length_tag_key="",
+                                   min_sum_scale=0.5, min_sum_offset=0.25, **args)
+        src = blocks.vector_source_f(llr.ravel().tolist())
+        snk = blocks.vector_sink_b()
+        self.tb.connect(src, dec, snk)
+        self.tb.run()
+        np.testing.assert_array_equal(
+            np.array(snk.data(), dtype=np.uint8).reshape(expected.shape), expected)
+        with self.assertRaisesRegex(ValueError, "min_sum_scale=1.5"):
+            gpuldpc.ldpc_decoder(code, algorithm="min-sum", min_sum_scale=1.5)
+        with self.assertRaisesRegex(ValueError, "min_sum_offset=-1"):
+            gpuldpc.ldpc_decoder(code, algorithm="min-sum", min_sum_offset=-1.0)
+
     def test_punctured_code_through_encoder_and_decoder(self):
         # the encoder sends the transmitted bits only; the decoder takes those
         shifts = np.random.default_rng(4).integers(0, 32, size=(4, 8))

@@ -104,8 +104,10 @@ public:
         double stats_interval = 1.0;
         bool status_tags = true;
         std::string messages = "fp32";
-        std::string input = "float"; //!< soft bit items: "float" or "int8"
-        float llr_scale = 4.0f;      //!< int8: steps per unit of LLR, (0, 64]
+        std::string input = "float";   //!< soft bit items: "float" or "int8"
+        float llr_scale = 4.0f;        //!< int8: steps per unit of LLR, (0, 64]
+        float min_sum_scale = 0.8125f; //!< min-sum: normalization, (0, 1]
+        float min_sum_offset = 0.0f;   //!< min-sum: offset, >= 0
     };
 
     /*!
@@ -136,6 +138,10 @@ public:
      *        a quarter of the bytes per frame
      * \param llr_scale int8: steps per unit of LLR, (0, 64]; the int8
      *        message arithmetic counts in the same steps
+     * \param min_sum_scale min-sum: check messages scaled by this, (0, 1]
+     *        (13/16 suits checks of degree 6 to 8: 802.11n, DVB-S2 rate 1/2)
+     * \param min_sum_offset min-sum: subtracted from check message
+     *        magnitudes, >= 0
      */
     static sptr make(const std::string& code_file,
                      const std::string& format = "auto",
@@ -155,7 +161,9 @@ public:
                      bool status_tags = true,
                      const std::string& messages = "fp32",
                      const std::string& input = "float",
-                     float llr_scale = 4.0f);
+                     float llr_scale = 4.0f,
+                     float min_sum_scale = 0.8125f,
+                     float min_sum_offset = 0.0f);
 
     /*! The same with a code object instead of a file. */
     static sptr make_from_code(ldpc_code::sptr code,
@@ -173,7 +181,9 @@ public:
                                bool status_tags = true,
                                const std::string& messages = "fp32",
                                const std::string& input = "float",
-                               float llr_scale = 4.0f);
+                               float llr_scale = 4.0f,
+                               float min_sum_scale = 0.8125f,
+                               float min_sum_offset = 0.0f);
 
     /*! The same with the parameters in one struct; every field is checked. */
     static sptr make_from_params(ldpc_code::sptr code, const params& p);

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(daefba30df7d77e1d1549fed8005c9ee) */
+/* BINDTOOL_HEADER_FILE_HASH(28dd7c4f563123c014ac73570d5f7ef4) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -31,6 +31,7 @@ void bind_ldpc_decoder(py::module& m)
         "ldpc_decoder",
         "LDPC decoder block: soft bits (float LLRs, positive means 1; input='int8' "
         "for 8-bit LLRs v / llr_scale) in, decoded "
+        "(min-sum: min_sum_scale, min_sum_offset) "
         "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
         "call. The first argument is a code file path or an ldpc_code.")
         .def(py::init(&ldpc_decoder::make),
@@ -52,7 +53,9 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("status_tags") = true,
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
-             py::arg("llr_scale") = 4.0f)
+             py::arg("llr_scale") = 4.0f,
+             py::arg("min_sum_scale") = 0.8125f,
+             py::arg("min_sum_offset") = 0.0f)
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -68,7 +71,9 @@ void bind_ldpc_decoder(py::module& m)
                          bool status_tags,
                          const std::string& messages,
                          const std::string& input,
-                         float llr_scale) {
+                         float llr_scale,
+                         float min_sum_scale,
+                         float min_sum_offset) {
                  return ldpc_decoder::make_from_code(code,
                                                      algorithm,
                                                      schedule,
@@ -84,7 +89,9 @@ void bind_ldpc_decoder(py::module& m)
                                                      status_tags,
                                                      messages,
                                                      input,
-                                                     llr_scale);
+                                                     llr_scale,
+                                                     min_sum_scale,
+                                                     min_sum_offset);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -101,7 +108,9 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("status_tags") = true,
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
-             py::arg("llr_scale") = 4.0f)
+             py::arg("llr_scale") = 4.0f,
+             py::arg("min_sum_scale") = 0.8125f,
+             py::arg("min_sum_offset") = 0.0f)
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
