@@ -51,7 +51,9 @@ gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_fi
                                                       float input_scale,
                                                       const std::string& device,
                                                       int threads,
-                                                      const std::string& messages)
+                                                      const std::string& messages,
+                                                      float min_sum_scale,
+                                                      float min_sum_offset)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -61,7 +63,9 @@ gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_fi
                           input_scale,
                           device,
                           threads,
-                          messages);
+                          messages,
+                          min_sum_scale,
+                          min_sum_offset);
 }
 
 gr::fec::generic_decoder::sptr
@@ -73,7 +77,9 @@ ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
                                  float input_scale,
                                  const std::string& device,
                                  int threads,
-                                 const std::string& messages)
+                                 const std::string& messages,
+                                 float min_sum_scale,
+                                 float min_sum_offset)
 {
     return std::make_shared<ldpc_decoder_def>(code,
                                               algorithm,
@@ -83,7 +89,9 @@ ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
                                               input_scale,
                                               device,
                                               threads,
-                                              messages);
+                                              messages,
+                                              min_sum_scale,
+                                              min_sum_offset);
 }
 
 ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
@@ -94,7 +102,9 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
                                    float input_scale,
                                    const std::string& device,
                                    int threads,
-                                   const std::string& messages)
+                                   const std::string& messages,
+                                   float min_sum_scale,
+                                   float min_sum_offset)
     : gr::fec::generic_decoder("gpuldpc_ldpc_decoder_def"),
       d_frames_per_call(check_frames_per_call(frames_per_call)),
       d_input_scale(input_scale)
@@ -102,8 +112,17 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
     if (!(input_scale > 0.0f) || !std::isfinite(input_scale))
         throw std::invalid_argument("input_scale=" + std::to_string(input_scale) +
                                     " is out of range; allowed: a finite value > 0");
-    d_decoder = make_batch_decoder(
-        code, algorithm, schedule, max_iterations, false, device, threads, messages);
+    d_decoder = make_batch_decoder(code,
+                                   algorithm,
+                                   schedule,
+                                   max_iterations,
+                                   false,
+                                   device,
+                                   threads,
+                                   messages,
+                                   decoder_config{}.llr_scale,
+                                   min_sum_scale,
+                                   min_sum_offset);
     set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
 }
 

@@ -119,6 +119,31 @@ class qa_fecapi(gr_unittest.TestCase):
                                       info_bits.ravel())
         self.assertEqual(dec.frames(), 8)
 
+    def test_min_sum_scale_and_offset(self):
+        # the definition decodes as the engine with the same min-sum scale and
+        # offset, on noisy frames where they change the result
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n1008_gf2.alist"))
+        y, _, scale = self.noisy_codewords(code, 12, 1.5, seed=5)
+        args = dict(algorithm="min-sum", schedule="layered", max_iterations=8)
+        llr = (y * scale).astype(np.float32)
+        tuned, _ = gpuldpc.batch_decoder(code, min_sum_scale=0.5, min_sum_offset=0.25,
+                                         **args).decode(llr)
+        default, _ = gpuldpc.batch_decoder(code, **args).decode(llr)
+        self.assertFalse(np.array_equal(tuned, default))
+        dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=12, input_scale=scale,
+                                       min_sum_scale=0.5, min_sum_offset=0.25, **args)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(y.ravel().tolist())
+        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
+                                    puncpat="11", integration_period=10000)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, xdec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
+                                      tuned.ravel())
+        with self.assertRaisesRegex(ValueError, "min_sum_scale=1.5"):
+            gpuldpc.ldpc_decoder_def(code, algorithm="min-sum", min_sum_scale=1.5)
+
     def test_async_decoder(self):
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
         y, info_bits, scale = self.noisy_codewords(code, 3, 5.0, seed=4)

@@ -32,7 +32,8 @@ namespace gpuldpc {
  *   (what fec.extended_decoder feeds after a BPSK mapping 0 -> -1, 1 -> +1),
  *   multiplied by \p input_scale before decoding. Sum-product and FFT-BP need
  *   LLRs: set input_scale = 2 / sigma^2 for unit BPSK in noise of variance
- *   sigma^2 (min-sum does not depend on the scale).
+ *   sigma^2 (min-sum does not depend on the scale). min_sum_scale and
+ *   min_sum_offset (min-sum) as in decoder_config.
  * - Output: frames_per_call * k * m unpacked information bits (0/1).
  * - set_frame_size(bits) MUST be given a positive multiple of k * m; any other
  *   size is logged and throws std::runtime_error (as gr-fec's decoders do),
@@ -54,7 +55,9 @@ public:
                                                float input_scale = 1.0f,
                                                const std::string& device = "auto",
                                                int threads = 0,
-                                               const std::string& messages = "fp32");
+                                               const std::string& messages = "fp32",
+                                               float min_sum_scale = 0.8125f,
+                                               float min_sum_offset = 0.0f);
     static gr::fec::generic_decoder::sptr
     make_from_code(ldpc_code::sptr code,
                    const std::string& algorithm = "auto",
@@ -64,7 +67,9 @@ public:
                    float input_scale = 1.0f,
                    const std::string& device = "auto",
                    int threads = 0,
-                   const std::string& messages = "fp32");
+                   const std::string& messages = "fp32",
+                   float min_sum_scale = 0.8125f,
+                   float min_sum_offset = 0.0f);
 
     ldpc_decoder_def(ldpc_code::sptr code,
                      const std::string& algorithm,
@@ -74,7 +79,9 @@ public:
                      float input_scale,
                      const std::string& device,
                      int threads,
-                     const std::string& messages = "fp32");
+                     const std::string& messages = "fp32",
+                     float min_sum_scale = 0.8125f,
+                     float min_sum_offset = 0.0f);
 
     void generic_work(void* inbuffer, void* outbuffer) override;
     double rate() override;

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(3476f5b377c4bff394e97db721532491) */
+/* BINDTOOL_HEADER_FILE_HASH(1a623d387c3bc1558c8a5c10c9d83914) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -49,7 +49,9 @@ void bind_ldpc_fec_defs(py::module& m)
                          float input_scale,
                          const std::string& device,
                          int threads,
-                         const std::string& messages) {
+                         const std::string& messages,
+                         float min_sum_scale,
+                         float min_sum_offset) {
                  return std::static_pointer_cast<ldpc_decoder_def>(
                      ldpc_decoder_def::make(code_file,
                                             format,
@@ -62,7 +64,9 @@ void bind_ldpc_fec_defs(py::module& m)
                                             input_scale,
                                             device,
                                             threads,
-                                            messages));
+                                            messages,
+                                            min_sum_scale,
+                                            min_sum_offset));
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -75,7 +79,9 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("input_scale") = 1.0f,
              py::arg("device") = "auto",
              py::arg("threads") = 0,
-             py::arg("messages") = "fp32")
+             py::arg("messages") = "fp32",
+             py::arg("min_sum_scale") = 0.8125f,
+             py::arg("min_sum_offset") = 0.0f)
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -84,7 +90,9 @@ void bind_ldpc_fec_defs(py::module& m)
                          float input_scale,
                          const std::string& device,
                          int threads,
-                         const std::string& messages) {
+                         const std::string& messages,
+                         float min_sum_scale,
+                         float min_sum_offset) {
                  return std::make_shared<ldpc_decoder_def>(code,
                                                            algorithm,
                                                            schedule,
@@ -93,7 +101,9 @@ void bind_ldpc_fec_defs(py::module& m)
                                                            input_scale,
                                                            device,
                                                            threads,
-                                                           messages);
+                                                           messages,
+                                                           min_sum_scale,
+                                                           min_sum_offset);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -103,7 +113,9 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("input_scale") = 1.0f,
              py::arg("device") = "auto",
              py::arg("threads") = 0,
-             py::arg("messages") = "fp32")
+             py::arg("messages") = "fp32",
+             py::arg("min_sum_scale") = 0.8125f,
+             py::arg("min_sum_offset") = 0.0f)
         .def("frames", &ldpc_decoder_def::frames)
         .def("failed_frames", &ldpc_decoder_def::failed_frames);
 
