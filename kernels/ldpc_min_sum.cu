@@ -543,18 +543,13 @@ size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
            sizeof(int);
 }
 
-min_sum_variant min_sum_choose(const min_sum_graph& g,
-                               bool layered,
-                               size_t shared_limit,
-                               unsigned min_on_chip_frames)
+min_sum_variant min_sum_choose(const min_sum_graph& g, bool layered, size_t shared_limit)
 {
     // room for the kernel's static counters
     const size_t budget =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     min_sum_variant v{};
     for (unsigned frames : { 32u, 16u, 8u }) {
-        if (frames < min_on_chip_frames)
-            break;
         const size_t bytes = min_sum_state_bytes(g, layered, frames);
         if (bytes <= budget) {
             v.on_chip = true;

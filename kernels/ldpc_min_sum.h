@@ -73,14 +73,10 @@ struct min_sum_variant {
 };
 
 /*!
- * The variant for a code: on chip with the largest group (32, 16 or 8 frames,
- * but \p min_on_chip_frames at least) whose state fits \p shared_limit bytes
- * a block, else global.
+ * The variant for a code: on chip with the largest group (32, 16 or 8 frames)
+ * whose state fits \p shared_limit bytes a block, else global.
  */
-min_sum_variant min_sum_choose(const min_sum_graph& g,
-                               bool layered,
-                               size_t shared_limit,
-                               unsigned min_on_chip_frames = 4);
+min_sum_variant min_sum_choose(const min_sum_graph& g, bool layered, size_t shared_limit);
 
 /*! One launch: n_frames frames, inputs and outputs in device memory. */
 struct min_sum_params {

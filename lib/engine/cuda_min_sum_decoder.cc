@@ -45,13 +45,11 @@ std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& co
         return "the CUDA min-sum decoder runs algorithm='min-sum' with "
                "messages='int8'";
     // a bit's belief sums its channel value and check messages in 16 bits
-    const auto& offsets = code.variable_offsets();
-    for (size_t v = 0; v + 1 < offsets.size(); ++v)
-        if (offsets[v + 1] - offsets[v] > max_cuda_min_sum_variable_degree)
+    for (unsigned v = 0; v < code.n(); ++v)
+        if (code.variable_degree(v) > max_cuda_min_sum_variable_degree)
             return "the CUDA min-sum decoder takes bits of degree up to " +
                    std::to_string(max_cuda_min_sum_variable_degree) + "; bit " +
-                   std::to_string(v) + " has " +
-                   std::to_string(offsets[v + 1] - offsets[v]);
+                   std::to_string(v) + " has " + std::to_string(code.variable_degree(v));
     return "";
 }
 
@@ -101,14 +99,10 @@ public:
         g.k = c.k();
         g.n_input = c.n_transmitted();
         g.edges = c.num_edges();
-        for (size_t v = 0; v < c.n(); ++v)
-            g.max_variable_degree =
-                std::max(g.max_variable_degree,
-                         unsigned(c.variable_offsets()[v + 1] - c.variable_offsets()[v]));
-        for (size_t ch = 0; ch < c.m(); ++ch)
-            g.max_check_degree =
-                std::max(g.max_check_degree,
-                         unsigned(c.check_offsets()[ch + 1] - c.check_offsets()[ch]));
+        for (unsigned v = 0; v < c.n(); ++v)
+            g.max_variable_degree = std::max(g.max_variable_degree, c.variable_degree(v));
+        for (unsigned ch = 0; ch < c.m(); ++ch)
+            g.max_check_degree = std::max(g.max_check_degree, c.check_degree(ch));
         g.check_offsets = d_check_offsets.data();
         g.edge_variable = d_edge_variable.data();
         g.variable_offsets = d_variable_offsets.data();
