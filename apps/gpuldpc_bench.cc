@@ -753,12 +753,14 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
     const double peak = fp32_peak_flops();
     std::printf(
         "\nDecoder (fft-bp), information bits/s: GPU with the frames in device memory "
-        "(tensor-core or register check update where the code and the GPU allow it, "
-        "else the row kernels), host to host through the engine; baseline: the CPU "
+        "(flooding with a thread per edge, tensor-core or register check update where "
+        "the code and the GPU allow it, else the row kernels), host to host through "
+        "the engine; baseline: the CPU "
         "reference with %d threads on the same frames. Roofline: FP32 peak %.1f "
         "TFLOP/s (SMs x lanes x clock); the kernel's share counts the transforms and "
         "products it must do, edges x q x (2 log2 q + 3) per iteration, as FP32 work "
-        "(GF(64) flooding runs part of the transforms on tensor cores). ET: early "
+        "(without GPULDPC_GPU_DECODER_EDGE_THREADS=0, GF(64) flooding runs them in "
+        "registers, a thread per edge). ET: early "
         "termination (50 iterations at "
         "most) at the Eb/N0 where the GPU decoder's FER is about 1e-3 (searched on a "
         "0.25 dB grid). fp16: check-to-variable messages stored in half precision, "

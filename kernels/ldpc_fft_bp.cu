@@ -16,6 +16,7 @@
 
 #include "cuda_check.h"
 #include "ldpc_fft_bp.h"
+#include "ldpc_fft_bp_common.cuh"
 #include <cuda_fp16.h>
 #include <type_traits>
 #include <algorithm>
@@ -29,8 +30,6 @@ namespace kernels {
 
 namespace {
 
-constexpr float log_floor = 30.0f;   // log_prob_domain::log_floor
-constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr unsigned block_threads = 256;
 
 // Threads of a kernel: 512 where a register check update leaves registers for
@@ -65,8 +64,6 @@ kernel_min_blocks(unsigned q, unsigned edge_slots, bool half_messages)
                ? 2
                : 1;
 }
-constexpr unsigned full_mask = 0xffffffffu;
-
 __device__ __forceinline__ float warp_max(float v)
 {
     for (int o = 16; o > 0; o >>= 1)
@@ -81,12 +78,6 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
-__device__ __forceinline__ unsigned warp_sum(unsigned v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(full_mask, v, o);
-    return v;
-}
 
 // The largest value and its index; the smallest index among equal values,
 // as std::max_element in the CPU reference.
@@ -103,21 +94,6 @@ __device__ __forceinline__ void group_argmax(float& v, unsigned& i)
             i = oi;
         }
     }
-}
-
-// NaN and +-Inf become 0 (an erasure); finite values are clipped.
-__device__ __forceinline__ float sanitize(float x, unsigned& invalid)
-{
-    if (!isfinite(x)) {
-        ++invalid;
-        return 0.0f;
-    }
-    return fminf(fmaxf(x, -input_limit), input_limit);
-}
-
-__host__ __device__ constexpr unsigned log2_of(unsigned q)
-{
-    return q <= 1 ? 0 : 1 + log2_of(q >> 1);
 }
 
 // The threads that update one check: the whole block (layered: checks in
@@ -151,9 +127,6 @@ struct group {
 // nearest even when made; every later use sees the stored value).
 __device__ __forceinline__ float message_value(float m) { return m; }
 __device__ __forceinline__ float message_value(__half m) { return __half2float(m); }
-template <typename M>
-constexpr bool half_storage = std::is_same<M, __half>::value;
-
 template <typename M>
 __device__ __forceinline__ M to_message(float x)
 {
@@ -476,25 +449,6 @@ __host__ __device__ __forceinline__ unsigned c2v_swizzle(unsigned edge)
     return (edge & (DS - 1)) << register_layout<Q, DS>::log2g;
 }
 
-// exp and log by the special function unit, subnormals flushed to zero (the
-// messages are normalised to a maximum of 1 before exp and floored before
-// log, so subnormals carry nothing; without the flush, each call takes three
-// more instructions to scale them)
-__device__ __forceinline__ float exp2_ftz(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-__device__ __forceinline__ float log2_ftz(float x)
-{
-    float y;
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-constexpr float log2e = 1.4426950408889634f, ln2 = 0.6931471805599453f;
 
 __device__ __forceinline__ float exp_ftz(float x) { return exp2_ftz(x * log2e); }
 
@@ -1386,29 +1340,6 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
     }
 }
 
-// static __shared__ counters and what the runtime reserves beside them
-constexpr size_t static_shared_bytes = 64;
-
-// Beyond 48 KiB with the kernel's static counters, dynamic shared memory is
-// opted into: up to the device's limit less those counters (the attribute is
-// the function's, so always the same value, whatever the launch).
-template <typename Kernel>
-void opt_in_shared_memory(Kernel kernel)
-{
-    int device = 0, optin = 0;
-    cudaFuncAttributes attr;
-    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-    GPULDPC_CUDA_CHECK(
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-    GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(kernel,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            optin - int(attr.sharedSizeBytes)));
-}
-
-// What a launch does: set the kernels' attributes (prepare), enqueue them
-// (enqueue: legal while a stream is captured into a CUDA graph), or both.
-enum class launch_mode { prepare, enqueue, both };
 
 template <unsigned Q, unsigned DS, typename M>
 void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
@@ -1730,11 +1661,23 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              bool layered,
                              bool registers,
                              bool half_messages,
-                             bool tensor_cores)
+                             bool tensor_cores,
+                             bool edge_threads)
 {
     const unsigned slots = registers ? register_edge_slots(g.q, g.max_check_degree) : 0;
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
+    if (edge_threads && registers && !layered && g.edge_chunks > 0 && g.edge_lanes) {
+        // a thread per edge, on chip; where two blocks fit, so that one
+        // block's barriers leave the SM work (H100: three blocks of GF(64)
+        // with 96 symbols)
+        const size_t bytes = fft_bp_edge_shared_bytes(g);
+        const unsigned threads = fft_bp_edge_threads(g);
+        if (2 * bytes <= usable)
+            return {
+                true, bytes, threads, threads / 32, false, g.edge_group, false, true
+            };
+    }
     // beliefs, check-to-variable messages and, for small fields, the field's table
     const size_t messages =
         size_t(g.n) * g.q * sizeof(float) +
@@ -1812,6 +1755,13 @@ void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mod
         throw std::invalid_argument("launch_fft_bp: q must be a power of two, 2 .. 256");
     if (g.max_check_degree == 0 || p.max_iterations == 0)
         throw std::invalid_argument("launch_fft_bp: empty checks or no iterations");
+    if (p.n_frames > 0x7fffffffu)
+        throw std::invalid_argument("launch_fft_bp: too many frames for one launch");
+    if (p.variant.edge_threads) {
+        if (p.n_frames == 0 && mode != launch_mode::prepare)
+            return;
+        return launch_fft_bp_edges(p, stream, mode);
+    }
     if (p.variant.threads != kernel_threads(g.q, p.variant.edge_slots, p.half_messages) ||
         p.variant.check_warps < 1 || p.variant.check_warps > p.variant.threads / 32)
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
@@ -1832,8 +1782,6 @@ void launch_checked(const fft_bp_params& p, cudaStream_t stream, launch_mode mod
             "launch_fft_bp: the global variant needs app and c2v");
     if (p.n_frames == 0 && mode != launch_mode::prepare)
         return;
-    if (p.n_frames > 0x7fffffffu)
-        throw std::invalid_argument("launch_fft_bp: too many frames for one launch");
     switch (g.q) { // the one place where q becomes a compile-time constant
     case 2:
         return launch<2>(p, stream, mode);

@@ -33,6 +33,7 @@
 #include <cuda_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -60,7 +61,57 @@ struct fft_bp_graph {
     //! (fft_bp_choose decides whether a variant uses them)
     const uint32_t* run_offsets;
     unsigned runs;
+    //! flooding, a thread per edge (fft_bp_edge_layout, uploaded): 4 words a
+    //! check-phase lane, a word a lane for the syndrome, and the columns of
+    //! each variable's edges; edge_chunks 0: no layout
+    const uint32_t* edge_lanes;
+    const uint32_t* edge_lane_terms;
+    const uint32_t* variable_columns;
+    unsigned edge_chunks;    //!< warps of check-phase lanes (32 columns each)
+    unsigned edge_group;     //!< lanes of a check: 4 or 8
+    unsigned variable_steps; //!< largest variable degree
 };
+
+/*!
+ * Where a thread per edge keeps its messages (the edge-thread family, flooding,
+ * q = 16, 32 or 64, checks of up to 8 edges). Check c takes the edge_group
+ * adjacent lanes (edge_group / 32 * c onwards) of the check phase; lane i of a
+ * check serves its i-th edge. Every edge owns one column of q floats in shared
+ * memory, which holds its variable-to-check message, then its check-to-variable
+ * message, in the variable's domain (value x at byte x * 128 of the column).
+ * Columns are colors of a proper edge colouring of the bipartite graph between
+ * check warps and (variable warp, position of the edge at its variable), so
+ * that the 32 lanes of a warp hit 32 distinct banks in both phases; 32 colors
+ * always suffice (Koenig's edge-colouring theorem).
+ */
+struct fft_bp_edge_layout {
+    //! per lane: the column's byte offset (0xffffffff: idle lane), then the
+    //! byte offsets (128 h^-1 2^b, b = 0 .. log2 q - 1) packed two a word
+    std::vector<uint32_t> lanes;
+    //! per lane: variable | coefficient << 24, 0xffffffff where idle
+    std::vector<uint32_t> lane_terms;
+    //! steps * n: the column of each variable's k-th edge, 0xffffffff past its degree
+    std::vector<uint32_t> variable_columns;
+    unsigned chunks = 0, group = 0, steps = 0;
+};
+
+/*!
+ * The edge-thread layout of a code; chunks == 0 where the family does not
+ * serve it (q other than 16, 32, 64; a check of more than 8 edges; more than
+ * 2^24 variables). \p gf_mul: q * q products; arrays as in fft_bp_graph.
+ */
+fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
+                                           unsigned checks,
+                                           unsigned q,
+                                           const std::vector<uint32_t>& check_offsets,
+                                           const std::vector<uint32_t>& edge_variable,
+                                           const std::vector<uint8_t>& edge_coefficient,
+                                           const std::vector<uint32_t>& variable_offsets,
+                                           const std::vector<uint32_t>& variable_edges,
+                                           const std::vector<uint8_t>& gf_mul);
+
+/*! Dynamic shared memory of an edge-thread block for graph \p g. */
+size_t fft_bp_edge_shared_bytes(const fft_bp_graph& g);
 
 /*! Per-frame result; the layout of the engine's frame_status. */
 struct fft_bp_status {
@@ -92,6 +143,11 @@ struct fft_bp_variant {
     //! launches (checks, variables, syndrome), so that a long code fills the
     //! GPU with few frames; else a block decodes a whole frame
     bool check_parallel;
+    //! flooding on chip, a thread per edge with the whole message in its
+    //! registers (graph.edge_lanes; edge_slots = graph.edge_group): the
+    //! transforms are register butterflies, the field permutations shared-memory
+    //! addresses, and only the products over a check's other edges cross lanes
+    bool edge_threads;
 };
 
 /*!
@@ -107,14 +163,17 @@ struct fft_bp_variant {
  * MUST then set fft_bp_params::half_messages. \p tensor_cores: the device runs TF32
  * matrix products (fft_bp_tensor_cores(); the caller MUST NOT pass true otherwise):
  * GF(64) flooding with checks of up to 4 edges then takes its transforms there, on chip,
- * four checks a warp, if \p registers.
+ * four checks a warp, if \p registers. \p edge_threads: flooding takes the edge-thread
+ * family where g carries its layout and two blocks fit \p shared_limit (before the
+ * tensor cores), if \p registers.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,
                              bool layered,
                              bool registers = true,
                              bool half_messages = false,
-                             bool tensor_cores = false);
+                             bool tensor_cores = false,
+                             bool edge_threads = false);
 
 /*! One launch: n_frames frames, frame after frame in every buffer. */
 struct fft_bp_params {

@@ -160,13 +160,14 @@ BOOST_AUTO_TEST_CASE(gpu_fp16_messages_equal_cpu, *utf::precondition(gpu_present
 BOOST_AUTO_TEST_CASE(gpu_register_layouts_equal_cpu, *utf::precondition(gpu_present()))
 {
     // the register check update's layouts: 4 and 8 edge slots, idle slots
-    // (degree 3 in 4 slots, 6 in 8), q = 64, 128, 256; GF(64) flooding with
-    // degree <= 4 takes the tensor cores from compute capability 8.0 on (the
-    // test cpp_qa_gpu_decoder_registers turns them off): four checks a warp,
-    // idle slots (n = 96, degree 3) and a last warp short of checks (n = 60,
-    // 30 checks); at 4.5 dB, where every frame of these short codes converges
-    // (a frame that does not may end on different wrong decisions after
-    // different roundings)
+    // (degree 3 in 4 slots, 6 in 8), q = 64, 128, 256. GF(64) flooding takes
+    // a thread per edge where two frames fit the shared memory (idle lanes:
+    // n = 96 with degree 3; a last warp short of checks: n = 60, 30 checks),
+    // and with degree <= 4 the tensor cores from compute capability 8.0 on
+    // otherwise (the tests cpp_qa_gpu_decoder_tensor_cores and _registers
+    // turn the edge threads, then the tensor cores, off). At 4.5 dB, where
+    // every frame of these short codes converges (a frame that does not may
+    // end on different wrong decisions after different roundings)
     struct shape {
         unsigned n, dv, dc, q;
     };

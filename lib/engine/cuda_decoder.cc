@@ -241,12 +241,39 @@ public:
         const bool tensor_cores =
             environment_switch("GPULDPC_GPU_DECODER_TENSOR_CORES") &&
             kernels::fft_bp_tensor_cores();
+        // flooding with a thread per edge where the code allows it;
+        // GPULDPC_GPU_DECODER_EDGE_THREADS=0 leaves it out, for comparisons
+        const bool edge_threads = d_config.schedule == decoder_schedule::flooding &&
+                                  environment_switch("GPULDPC_GPU_DECODER_EDGE_THREADS");
+        if (edge_threads) {
+            const auto layout = kernels::fft_bp_make_edge_layout(c.n(),
+                                                                 c.m(),
+                                                                 c.q(),
+                                                                 c.check_offsets(),
+                                                                 c.edge_variable(),
+                                                                 c.edge_coefficient(),
+                                                                 c.variable_offsets(),
+                                                                 c.variable_edges(),
+                                                                 mul);
+            if (layout.chunks > 0) {
+                d_edge_lanes = upload(layout.lanes);
+                d_edge_lane_terms = upload(layout.lane_terms);
+                d_variable_columns = upload(layout.variable_columns);
+                g.edge_lanes = d_edge_lanes.data();
+                g.edge_lane_terms = d_edge_lane_terms.data();
+                g.variable_columns = d_variable_columns.data();
+                g.edge_chunks = layout.chunks;
+                g.edge_group = layout.group;
+                g.variable_steps = layout.steps;
+            }
+        }
         d_variant = kernels::fft_bp_choose(g,
                                            cuda_shared_memory_limit(d_device),
                                            d_config.schedule == decoder_schedule::layered,
                                            registers,
                                            half_messages(),
-                                           tensor_cores);
+                                           tensor_cores,
+                                           edge_threads);
 
         const size_t per_frame =
             2 * size_t(g.n) * g.q * sizeof(float) +
@@ -282,6 +309,9 @@ public:
         d_variable_edges = {};
         d_info_positions = {};
         d_run_offsets = {};
+        d_edge_lanes = {};
+        d_edge_lane_terms = {};
+        d_variable_columns = {};
         d_edge_coefficient = {};
         d_edge_coefficient_inverse = {};
         d_gf_mul = {};
@@ -559,7 +589,8 @@ private:
     std::string d_name;
     mutable std::mutex d_mutex; // calls take turns: one workspace
     cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
-        d_variable_edges, d_info_positions, d_run_offsets;
+        d_variable_edges, d_info_positions, d_run_offsets, d_edge_lanes,
+        d_edge_lane_terms, d_variable_columns;
     cuda::device_buffer<uint8_t> d_edge_coefficient, d_edge_coefficient_inverse, d_gf_mul;
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
