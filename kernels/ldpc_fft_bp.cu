@@ -1668,12 +1668,12 @@ fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
     const size_t usable =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     if (edge_threads && registers && !layered && g.edge_chunks > 0 && g.edge_lanes) {
-        // a thread per edge, on chip; where two blocks fit, so that one
-        // block's barriers leave the SM work (H100: three blocks of GF(64)
-        // with 96 symbols)
+        // a thread per edge, on chip; for q <= 64 where two blocks fit, so
+        // that one block's barriers leave the SM work (H100: three blocks of
+        // GF(64) with 96 symbols); GF(256) takes 16 warps a block
         const size_t bytes = fft_bp_edge_shared_bytes(g);
         const unsigned threads = fft_bp_edge_threads(g);
-        if (2 * bytes <= usable)
+        if ((g.q > 64 ? 1 : 2) * bytes <= usable)
             return {
                 true, bytes, threads, threads / 32, false, g.edge_group, false, true
             };

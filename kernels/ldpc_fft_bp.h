@@ -74,19 +74,22 @@ struct fft_bp_graph {
 
 /*!
  * Where a thread per edge keeps its messages (the edge-thread family, flooding,
- * q = 16, 32 or 64, checks of up to 8 edges). Check c takes the edge_group
- * adjacent lanes (edge_group / 32 * c onwards) of the check phase; lane i of a
- * check serves its i-th edge. Every edge owns one column of q floats in shared
- * memory, which holds its variable-to-check message, then its check-to-variable
- * message, in the variable's domain (value x at byte x * 128 of the column).
- * Columns are colors of a proper edge colouring of the bipartite graph between
- * check warps and (variable warp, position of the edge at its variable), so
- * that the 32 lanes of a warp hit 32 distinct banks in both phases; 32 colors
- * always suffice (Koenig's edge-colouring theorem).
+ * q = 16, 32 or 64 with checks of up to 8 edges, or q = 256 with up to 4, L = 4
+ * lanes an edge, each with V = 64 values). Check c takes L * edge_group adjacent
+ * lanes of the check phase; lanes L i .. L i + L - 1 of a check serve its i-th
+ * edge. Every edge owns a column of q floats in shared memory, which holds its
+ * variable-to-check message, then its check-to-variable message, in the
+ * variable's domain (value x at byte (x % V) * 128 + 4 (x / V) of the column,
+ * L banks). Columns are colours of a proper edge colouring of the bipartite
+ * graph between check warps and (variable warp, position of the edge at its
+ * variable), so that a warp's lanes hit distinct banks in the variable phase
+ * and, for L = 1, in the check phase; 32 / L colours always suffice (Koenig's
+ * edge-colouring theorem).
  */
 struct fft_bp_edge_layout {
-    //! per lane: the column's byte offset (0xffffffff: idle lane), then the
-    //! byte offsets (128 h^-1 2^b, b = 0 .. log2 q - 1) packed two a word
+    //! per lane: the byte offset of its value 0 (the column's, XOR that of
+    //! h^-1 (sub V)); 0xffffffff: idle lane), then the byte offsets of h^-1 2^b,
+    //! b = 0 .. log2 V - 1, packed two a word
     std::vector<uint32_t> lanes;
     //! per lane: variable | coefficient << 24, 0xffffffff where idle
     std::vector<uint32_t> lane_terms;
@@ -97,8 +100,9 @@ struct fft_bp_edge_layout {
 
 /*!
  * The edge-thread layout of a code; chunks == 0 where the family does not
- * serve it (q other than 16, 32, 64; a check of more than 8 edges; more than
- * 2^24 variables). \p gf_mul: q * q products; arrays as in fft_bp_graph.
+ * serve it (q other than 16, 32, 64, 256; a check of more than 8 edges, or 4
+ * for GF(256); 2^24 variables or more). \p gf_mul: q * q products; arrays as in
+ * fft_bp_graph.
  */
 fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
                                            unsigned checks,
@@ -165,7 +169,7 @@ struct fft_bp_variant {
  * GF(64) flooding with checks of up to 4 edges then takes its transforms there, on chip,
  * four checks a warp, if \p registers. \p edge_threads: flooding takes the edge-thread
  * family where g carries its layout and two blocks fit \p shared_limit (before the
- * tensor cores), if \p registers.
+ * tensor cores; GF(256) where one block fits), if \p registers.
  */
 fft_bp_variant fft_bp_choose(const fft_bp_graph& g,
                              size_t shared_limit,

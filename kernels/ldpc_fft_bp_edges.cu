@@ -47,11 +47,27 @@ namespace kernels {
 
 namespace {
 
-// Six warps a block and three blocks an SM: 112 registers a thread, which
-// holds a message of 64 values and its addresses without spilling; the
-// shared memory of a GF(64) frame of 96 symbols (74 KiB) also allows three.
-constexpr unsigned edge_block_threads = 192;
-constexpr unsigned edge_min_blocks = 3;
+// Lanes that hold one message: 1 for q <= 64; GF(256) splits a message over
+// 4 lanes of 64 values (y = sub * 64 + r: the lane's sub carries y's two high
+// bits, the register index r the six low ones).
+__host__ __device__ constexpr unsigned message_lanes(unsigned q)
+{
+    return q > 64 ? 4 : 1;
+}
+
+// q <= 64: six warps a block and three blocks an SM, 96 registers a thread
+// (warps are spread over the SM's four register files), which hold a message
+// of 64 values and its addresses without spilling; the shared memory of a
+// GF(64) frame of 96 symbols (74 KiB) also allows three. GF(256): a frame's
+// 192 KiB allow one block an SM, so it takes up to 16 warps.
+__host__ __device__ constexpr unsigned edge_max_threads(unsigned q)
+{
+    return message_lanes(q) == 1 ? 192 : 512;
+}
+__host__ __device__ constexpr unsigned edge_min_blocks(unsigned q)
+{
+    return message_lanes(q) == 1 ? 3 : 1;
+}
 // bytes from value x to x + 1 of a column: 32 columns of floats side by side
 constexpr unsigned column_stride = 128;
 constexpr uint32_t idle = 0xffffffffu;
@@ -66,37 +82,58 @@ __device__ __forceinline__ float& column_value(char* base, unsigned byte_offset)
     return *reinterpret_cast<float*>(base + byte_offset);
 }
 
-// In-place Walsh-Hadamard transform of a lane's Q values, stride 1 first (the
-// CPU's fwht_inplace order).
-template <unsigned Q>
-__device__ __forceinline__ void register_fwht(float (&a)[Q])
+// In-place Walsh-Hadamard transform of q = V * L values, V in each of the L
+// lanes of a message: strides below V in registers, then the larger ones
+// across the lanes (a shuffle a value), stride 1 first (the CPU's
+// fwht_inplace order). Every lane of the warp MUST take part.
+template <unsigned V, unsigned L>
+__device__ __forceinline__ void message_fwht(float (&a)[V], unsigned sub)
 {
 #pragma unroll
-    for (unsigned s = 1; s < Q; s <<= 1)
+    for (unsigned s = 1; s < V; s <<= 1)
 #pragma unroll
-        for (unsigned y = 0; y < Q; ++y)
+        for (unsigned y = 0; y < V; ++y)
             if (!(y & s)) {
                 const float u = a[y], w = a[y + s];
                 a[y] = u + w;
                 a[y + s] = u - w;
             }
+#pragma unroll
+    for (unsigned s = 1; s < L; s <<= 1) {
+        // the upper lane of a pair keeps u - w: -a + partner
+        const float sign = (sub & s) ? -1.0f : 1.0f;
+#pragma unroll
+        for (unsigned y = 0; y < V; ++y)
+            a[y] = fmaf(a[y], sign, __shfl_xor_sync(full_mask, a[y], s));
+    }
+}
+
+// Maximum over the L lanes of a message (every lane MUST take part).
+template <unsigned L>
+__device__ __forceinline__ float message_max(float v)
+{
+#pragma unroll
+    for (unsigned s = 1; s < L; s <<= 1)
+        v = fmaxf(v, __shfl_xor_sync(full_mask, v, s));
+    return v;
 }
 
 // Shared-memory state of a frame.
 struct edge_frame {
     char* slots;   // a column per edge (fft_bp_edge_layout)
-    char* prior;   // columns of 32 variables: value x of v at x * 128 + 4 (v % 32)
+    char* prior;   // per variable-phase lane: value r at r * 128 of its column
     uint8_t* hard; // n
 };
 
-// Byte offsets of a lane's values in the slots: value y at hi[y / L] ^ lo[y %
-// L], the images of its high and low bits under y -> h^-1 y (the column's own
-// offset folded into hi: its bits are disjoint from theirs).
-template <unsigned Q>
+// Byte offsets of a lane's values in the slots: value r at hi[r / B] ^ lo[r %
+// B], the images of its high and low bits under y -> h^-1 y (the column's own
+// offset, and for L > 1 the image of the lane's high bits of y, folded into
+// hi: their bits are disjoint from the others').
+template <unsigned V>
 struct value_offsets {
-    static constexpr unsigned m = log2_of(Q);
-    static constexpr unsigned low_bits = m < 3 ? m : 3, L = 1u << low_bits, H = Q / L;
-    unsigned lo[L], hi[H];
+    static constexpr unsigned m = log2_of(V);
+    static constexpr unsigned low_bits = m < 3 ? m : 3, B = 1u << low_bits, H = V / B;
+    unsigned lo[B], hi[H];
     __device__ __forceinline__ explicit value_offsets(const uint4& w)
     {
         const uint32_t words[3] = { w.y, w.z, w.w };
@@ -106,127 +143,227 @@ struct value_offsets {
             image[b] = (words[b / 2] >> (16 * (b % 2))) & 0xffffu;
         lo[0] = 0;
 #pragma unroll
-        for (unsigned i = 1; i < L; ++i)
+        for (unsigned i = 1; i < B; ++i)
             lo[i] = lo[i & (i - 1)] ^ image[lowest_bit(i)];
         hi[0] = w.x;
 #pragma unroll
         for (unsigned j = 1; j < H; ++j)
             hi[j] = hi[j & (j - 1)] ^ image[low_bits + lowest_bit(j)];
     }
-    __device__ __forceinline__ unsigned operator[](unsigned y) const
+    __device__ __forceinline__ unsigned operator[](unsigned r) const
     {
-        return hi[y / L] ^ lo[y % L];
+        return hi[r / B] ^ lo[r % B];
     }
 };
 
-// All checks, a lane per edge: variable-to-check messages in, check-to-variable
-// messages out, in the same column.
+// The spectra of the products over a check's other edges, at lane distance
+// L between edges: at step s a lane has the product of its aligned group of s
+// edges (acc) and gathers the partner group's.
+template <unsigned V, unsigned L, unsigned D>
+__device__ __forceinline__ void exclusive_products(float (&a)[V])
+{
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        float acc = a[r], others = 1.0f;
+#pragma unroll
+        for (unsigned s = 1; s < D; s <<= 1) {
+            const float partner = __shfl_xor_sync(full_mask, acc, s * L);
+            others = s == 1 ? partner : others * partner;
+            if (2 * s < D)
+                acc *= partner;
+        }
+        a[r] = others;
+    }
+}
+
+// Gathers a lane's variable-to-check values into a (in the check's domain)
+// and returns their maximum.
+template <unsigned V>
+__device__ __forceinline__ float
+gather(const edge_frame& f, const uint4& w, float (&a)[V])
+{
+    const value_offsets<V> at(w);
+    float mx = -FLT_MAX;
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        a[r] = column_value(f.slots, at[r]);
+        mx = fmaxf(mx, a[r]);
+    }
+    return mx;
+}
+
+// The values' distribution, normalised to a maximum of 1, from log values
+// whose maximum is mx.
+template <unsigned V>
+__device__ __forceinline__ void exponentiate(float (&a)[V], float mx)
+{
+    const float shift = mx * log2e;
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r)
+        a[r] = exp2_ftz(fmaf(a[r], log2e, -shift));
+}
+
+// Check-to-variable messages from the transformed products (whose maximum
+// over the message is wmax), scattered back into the variable's domain:
+// values below wmax e^-30, zero or negative (rounding) give -30.
+template <unsigned V, typename M>
+__device__ __forceinline__ void
+scatter(const edge_frame& f, const uint4& w, const float (&a)[V], float wmax)
+{
+    const float log_max = log2_ftz(wmax) * ln2;
+    // the offsets are computed again: cheaper than keeping them in registers
+    // through the transforms
+    const value_offsets<V> at(w);
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        float out = fmaxf(log2_ftz(a[r]) * ln2 - log_max, -log_floor);
+        if constexpr (half_storage<M>)
+            out = __half2float(__float2half_rn(out));
+        column_value(f.slots, at[r]) = out;
+    }
+}
+
+// All checks, L lanes per edge: variable-to-check messages in,
+// check-to-variable messages out, in the same column.
 template <unsigned Q, unsigned D, typename M>
 __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
 {
+    constexpr unsigned L = message_lanes(Q), V = Q / L;
     const unsigned lanes = g.edge_chunks * 32;
     for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
         const uint4 w = __ldg(reinterpret_cast<const uint4*>(g.edge_lanes) + t);
         const bool valid = w.x != idle;
-        float a[Q];
-        if (valid) {
-            // the offsets are computed again for the stores: cheaper than
-            // keeping them in registers through the transforms
-            const value_offsets<Q> at(w);
-            float mx = -FLT_MAX;
+        float a[V];
+        if constexpr (L == 1) {
+            // idle lanes skip the transforms (branches kept apart: merged,
+            // the compiler spills)
+            if (valid) {
+                exponentiate(a, gather(f, w, a));
+                message_fwht<V, 1>(a, 0);
+            } else {
+                // an idle edge's spectrum: that of the zero symbol, all ones
 #pragma unroll
-            for (unsigned y = 0; y < Q; ++y) {
-                a[y] = column_value(f.slots, at[y]);
-                mx = fmaxf(mx, a[y]);
+                for (unsigned r = 0; r < V; ++r)
+                    a[r] = 1.0f;
             }
-            const float shift = mx * log2e;
+            exclusive_products<V, 1, D>(a);
+            if (valid) {
+                message_fwht<V, 1>(a, 0);
+                float wmax = -FLT_MAX;
 #pragma unroll
-            for (unsigned y = 0; y < Q; ++y)
-                a[y] = exp2_ftz(fmaf(a[y], log2e, -shift));
-            register_fwht<Q>(a);
+                for (unsigned r = 0; r < V; ++r)
+                    wmax = fmaxf(wmax, a[r]);
+                scatter<V, M>(f, w, a, wmax);
+            }
         } else {
-            // an idle lane enters as the distribution of the zero symbol,
-            // whose spectrum is all ones
+            // every lane takes the shuffles of the transforms and maxima
+            const unsigned sub = t % L;
+            float mx = -FLT_MAX;
+            if (valid)
+                mx = gather(f, w, a);
+            mx = message_max<L>(mx);
+            if (valid) {
+                exponentiate(a, mx);
+            } else {
+                // an idle edge: the distribution of the zero symbol
 #pragma unroll
-            for (unsigned y = 0; y < Q; ++y)
-                a[y] = 1.0f;
-        }
-        // spectra of the products over the check's other edges: at step s a
-        // lane has the product of its aligned group of s lanes (acc) and
-        // gathers the partner group's
-#pragma unroll
-        for (unsigned y = 0; y < Q; ++y) {
-            float acc = a[y], others = 1.0f;
-#pragma unroll
-            for (unsigned s = 1; s < D; s <<= 1) {
-                const float partner = __shfl_xor_sync(full_mask, acc, s);
-                others = s == 1 ? partner : others * partner;
-                if (2 * s < D)
-                    acc *= partner;
+                for (unsigned r = 0; r < V; ++r)
+                    a[r] = r == 0 && sub == 0 ? 1.0f : 0.0f;
             }
-            a[y] = others;
-        }
-        if (valid) {
-            register_fwht<Q>(a);
+            message_fwht<V, L>(a, sub);
+            exclusive_products<V, L, D>(a);
+            message_fwht<V, L>(a, sub);
             float wmax = -FLT_MAX;
 #pragma unroll
-            for (unsigned y = 0; y < Q; ++y)
-                wmax = fmaxf(wmax, a[y]);
-            // values below wmax e^-30, zero or negative (rounding) give -30
-            const float log_max = log2_ftz(wmax) * ln2;
-            const value_offsets<Q> at(w);
-#pragma unroll
-            for (unsigned y = 0; y < Q; ++y) {
-                float out = fmaxf(log2_ftz(a[y]) * ln2 - log_max, -log_floor);
-                if constexpr (half_storage<M>)
-                    out = __half2float(__float2half_rn(out));
-                column_value(f.slots, at[y]) = out;
-            }
+            for (unsigned r = 0; r < V; ++r)
+                wmax = fmaxf(wmax, a[r]);
+            wmax = message_max<L>(wmax);
+            if (valid)
+                scatter<V, M>(f, w, a, wmax);
         }
     }
 }
 
-// All variables, a thread each: beliefs (and, where \p decide, the hard
+// Position of variable-phase lane i (variable i / L, sub i % L) in the priors.
+template <unsigned Q>
+__device__ __forceinline__ unsigned prior_offset(unsigned i)
+{
+    constexpr unsigned V = Q / message_lanes(Q);
+    return (i >> 5) * (V * column_stride) + (i & 31) * 4;
+}
+
+// The best value and its index over the L lanes of a variable; the smallest
+// index among equal values (std::max_element in the CPU reference).
+template <unsigned L>
+__device__ __forceinline__ unsigned message_argmax(float best, unsigned arg)
+{
+#pragma unroll
+    for (unsigned s = 1; s < L; s <<= 1) {
+        const float ob = __shfl_xor_sync(full_mask, best, s);
+        const unsigned oa = __shfl_xor_sync(full_mask, arg, s);
+        if (ob > best || (ob == best && oa < arg)) {
+            best = ob;
+            arg = oa;
+        }
+    }
+    return arg;
+}
+
+// All variables, L lanes each: beliefs (and, where \p decide, the hard
 // decision), then each edge's variable-to-check message over its
-// check-to-variable message.
+// check-to-variable message. Lane sub of a variable holds its values x = sub *
+// V + r, at r * 128 + 4 sub of its edges' columns.
 template <unsigned Q>
 __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool decide)
 {
-    for (unsigned v = threadIdx.x; v < g.n; v += blockDim.x) {
-        const char* pr = f.prior + (v >> 5) * (Q * column_stride) + (v & 31) * 4;
-        float sum[Q];
+    constexpr unsigned L = message_lanes(Q), V = Q / L;
+    // whole warps, so that the lanes of a variable take the shuffles together
+    const unsigned total = (g.n * L + 31) / 32 * 32;
+    for (unsigned i = threadIdx.x; i < total; i += blockDim.x) {
+        const unsigned v = i / L, sub = i % L;
+        const bool active = v < g.n;
+        float sum[V];
+        float best = -FLT_MAX;
+        unsigned arg = 0;
+        if (active) {
+            const char* pr = f.prior + prior_offset<Q>(i);
 #pragma unroll
-        for (unsigned x = 0; x < Q; ++x)
-            sum[x] = *reinterpret_cast<const float*>(pr + x * column_stride);
-        for (unsigned k = 0; k < g.variable_steps; ++k) {
-            const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
-            if (col == idle)
-                break;
+            for (unsigned r = 0; r < V; ++r)
+                sum[r] = *reinterpret_cast<const float*>(pr + r * column_stride);
+            for (unsigned k = 0; k < g.variable_steps; ++k) {
+                const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
+                if (col == idle)
+                    break;
+                const unsigned base = col + 4 * sub;
 #pragma unroll
-            for (unsigned x = 0; x < Q; ++x)
-                sum[x] += column_value(f.slots, col + x * column_stride);
+                for (unsigned r = 0; r < V; ++r)
+                    sum[r] += column_value(f.slots, base + r * column_stride);
+            }
+            if (decide)
+#pragma unroll
+                for (unsigned r = 0; r < V; ++r)
+                    if (sum[r] > best) {
+                        best = sum[r];
+                        arg = sub * V + r;
+                    }
         }
         if (decide) {
-            float best = sum[0];
-            unsigned arg = 0;
+            arg = message_argmax<L>(best, arg);
+            if (active && sub == 0)
+                f.hard[v] = uint8_t(arg);
+        }
+        if (active)
+            for (unsigned k = 0; k < g.variable_steps; ++k) {
+                const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
+                if (col == idle)
+                    break;
+                const unsigned base = col + 4 * sub;
 #pragma unroll
-            for (unsigned x = 1; x < Q; ++x)
-                if (sum[x] > best) {
-                    best = sum[x];
-                    arg = x;
+                for (unsigned r = 0; r < V; ++r) {
+                    float& c = column_value(f.slots, base + r * column_stride);
+                    c = sum[r] - c;
                 }
-            f.hard[v] = uint8_t(arg);
-        }
-        for (unsigned k = 0; k < g.variable_steps; ++k) {
-            const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
-            if (col == idle)
-                break;
-#pragma unroll
-            for (unsigned x = 0; x < Q; ++x) {
-                float& c = column_value(f.slots, col + x * column_stride);
-                c = sum[x] - c;
             }
-        }
     }
 }
 
@@ -235,6 +372,7 @@ template <unsigned Q, unsigned D>
 __device__ unsigned
 edge_syndrome(const fft_bp_graph& g, const uint8_t* hard, unsigned* counter)
 {
+    constexpr unsigned lanes_per_check = D * message_lanes(Q);
     __syncthreads();
     if (threadIdx.x == 0)
         *counter = 0;
@@ -247,9 +385,9 @@ edge_syndrome(const fft_bp_graph& g, const uint8_t* hard, unsigned* counter)
                            ? 0u
                            : __ldg(g.gf_mul + (term >> 24) * Q + hard[term & 0xffffffu]);
 #pragma unroll
-        for (unsigned s = 1; s < D; s <<= 1)
+        for (unsigned s = 1; s < lanes_per_check; s <<= 1)
             sum ^= __shfl_xor_sync(full_mask, sum, s);
-        unsat += (t & (D - 1)) == 0 && sum != 0;
+        unsat += t % lanes_per_check == 0 && sum != 0;
     }
     unsat = warp_sum(unsat);
     if ((threadIdx.x & 31) == 0 && unsat)
@@ -259,11 +397,13 @@ edge_syndrome(const fft_bp_graph& g, const uint8_t* hard, unsigned* counter)
 }
 
 template <unsigned Q, unsigned D, typename M>
-__global__ void __launch_bounds__(edge_block_threads, edge_min_blocks)
+__global__ void __launch_bounds__(edge_max_threads(Q), edge_min_blocks(Q))
     fft_bp_edges_kernel(const fft_bp_params p)
 {
-    static_assert(Q >= 16 && Q <= 64 && (Q & (Q - 1)) == 0, "q: 16, 32 or 64");
-    static_assert(D == 4 || D == 8, "lanes of a check: 4 or 8");
+    static_assert(Q == 16 || Q == 32 || Q == 64 || Q == 256, "q: 16, 32, 64 or 256");
+    static_assert(D == 4 || D == 8, "edges of a check: 4 or 8");
+    constexpr unsigned L = message_lanes(Q), V = Q / L;
+    static_assert(D * L <= 32, "a check within a warp");
     extern __shared__ __align__(16) float smem[];
     __shared__ unsigned s_invalid, s_unsat;
     constexpr unsigned m = log2_of(Q);
@@ -271,9 +411,9 @@ __global__ void __launch_bounds__(edge_block_threads, edge_min_blocks)
     const size_t frame = blockIdx.x;
     edge_frame f;
     f.slots = reinterpret_cast<char*>(smem);
-    f.prior = f.slots + size_t(g.edge_chunks) * Q * column_stride;
-    f.hard =
-        reinterpret_cast<uint8_t*>(f.prior + size_t((g.n + 31) / 32) * Q * column_stride);
+    f.prior = f.slots + size_t(g.edge_chunks) * V * column_stride;
+    f.hard = reinterpret_cast<uint8_t*>(f.prior +
+                                        size_t((g.n * L + 31) / 32) * V * column_stride);
     if (threadIdx.x == 0)
         s_invalid = 0;
     __syncthreads();
@@ -282,11 +422,14 @@ __global__ void __launch_bounds__(edge_block_threads, edge_min_blocks)
     // priors: log P(x) of each symbol from its bit LLRs (MSB first) or its
     // symbol log-likelihoods, normalised to a maximum of 0; every edge's
     // variable-to-check message starts as its variable's prior
-    for (unsigned v = threadIdx.x; v < g.n; v += blockDim.x) {
-        float pr[Q];
+    const unsigned total = (g.n * L + 31) / 32 * 32;
+    for (unsigned i = threadIdx.x; i < total; i += blockDim.x) {
+        const unsigned v = i / L, sub = i % L;
+        const bool active = v < g.n;
+        float pr[V];
         unsigned invalid = 0;
         float mx = -FLT_MAX;
-        if (!p.symbol_input) {
+        if (active && !p.symbol_input) {
             const float* llr = p.input + (frame * g.n + v) * m;
             float lp0[m], lp1[m];
 #pragma unroll
@@ -296,46 +439,56 @@ __global__ void __launch_bounds__(edge_block_threads, edge_min_blocks)
                 lp0[b] = -log1pf(expf(-fabsf(l))) + (l < 0.0f ? l : 0.0f);
                 lp1[b] = lp0[b] - l;
             }
+            if (sub != 0) // the variable's lanes read the same LLRs
+                invalid = 0;
 #pragma unroll
-            for (unsigned x = 0; x < Q; ++x) {
+            for (unsigned r = 0; r < V; ++r) {
+                const unsigned x = sub * V + r;
                 float s = 0.0f;
 #pragma unroll
                 for (unsigned b = 0; b < m; ++b)
                     s += ((x >> (m - 1 - b)) & 1) ? lp1[b] : lp0[b];
-                pr[x] = s;
+                pr[r] = s;
                 mx = fmaxf(mx, s);
             }
-        } else {
-            const float* ll = p.input + (frame * g.n + v) * Q;
+        } else if (active) {
+            const float* ll = p.input + (frame * g.n + v) * Q + sub * V;
 #pragma unroll
-            for (unsigned x = 0; x < Q; ++x) {
-                pr[x] = sanitize(ll[x], invalid);
-                mx = fmaxf(mx, pr[x]);
+            for (unsigned r = 0; r < V; ++r) {
+                pr[r] = sanitize(ll[r], invalid);
+                mx = fmaxf(mx, pr[r]);
             }
         }
-        char* out = f.prior + (v >> 5) * (Q * column_stride) + (v & 31) * 4;
+        mx = message_max<L>(mx);
         float best = -FLT_MAX;
         unsigned arg = 0;
+        if (active) {
+            char* out = f.prior + prior_offset<Q>(i);
 #pragma unroll
-        for (unsigned x = 0; x < Q; ++x) {
-            pr[x] -= mx;
-            column_value(out, x * column_stride) = pr[x];
-            if (pr[x] > best) {
-                best = pr[x];
-                arg = x;
+            for (unsigned r = 0; r < V; ++r) {
+                pr[r] -= mx;
+                column_value(out, r * column_stride) = pr[r];
+                if (pr[r] > best) {
+                    best = pr[r];
+                    arg = sub * V + r;
+                }
             }
         }
-        f.hard[v] = uint8_t(arg);
-        for (unsigned k = 0; k < g.variable_steps; ++k) {
-            const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
-            if (col == idle)
-                break;
+        arg = message_argmax<L>(best, arg);
+        if (active) {
+            if (sub == 0)
+                f.hard[v] = uint8_t(arg);
+            for (unsigned k = 0; k < g.variable_steps; ++k) {
+                const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
+                if (col == idle)
+                    break;
 #pragma unroll
-            for (unsigned x = 0; x < Q; ++x)
-                column_value(f.slots, col + x * column_stride) = pr[x];
+                for (unsigned r = 0; r < V; ++r)
+                    column_value(f.slots, col + 4 * sub + r * column_stride) = pr[r];
+            }
+            if (invalid)
+                atomicAdd(&s_invalid, invalid);
         }
-        if (invalid)
-            atomicAdd(&s_invalid, invalid);
     }
     __syncthreads();
     // the priors' syndrome: only early termination reads it before the first
@@ -408,8 +561,10 @@ void launch_group(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
     if (p.graph.edge_group == 4)
         launch_edges<Q, 4, M>(p, stream, mode);
-    else
+    else if constexpr (message_lanes(Q) == 1)
         launch_edges<Q, 8, M>(p, stream, mode);
+    else
+        throw std::invalid_argument("launch_fft_bp: edge group not from the layout");
 }
 
 template <typename M>
@@ -420,20 +575,23 @@ void launch_field(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
         return launch_group<16, M>(p, stream, mode);
     case 32:
         return launch_group<32, M>(p, stream, mode);
-    default:
+    case 64:
         return launch_group<64, M>(p, stream, mode);
+    default:
+        return launch_group<256, M>(p, stream, mode);
     }
 }
 
-// Proper colouring with 32 colours of the edges of a bipartite multigraph
-// whose vertices have degree 32 at most (left[e], right[e]: an edge's ends),
-// by alternating paths (Koenig's theorem says 32 suffice).
+// Proper colouring with \p colours colours of the edges of a bipartite
+// multigraph whose vertices have degree \p colours at most (left[e], right[e]:
+// an edge's ends), by alternating paths (Koenig's theorem says that many
+// suffice).
 std::vector<unsigned> colour_edges(const std::vector<uint32_t>& left,
                                    const std::vector<uint32_t>& right,
                                    size_t n_left,
-                                   size_t n_right)
+                                   size_t n_right,
+                                   unsigned colours)
 {
-    constexpr unsigned colours = 32;
     constexpr int32_t none = -1;
     const size_t edges = left.size();
     std::vector<unsigned> colour(edges, colours);
@@ -447,7 +605,7 @@ std::vector<unsigned> colour_edges(const std::vector<uint32_t>& left,
         for (unsigned c = 0; c < colours; ++c)
             if (at[vertex * colours + c] == none)
                 return c;
-        throw std::logic_error("fft_bp_make_edge_layout: a vertex of degree above 32");
+        throw std::logic_error("fft_bp_make_edge_layout: a vertex of too high degree");
     };
     std::vector<size_t> path;
     for (size_t e = 0; e < edges; ++e) {
@@ -508,29 +666,35 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
             std::max(max_check_degree, check_offsets[c + 1] - check_offsets[c]);
     for (unsigned v = 0; v < n; ++v)
         steps = std::max(steps, variable_offsets[v + 1] - variable_offsets[v]);
-    if ((q != 16 && q != 32 && q != 64) || max_check_degree == 0 ||
-        max_check_degree > 8 || n >= (1u << 24) || steps == 0)
+    const unsigned L = message_lanes(q), V = q / L;
+    // checks of up to 8 edges a lane each, or (GF(256)) 4 edges of 4 lanes
+    if ((q != 16 && q != 32 && q != 64 && q != 256) || max_check_degree == 0 ||
+        max_check_degree > (L == 1 ? 8 : 4) || n >= (1u << 24) || steps == 0)
         return out;
-    const unsigned group = max_check_degree <= 4 ? 4 : 8, per_chunk = 32 / group;
+    const unsigned group = max_check_degree <= 4 ? 4 : 8;
+    // checks and edges a warp; (v / per_warp, k): a variable warp's k-th edges
+    const unsigned per_chunk = 32 / (group * L), per_warp = 32 / L, colours = 32 / L;
     const unsigned chunks = (checks + per_chunk - 1) / per_chunk;
     const size_t edges = edge_variable.size();
-    const unsigned m = log2_of(q);
 
     // an edge's check warp, and its (variable warp, position at its variable)
-    std::vector<uint32_t> left(edges), right(edges), position(edges);
+    std::vector<uint32_t> left(edges), right(edges);
     for (unsigned c = 0; c < checks; ++c)
         for (uint32_t e = check_offsets[c]; e < check_offsets[c + 1]; ++e)
             left[e] = c / per_chunk;
     for (unsigned v = 0; v < n; ++v)
-        for (uint32_t i = variable_offsets[v]; i < variable_offsets[v + 1]; ++i) {
-            const uint32_t e = variable_edges[i];
-            position[e] = i - variable_offsets[v];
-            right[e] = (v / 32) * steps + position[e];
-        }
-    const std::vector<unsigned> colour =
-        colour_edges(left, right, chunks, size_t((n + 31) / 32) * steps);
+        for (uint32_t i = variable_offsets[v]; i < variable_offsets[v + 1]; ++i)
+            right[variable_edges[i]] = (v / per_warp) * steps + (i - variable_offsets[v]);
+    const std::vector<unsigned> colour = colour_edges(
+        left, right, chunks, size_t((n + per_warp - 1) / per_warp) * steps, colours);
+    // an edge's column: L banks (lane sub of a variable takes values sub * V
+    // .. sub * V + V - 1 from bank L colour + sub)
     auto column = [&](uint32_t e) {
-        return uint32_t(left[e] * q * column_stride + colour[e] * 4);
+        return uint32_t(left[e] * V * column_stride + colour[e] * L * 4);
+    };
+    // byte offset of variable-domain value x in a column: linear over GF(2)
+    auto value_offset = [&](unsigned x) {
+        return uint32_t((x % V) * column_stride + (x / V) * 4);
     };
 
     std::vector<uint8_t> inverse(q, 0);
@@ -541,19 +705,22 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
     out.lanes.assign(size_t(chunks) * 32 * 4, 0);
     out.lane_terms.assign(size_t(chunks) * 32, idle);
     for (size_t t = 0; t < size_t(chunks) * 32; ++t) {
-        const unsigned c = unsigned(t / group), slot = unsigned(t % group);
+        const unsigned c = unsigned(t / (group * L)), slot = unsigned(t / L % group),
+                       sub = unsigned(t % L);
         uint32_t* word = &out.lanes[4 * t];
         word[0] = idle;
         if (c >= checks || check_offsets[c] + slot >= check_offsets[c + 1])
             continue;
         const uint32_t e = check_offsets[c] + slot;
-        const unsigned h = edge_coefficient[e], h_inv = inverse[h];
-        word[0] = column(e);
-        for (unsigned b = 0; b < m; ++b) {
-            const uint32_t image = gf_mul[size_t(h_inv) * q + (1u << b)] * column_stride;
-            word[1 + b / 2] |= image << (16 * (b % 2));
-        }
-        out.lane_terms[t] = edge_variable[e] | uint32_t(h) << 24;
+        const unsigned h = edge_coefficient[e];
+        const uint8_t* to_variable = &gf_mul[size_t(inverse[h]) * q];
+        // the lane's values y = sub * V + r: the image of sub * V folded into
+        // the column's offset, those of r's bits packed two a word
+        word[0] = column(e) ^ value_offset(to_variable[sub * V]);
+        for (unsigned b = 0; b < log2_of(V); ++b)
+            word[1 + b / 2] |= value_offset(to_variable[1u << b]) << (16 * (b % 2));
+        if (sub == 0)
+            out.lane_terms[t] = edge_variable[e] | uint32_t(h) << 24;
     }
     out.variable_columns.assign(size_t(steps) * n, idle);
     for (unsigned v = 0; v < n; ++v)
@@ -568,7 +735,8 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
 
 size_t fft_bp_edge_shared_bytes(const fft_bp_graph& g)
 {
-    return (size_t(g.edge_chunks) + (g.n + 31) / 32) * g.q * column_stride +
+    const unsigned L = message_lanes(g.q), V = g.q / L;
+    return (size_t(g.edge_chunks) + (size_t(g.n) * L + 31) / 32) * V * column_stride +
            (size_t(g.n) + 15) / 16 * 16;
 }
 
@@ -577,11 +745,10 @@ void launch_fft_bp_edges(const fft_bp_params& p, cudaStream_t stream, launch_mod
     const fft_bp_graph& g = p.graph;
     if (!g.edge_lanes || !g.edge_lane_terms || !g.variable_columns ||
         g.edge_chunks == 0 || (g.edge_group != 4 && g.edge_group != 8) ||
-        (g.q != 16 && g.q != 32 && g.q != 64))
+        (g.q != 16 && g.q != 32 && g.q != 64 && g.q != 256))
         throw std::invalid_argument("launch_fft_bp: the edge-thread family needs the "
                                     "graph's fft_bp_edge_layout");
-    if (p.layered || !p.variant.on_chip || p.variant.threads == 0 ||
-        p.variant.threads > edge_block_threads || p.variant.threads % 32 != 0)
+    if (p.layered || !p.variant.on_chip || p.variant.threads != fft_bp_edge_threads(g))
         throw std::invalid_argument("launch_fft_bp: variant not from fft_bp_choose");
     if (p.half_messages)
         launch_field<__half>(p, stream, mode);
@@ -591,8 +758,9 @@ void launch_fft_bp_edges(const fft_bp_params& p, cudaStream_t stream, launch_mod
 
 unsigned fft_bp_edge_threads(const fft_bp_graph& g)
 {
-    const unsigned warps = std::max(g.edge_chunks, (g.n + 31) / 32);
-    return std::min(edge_block_threads, 32 * warps);
+    const unsigned L = message_lanes(g.q);
+    const unsigned warps = std::max(g.edge_chunks, (g.n * L + 31) / 32);
+    return std::min(edge_max_threads(g.q), 32 * warps);
 }
 
 } // namespace kernels
