@@ -284,6 +284,42 @@ __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
     }
 }
 
+// Byte offsets of a variable-phase lane's values r (x = sub * V + r) in the
+// column of one of its edges, from the edge's word in variable_columns: the
+// column's offset in the low column_bits bits; for L > 1 above them, two bits
+// for each of r's six bits, the edge's bank mix (fft_bp_edge_layout): value x
+// lies in bank (sub ^ mix(r)) of the column's L banks.
+constexpr unsigned column_bits = 18;
+template <unsigned V, unsigned L>
+struct variable_offsets {
+    static constexpr unsigned B = 8, H = V / B;
+    unsigned lo[B], hi[H];
+    __device__ __forceinline__ variable_offsets(uint32_t word, unsigned sub)
+    {
+        if constexpr (L == 1) {
+            hi[0] = word;
+        } else {
+            static_assert(V == 64, "four lanes of 64 values");
+            const uint32_t mix = word >> column_bits;
+            lo[0] = 0;
+#pragma unroll
+            for (unsigned i = 1; i < B; ++i)
+                lo[i] = lo[i & (i - 1)] ^ (((mix >> (2 * lowest_bit(i))) & 3) << 2);
+            hi[0] = (word & ((1u << column_bits) - 1)) | (sub << 2);
+#pragma unroll
+            for (unsigned j = 1; j < H; ++j)
+                hi[j] = hi[j & (j - 1)] ^ (((mix >> (2 * (3 + lowest_bit(j)))) & 3) << 2);
+        }
+    }
+    __device__ __forceinline__ unsigned operator[](unsigned r) const
+    {
+        if constexpr (L == 1)
+            return hi[0] + r * column_stride;
+        else
+            return (hi[r / B] ^ lo[r % B]) + r * column_stride;
+    }
+};
+
 // Position of variable-phase lane i (variable i / L, sub i % L) in the priors.
 template <unsigned Q>
 __device__ __forceinline__ unsigned prior_offset(unsigned i)
@@ -334,10 +370,10 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
                 const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
                 if (col == idle)
                     break;
-                const unsigned base = col + 4 * sub;
+                const variable_offsets<V, L> at(col, sub);
 #pragma unroll
                 for (unsigned r = 0; r < V; ++r)
-                    sum[r] += column_value(f.slots, base + r * column_stride);
+                    sum[r] += column_value(f.slots, at[r]);
             }
             if (decide)
 #pragma unroll
@@ -357,10 +393,10 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
                 const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
                 if (col == idle)
                     break;
-                const unsigned base = col + 4 * sub;
+                const variable_offsets<V, L> at(col, sub);
 #pragma unroll
                 for (unsigned r = 0; r < V; ++r) {
-                    float& c = column_value(f.slots, base + r * column_stride);
+                    float& c = column_value(f.slots, at[r]);
                     c = sum[r] - c;
                 }
             }
@@ -482,9 +518,10 @@ __global__ void __launch_bounds__(edge_max_threads(Q), edge_min_blocks(Q))
                 const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
                 if (col == idle)
                     break;
+                const variable_offsets<V, L> at(col, sub);
 #pragma unroll
                 for (unsigned r = 0; r < V; ++r)
-                    column_value(f.slots, col + 4 * sub + r * column_stride) = pr[r];
+                    column_value(f.slots, at[r]) = pr[r];
             }
             if (invalid)
                 atomicAdd(&s_invalid, invalid);
@@ -687,21 +724,51 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
             right[variable_edges[i]] = (v / per_warp) * steps + (i - variable_offsets[v]);
     const std::vector<unsigned> colour = colour_edges(
         left, right, chunks, size_t((n + per_warp - 1) / per_warp) * steps, colours);
-    // an edge's column: L banks (lane sub of a variable takes values sub * V
-    // .. sub * V + V - 1 from bank L colour + sub)
+    // an edge's column: L banks of V values
     auto column = [&](uint32_t e) {
         return uint32_t(left[e] * V * column_stride + colour[e] * L * 4);
     };
-    // byte offset of variable-domain value x in a column: linear over GF(2)
-    auto value_offset = [&](unsigned x) {
-        return uint32_t((x % V) * column_stride + (x / V) * 4);
-    };
+    if (size_t(chunks) * V * column_stride >= (size_t(1) << column_bits))
+        return out; // beyond any GPU's shared memory
 
     std::vector<uint8_t> inverse(q, 0);
     for (unsigned a = 1; a < q; ++a)
         for (unsigned b = 1; b < q; ++b)
             if (gf_mul[size_t(a) * q + b] == 1)
                 inverse[a] = uint8_t(b);
+    // For L > 1, variable-domain value x of an edge lies in bank
+    // bank(x) = x / V ^ mix(x % V) of its column (mix: linear, two bits for
+    // each of the six low bits), at row x % V: a variable's lanes (x / V =
+    // sub) then take distinct banks, and the mix is chosen so that the
+    // check's lanes (y / V = sub, x = h^-1 y) do too: y -> bank(h^-1 y)
+    // must map the lanes' high bits of y one to one (a 2 x 2 matrix over
+    // GF(2) of full rank; some mix always gives one).
+    std::vector<uint32_t> mix(edges, 0);
+    auto bank = [&](unsigned x, uint32_t m) {
+        unsigned b = x / V;
+        for (unsigned i = 0; i < log2_of(V); ++i)
+            if ((x >> i) & 1)
+                b ^= (m >> (2 * i)) & 3;
+        return b;
+    };
+    if (L > 1)
+        for (size_t e = 0; e < edges; ++e) {
+            const uint8_t* to_variable = &gf_mul[size_t(inverse[edge_coefficient[e]]) * q];
+            uint32_t m = 0;
+            for (; m < (1u << (2 * log2_of(V))); ++m) {
+                const unsigned b1 = bank(to_variable[V], m), b2 = bank(to_variable[2 * V], m);
+                if (b1 != 0 && b2 != 0 && b1 != b2)
+                    break;
+            }
+            if (m == (1u << (2 * log2_of(V))))
+                throw std::logic_error("fft_bp_make_edge_layout: no bank mix for an edge");
+            mix[e] = m;
+        }
+    // byte offset of variable-domain value x in edge e's column: linear over
+    // GF(2)
+    auto value_offset = [&](unsigned x, uint32_t e) {
+        return uint32_t((x % V) * column_stride + bank(x, mix[e]) * 4);
+    };
     out.lanes.assign(size_t(chunks) * 32 * 4, 0);
     out.lane_terms.assign(size_t(chunks) * 32, idle);
     for (size_t t = 0; t < size_t(chunks) * 32; ++t) {
@@ -716,9 +783,9 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
         const uint8_t* to_variable = &gf_mul[size_t(inverse[h]) * q];
         // the lane's values y = sub * V + r: the image of sub * V folded into
         // the column's offset, those of r's bits packed two a word
-        word[0] = column(e) ^ value_offset(to_variable[sub * V]);
+        word[0] = column(e) ^ value_offset(to_variable[sub * V], e);
         for (unsigned b = 0; b < log2_of(V); ++b)
-            word[1 + b / 2] |= value_offset(to_variable[1u << b]) << (16 * (b % 2));
+            word[1 + b / 2] |= value_offset(to_variable[1u << b], e) << (16 * (b % 2));
         if (sub == 0)
             out.lane_terms[t] = edge_variable[e] | uint32_t(h) << 24;
     }
@@ -726,7 +793,7 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
     for (unsigned v = 0; v < n; ++v)
         for (uint32_t i = variable_offsets[v]; i < variable_offsets[v + 1]; ++i)
             out.variable_columns[size_t(i - variable_offsets[v]) * n + v] =
-                column(variable_edges[i]);
+                column(variable_edges[i]) | mix[variable_edges[i]] << column_bits;
     out.chunks = chunks;
     out.group = group;
     out.steps = steps;
