@@ -75,7 +75,10 @@ struct fft_bp_graph {
 /*!
  * Where a thread per edge keeps its messages (the edge-thread family, flooding,
  * q = 16, 32 or 64 with checks of up to 8 edges, or q = 256 with up to 4, L = 4
- * lanes an edge, each with V = 64 values). Check c takes L * edge_group adjacent
+ * lanes an edge, each with V = 64 values). For L > 1 the value's bank within
+ * its column is mixed per edge with its low bits, so that the check's lanes
+ * take distinct banks too; variable_columns carries the mix above each
+ * column's 18 bits. Check c takes L * edge_group adjacent
  * lanes of the check phase; lanes L i .. L i + L - 1 of a check serve its i-th
  * edge. Every edge owns a column of q floats in shared memory, which holds its
  * variable-to-check message, then its check-to-variable message, in the
@@ -89,7 +92,8 @@ struct fft_bp_graph {
 struct fft_bp_edge_layout {
     //! per lane: the byte offset of its value 0 (the column's, XOR that of
     //! h^-1 (sub V)); 0xffffffff: idle lane), then the byte offsets of h^-1 2^b,
-    //! b = 0 .. log2 V - 1, packed two a word
+    //! b = 0 .. log2 V - 1, packed two a word (a seventh, for V = 128, in
+    //! words above the first word's 18 bits)
     std::vector<uint32_t> lanes;
     //! per lane: variable | coefficient << 24, 0xffffffff where idle
     std::vector<uint32_t> lane_terms;

@@ -48,11 +48,15 @@ namespace kernels {
 namespace {
 
 // Lanes that hold one message: 1 for q <= 64; GF(256) splits a message over
-// 4 lanes of 64 values (y = sub * 64 + r: the lane's sub carries y's two high
-// bits, the register index r the six low ones).
+// lanes_256 lanes of 256 / lanes_256 values (y = sub * V + r: the lane's sub
+// carries y's high bits, the register index r the low ones). H100, GF(256)
+// with 64 symbols, 10 iterations: 4 lanes of 64 values, 282 Mbit/s; 2 lanes of
+// 128 (one shuffle stage a transform instead of two, but 255 registers and 8
+// warps an SM, latency-bound), 243.
+constexpr unsigned lanes_256 = 4;
 __host__ __device__ constexpr unsigned message_lanes(unsigned q)
 {
-    return q > 64 ? 4 : 1;
+    return q > 64 ? lanes_256 : 1;
 }
 
 // q <= 64: six warps a block and three blocks an SM, 96 registers a thread
@@ -62,7 +66,7 @@ __host__ __device__ constexpr unsigned message_lanes(unsigned q)
 // 192 KiB allow one block an SM, so it takes up to 16 warps.
 __host__ __device__ constexpr unsigned edge_max_threads(unsigned q)
 {
-    return message_lanes(q) == 1 ? 192 : 512;
+    return message_lanes(q) == 1 ? 192 : 128 * message_lanes(q);
 }
 __host__ __device__ constexpr unsigned edge_min_blocks(unsigned q)
 {
@@ -70,6 +74,8 @@ __host__ __device__ constexpr unsigned edge_min_blocks(unsigned q)
 }
 // bytes from value x to x + 1 of a column: 32 columns of floats side by side
 constexpr unsigned column_stride = 128;
+// bits of a column's byte offset in the layout's words
+constexpr unsigned column_bits = 18;
 constexpr uint32_t idle = 0xffffffffu;
 
 __host__ __device__ constexpr unsigned lowest_bit(unsigned i)
@@ -140,12 +146,13 @@ struct value_offsets {
         unsigned image[m];
 #pragma unroll
         for (unsigned b = 0; b < m; ++b)
-            image[b] = (words[b / 2] >> (16 * (b % 2))) & 0xffffu;
+            image[b] = b < 6 ? (words[b / 2] >> (16 * (b % 2))) & 0xffffu
+                             : (w.x >> column_bits) << 2;
         lo[0] = 0;
 #pragma unroll
         for (unsigned i = 1; i < B; ++i)
             lo[i] = lo[i & (i - 1)] ^ image[lowest_bit(i)];
-        hi[0] = w.x;
+        hi[0] = m > 6 ? w.x & ((1u << column_bits) - 1) : w.x;
 #pragma unroll
         for (unsigned j = 1; j < H; ++j)
             hi[j] = hi[j & (j - 1)] ^ image[low_bits + lowest_bit(j)];
@@ -289,7 +296,6 @@ __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
 // column's offset in the low column_bits bits; for L > 1 above them, two bits
 // for each of r's six bits, the edge's bank mix (fft_bp_edge_layout): value x
 // lies in bank (sub ^ mix(r)) of the column's L banks.
-constexpr unsigned column_bits = 18;
 template <unsigned V, unsigned L>
 struct variable_offsets {
     static constexpr unsigned B = 8, H = V / B;
@@ -299,16 +305,18 @@ struct variable_offsets {
         if constexpr (L == 1) {
             hi[0] = word;
         } else {
-            static_assert(V == 64, "four lanes of 64 values");
+            constexpr unsigned lb = log2_of(L);
             const uint32_t mix = word >> column_bits;
             lo[0] = 0;
 #pragma unroll
             for (unsigned i = 1; i < B; ++i)
-                lo[i] = lo[i & (i - 1)] ^ (((mix >> (2 * lowest_bit(i))) & 3) << 2);
+                lo[i] =
+                    lo[i & (i - 1)] ^ (((mix >> (lb * lowest_bit(i))) & (L - 1)) << 2);
             hi[0] = (word & ((1u << column_bits) - 1)) | (sub << 2);
 #pragma unroll
             for (unsigned j = 1; j < H; ++j)
-                hi[j] = hi[j & (j - 1)] ^ (((mix >> (2 * (3 + lowest_bit(j)))) & 3) << 2);
+                hi[j] = hi[j & (j - 1)] ^
+                        (((mix >> (lb * (3 + lowest_bit(j)))) & (L - 1)) << 2);
         }
     }
     __device__ __forceinline__ unsigned operator[](unsigned r) const
@@ -748,20 +756,25 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
         unsigned b = x / V;
         for (unsigned i = 0; i < log2_of(V); ++i)
             if ((x >> i) & 1)
-                b ^= (m >> (2 * i)) & 3;
+                b ^= (m >> (log2_of(L) * i)) & (L - 1);
         return b;
     };
     if (L > 1)
         for (size_t e = 0; e < edges; ++e) {
-            const uint8_t* to_variable = &gf_mul[size_t(inverse[edge_coefficient[e]]) * q];
+            const uint8_t* to_variable =
+                &gf_mul[size_t(inverse[edge_coefficient[e]]) * q];
             uint32_t m = 0;
-            for (; m < (1u << (2 * log2_of(V))); ++m) {
-                const unsigned b1 = bank(to_variable[V], m), b2 = bank(to_variable[2 * V], m);
-                if (b1 != 0 && b2 != 0 && b1 != b2)
+            const uint32_t mixes = 1u << (log2_of(L) * log2_of(V));
+            for (; m < mixes; ++m) {
+                unsigned seen = 0;
+                for (unsigned sub = 0; sub < L; ++sub)
+                    seen |= 1u << bank(to_variable[sub * V], m);
+                if (seen == (1u << L) - 1)
                     break;
             }
-            if (m == (1u << (2 * log2_of(V))))
-                throw std::logic_error("fft_bp_make_edge_layout: no bank mix for an edge");
+            if (m == mixes)
+                throw std::logic_error(
+                    "fft_bp_make_edge_layout: no bank mix for an edge");
             mix[e] = m;
         }
     // byte offset of variable-domain value x in edge e's column: linear over
@@ -784,8 +797,13 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
         // the lane's values y = sub * V + r: the image of sub * V folded into
         // the column's offset, those of r's bits packed two a word
         word[0] = column(e) ^ value_offset(to_variable[sub * V], e);
-        for (unsigned b = 0; b < log2_of(V); ++b)
-            word[1 + b / 2] |= value_offset(to_variable[1u << b], e) << (16 * (b % 2));
+        for (unsigned b = 0; b < log2_of(V); ++b) {
+            const uint32_t image = value_offset(to_variable[1u << b], e);
+            if (b < 6)
+                word[1 + b / 2] |= image << (16 * (b % 2));
+            else // V = 128: the seventh above the column's offset, in words
+                word[0] |= image >> 2 << column_bits;
+        }
         if (sub == 0)
             out.lane_terms[t] = edge_variable[e] | uint32_t(h) << 24;
     }
