@@ -1317,27 +1317,7 @@ __global__ void __launch_bounds__(kernel_threads(Q, DS, half_storage<M>),
         }
     }
 
-    const unsigned k = g.k;
-    uint8_t* info = p.info_bits + frame * size_t(k) * m;
-    for (unsigned t = threadIdx.x; t < k * m; t += blockDim.x) {
-        const unsigned i = t / m, b = t - i * m;
-        info[t] = (s.hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
-    }
-    if (p.codeword_bits) {
-        uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;
-        for (unsigned t = threadIdx.x; t < g.n * m; t += blockDim.x) {
-            const unsigned v = t / m, b = t - v * m;
-            cw[t] = (s.hard[v] >> (m - 1 - b)) & 1;
-        }
-    }
-    if (threadIdx.x == 0) {
-        fft_bp_status st;
-        st.converged = unsat == 0;
-        st.iterations = iterations;
-        st.syndrome_weight = unsat;
-        st.invalid_inputs = s_invalid;
-        p.status[frame] = st;
-    }
+    write_frame_result<m>(p, frame, s.hard, unsat, iterations, s_invalid);
 }
 
 
@@ -1348,20 +1328,8 @@ void launch_kernel(const fft_bp_params& p, cudaStream_t stream, launch_mode mode
     if constexpr (DS != mma_edge_slots) // on chip only (launch_checked)
         if (!p.variant.on_chip)
             kernel = &fft_bp_kernel<Q, DS, M, false>;
-    if (mode != launch_mode::enqueue &&
-        p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
-        opt_in_shared_memory(kernel);
-    if (mode == launch_mode::prepare)
-        return;
-    // the kernel writes the status fields, not the struct's padding, which
-    // the engine copies to the host with them
-    GPULDPC_CUDA_CHECK(
-        cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(fft_bp_status), stream));
-    kernel<<<unsigned(p.n_frames),
-             kernel_threads(Q, DS, half_storage<M>),
-             p.variant.shared_bytes,
-             stream>>>(p);
-    GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_kernel");
+    launch_per_frame(
+        kernel, p, kernel_threads(Q, DS, half_storage<M>), stream, mode, "fft_bp_kernel");
 }
 
 // --- check-parallel family (global variant, flooding) -----------------------

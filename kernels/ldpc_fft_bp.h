@@ -100,6 +100,7 @@ struct fft_bp_edge_layout {
     //! steps * n: the column of each variable's k-th edge, 0xffffffff past its degree
     std::vector<uint32_t> variable_columns;
     unsigned chunks = 0, group = 0, steps = 0;
+    unsigned lanes_per_message = 1; //!< L
 };
 
 /*!

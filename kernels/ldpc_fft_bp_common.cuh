@@ -23,6 +23,11 @@
 namespace gr {
 namespace gpuldpc {
 namespace kernels {
+
+// What a launch does: set the kernels' attributes (prepare), enqueue them
+// (enqueue: legal while a stream is captured into a CUDA graph), or both.
+enum class launch_mode { prepare, enqueue, both };
+
 namespace {
 
 constexpr float log_floor = 30.0f;   // log_prob_domain::log_floor
@@ -94,11 +99,64 @@ void opt_in_shared_memory(Kernel kernel)
 template <typename M>
 constexpr bool half_storage = std::is_same<M, __half>::value;
 
-} // namespace
+// A frame's information (and codeword) bits, MSB first, from its hard
+// decisions, and its status; by the whole block, after its last barrier.
+template <unsigned m>
+__device__ void write_frame_result(const fft_bp_params& p,
+                                   size_t frame,
+                                   const uint8_t* hard,
+                                   unsigned unsat,
+                                   unsigned iterations,
+                                   unsigned invalid)
+{
+    const fft_bp_graph& g = p.graph;
+    uint8_t* info = p.info_bits + frame * size_t(g.k) * m;
+    for (unsigned t = threadIdx.x; t < g.k * m; t += blockDim.x) {
+        const unsigned i = t / m, b = t - i * m;
+        info[t] = (hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
+    }
+    if (p.codeword_bits) {
+        uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;
+        for (unsigned t = threadIdx.x; t < g.n * m; t += blockDim.x) {
+            const unsigned v = t / m, b = t - v * m;
+            cw[t] = (hard[v] >> (m - 1 - b)) & 1;
+        }
+    }
+    if (threadIdx.x == 0) {
+        fft_bp_status st;
+        st.converged = unsat == 0;
+        st.iterations = iterations;
+        st.syndrome_weight = unsat;
+        st.invalid_inputs = invalid;
+        p.status[frame] = st;
+    }
+}
 
-// What a launch does: set the kernels' attributes (prepare), enqueue them
-// (enqueue: legal while a stream is captured into a CUDA graph), or both.
-enum class launch_mode { prepare, enqueue, both };
+// A kernel that decodes a frame a block (dynamic shared memory
+// p.variant.shared_bytes, opted into beyond 48 KiB): prepare sets its
+// attributes, enqueue clears the status and launches it.
+template <typename Kernel>
+void launch_per_frame(Kernel kernel,
+                      const fft_bp_params& p,
+                      unsigned threads,
+                      cudaStream_t stream,
+                      launch_mode mode,
+                      const char* name)
+{
+    if (mode != launch_mode::enqueue &&
+        p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+        opt_in_shared_memory(kernel);
+    if (mode == launch_mode::prepare)
+        return;
+    // the kernel writes the status fields, not the struct's padding, which
+    // the engine copies to the host with them
+    GPULDPC_CUDA_CHECK(
+        cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(fft_bp_status), stream));
+    kernel<<<unsigned(p.n_frames), threads, p.variant.shared_bytes, stream>>>(p);
+    GPULDPC_CUDA_CHECK_LAUNCH(name);
+}
+
+} // namespace
 
 //! The edge-thread family (fft_bp_variant::edge_threads), ldpc_fft_bp_edges.cu
 void launch_fft_bp_edges(const fft_bp_params& p, cudaStream_t stream, launch_mode mode);

@@ -560,45 +560,18 @@ __global__ void __launch_bounds__(edge_max_threads(Q), edge_min_blocks(Q))
         }
     }
 
-    const unsigned k = g.k;
-    uint8_t* info = p.info_bits + frame * size_t(k) * m;
-    for (unsigned t = threadIdx.x; t < k * m; t += blockDim.x) {
-        const unsigned i = t / m, b = t - i * m;
-        info[t] = (f.hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
-    }
-    if (p.codeword_bits) {
-        uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;
-        for (unsigned t = threadIdx.x; t < g.n * m; t += blockDim.x) {
-            const unsigned v = t / m, b = t - v * m;
-            cw[t] = (f.hard[v] >> (m - 1 - b)) & 1;
-        }
-    }
-    if (threadIdx.x == 0) {
-        fft_bp_status st;
-        st.converged = unsat == 0;
-        st.iterations = iterations;
-        st.syndrome_weight = unsat;
-        st.invalid_inputs = s_invalid;
-        p.status[frame] = st;
-    }
+    write_frame_result<m>(p, frame, f.hard, unsat, iterations, s_invalid);
 }
 
 template <unsigned Q, unsigned D, typename M>
 void launch_edges(const fft_bp_params& p, cudaStream_t stream, launch_mode mode)
 {
-    auto kernel = &fft_bp_edges_kernel<Q, D, M>;
-    if (mode != launch_mode::enqueue &&
-        p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
-        opt_in_shared_memory(kernel);
-    if (mode == launch_mode::prepare)
-        return;
-    // the kernel writes the status fields, not the struct's padding, which
-    // the engine copies to the host with them
-    GPULDPC_CUDA_CHECK(
-        cudaMemsetAsync(p.status, 0, p.n_frames * sizeof(fft_bp_status), stream));
-    kernel<<<unsigned(p.n_frames), p.variant.threads, p.variant.shared_bytes, stream>>>(
-        p);
-    GPULDPC_CUDA_CHECK_LAUNCH("fft_bp_edges_kernel");
+    launch_per_frame(&fft_bp_edges_kernel<Q, D, M>,
+                     p,
+                     p.variant.threads,
+                     stream,
+                     mode,
+                     "fft_bp_edges_kernel");
 }
 
 template <unsigned Q, typename M>
@@ -815,6 +788,7 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
     out.chunks = chunks;
     out.group = group;
     out.steps = steps;
+    out.lanes_per_message = L;
     return out;
 }
 

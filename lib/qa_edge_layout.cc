@@ -1,0 +1,144 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The edge-thread layout of the GPU FFT-BP decoder (kernels/ldpc_fft_bp.h):
+// host code of CUDA builds, tested without a GPU.
+
+#include "ldpc_fft_bp.h"
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <set>
+
+using namespace gr::gpuldpc;
+
+BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
+{
+    // Host side only (runs without a GPU). Where the check phase reads and
+    // writes value x = h^-1 y of an edge (lane sub of its L, register r, y =
+    // sub V + r) must be where the variable phase keeps x (lane x / V,
+    // register x % V); an edge's values fill its q slots; and at every
+    // register index the 32 lanes of a warp hit 32 distinct banks in both
+    // phases (the edge colouring and, for GF(256), the bank mix).
+    struct shape {
+        unsigned n, dv, dc, q;
+    };
+    for (const shape sh : { shape{ 96, 2, 4, 64 },
+                            shape{ 96, 2, 3, 64 },
+                            shape{ 60, 2, 4, 64 },
+                            shape{ 96, 3, 6, 16 },
+                            shape{ 128, 2, 4, 32 },
+                            shape{ 64, 2, 4, 256 },
+                            shape{ 48, 2, 3, 256 } }) {
+        const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 5 + sh.dc);
+        const unsigned q = c.q();
+        std::vector<uint8_t> mul(size_t(q) * q);
+        for (unsigned a = 0; a < q; ++a)
+            std::copy_n(c.field().mul_row(uint8_t(a)), q, &mul[size_t(a) * q]);
+        const auto lay = kernels::fft_bp_make_edge_layout(c.n(),
+                                                          c.m(),
+                                                          q,
+                                                          c.check_offsets(),
+                                                          c.edge_variable(),
+                                                          c.edge_coefficient(),
+                                                          c.variable_offsets(),
+                                                          c.variable_edges(),
+                                                          mul);
+        BOOST_TEST_CONTEXT("n " << sh.n << ", degrees " << sh.dv << "/" << sh.dc
+                                << ", GF(" << q << ")")
+        {
+            BOOST_REQUIRE(lay.chunks > 0);
+            const unsigned L = lay.lanes_per_message, V = q / L, bits = 18;
+            BOOST_TEST(L == (q > 64 ? 4u : 1u));
+            BOOST_TEST(lay.group == (sh.dc <= 4 ? 4u : 8u));
+            BOOST_TEST(lay.steps == sh.dv);
+            // the check phase: (edge, x) -> byte address
+            std::vector<uint32_t> at(c.num_edges() * q, 0xffffffffu);
+            const unsigned lanes_per_check = lay.group * L;
+            for (size_t t = 0; t < size_t(lay.chunks) * 32; ++t) {
+                const uint32_t* w = &lay.lanes[4 * t];
+                const unsigned ch = unsigned(t / lanes_per_check),
+                               slot = unsigned(t / L % lay.group), sub = unsigned(t % L);
+                const bool real = ch < c.m() && slot < c.check_degree(ch);
+                BOOST_TEST((w[0] != 0xffffffffu) == real);
+                if (!real)
+                    continue;
+                const uint32_t e = c.check_offsets()[ch] + slot;
+                const unsigned h_inv = c.field().inv(c.edge_coefficient()[e]);
+                uint32_t image[7] = {};
+                for (unsigned b = 0; b < 6; ++b)
+                    image[b] = (w[1 + b / 2] >> (16 * (b % 2))) & 0xffffu;
+                image[6] = (w[0] >> bits) << 2;
+                const uint32_t base = V > 64 ? w[0] & ((1u << bits) - 1) : w[0];
+                for (unsigned r = 0; r < V; ++r) {
+                    uint32_t a = base;
+                    for (unsigned b = 0; b < 7; ++b)
+                        if ((r >> b) & 1)
+                            a ^= image[b];
+                    const unsigned x =
+                        c.field().mul(uint8_t(h_inv), uint8_t(sub * V + r));
+                    BOOST_TEST(at[e * q + x] == 0xffffffffu); // each x once
+                    at[e * q + x] = a;
+                }
+            }
+            // distinct banks in a check warp at each register index
+            for (unsigned ch = 0; ch < lay.chunks; ++ch)
+                for (unsigned r = 0; r < V; ++r) {
+                    std::set<unsigned> banks;
+                    unsigned used = 0;
+                    for (unsigned l = 0; l < 32; ++l) {
+                        const size_t t = size_t(ch) * 32 + l;
+                        const uint32_t* w = &lay.lanes[4 * t];
+                        if (w[0] == 0xffffffffu)
+                            continue;
+                        const unsigned chk = unsigned(t / lanes_per_check),
+                                       sub = unsigned(t % L);
+                        const uint32_t e =
+                            c.check_offsets()[chk] + unsigned(t / L % lay.group);
+                        const unsigned x = c.field().mul(
+                            c.field().inv(c.edge_coefficient()[e]), uint8_t(sub * V + r));
+                        banks.insert(at[e * q + x] / 4 % 32);
+                        ++used;
+                    }
+                    BOOST_TEST(banks.size() == used);
+                }
+            // the variable phase: the same addresses, distinct banks
+            const unsigned per_warp = 32 / L;
+            for (unsigned k = 0; k < lay.steps; ++k)
+                for (unsigned v0 = 0; v0 < c.n(); v0 += per_warp)
+                    for (unsigned r = 0; r < V; ++r) {
+                        std::set<unsigned> banks;
+                        unsigned used = 0;
+                        for (unsigned v = v0; v < std::min(c.n(), v0 + per_warp); ++v) {
+                            const uint32_t word =
+                                lay.variable_columns[size_t(k) * c.n() + v];
+                            if (k >= c.variable_degree(v)) {
+                                BOOST_TEST(word == 0xffffffffu);
+                                continue;
+                            }
+                            const uint32_t e =
+                                c.variable_edges()[c.variable_offsets()[v] + k];
+                            for (unsigned sub = 0; sub < L; ++sub) {
+                                unsigned bank = sub;
+                                for (unsigned i = 0; i < 7; ++i)
+                                    if ((r >> i) & 1)
+                                        bank ^= (word >> (bits + (L == 4 ? 2 : 1) * i)) &
+                                                (L - 1);
+                                const uint32_t a =
+                                    L == 1 ? word + r * 128
+                                           : ((word & ((1u << bits) - 1)) | bank << 2) +
+                                                 r * 128;
+                                BOOST_TEST(a == at[e * q + sub * V + r]);
+                                banks.insert(a / 4 % 32);
+                                ++used;
+                            }
+                        }
+                        BOOST_TEST(banks.size() == used);
+                    }
+        }
+    }
+}
