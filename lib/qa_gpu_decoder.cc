@@ -162,7 +162,8 @@ BOOST_AUTO_TEST_CASE(gpu_register_layouts_equal_cpu, *utf::precondition(gpu_pres
     // the register check update's layouts: 4 and 8 edge slots, idle slots
     // (degree 3 in 4 slots, 6 in 8), q = 64, 128, 256. GF(64) flooding takes
     // a thread per edge where two frames fit the shared memory (idle lanes:
-    // n = 96 with degree 3; a last warp short of checks: n = 60, 30 checks),
+    // n = 96 with degree 3; a last warp short of checks: n = 60, 30 checks;
+    // variables of degree 3, GF(16)),
     // and with degree <= 4 the tensor cores from compute capability 8.0 on
     // otherwise (the tests cpp_qa_gpu_decoder_tensor_cores and _registers
     // turn the edge threads, then the tensor cores, off). At 4.5 dB, where
@@ -173,6 +174,7 @@ BOOST_AUTO_TEST_CASE(gpu_register_layouts_equal_cpu, *utf::precondition(gpu_pres
     };
     for (const shape s : { shape{ 192, 4, 8, 64 },
                            shape{ 96, 2, 3, 64 },
+                           shape{ 96, 3, 6, 16 },
                            shape{ 60, 2, 4, 64 },
                            shape{ 64, 2, 4, 128 },
                            shape{ 64, 3, 6, 128 },
