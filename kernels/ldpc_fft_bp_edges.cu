@@ -50,9 +50,9 @@ namespace {
 // Lanes that hold one message: 1 for q <= 64; GF(256) splits a message over
 // lanes_256 lanes of 256 / lanes_256 values (y = sub * V + r: the lane's sub
 // carries y's high bits, the register index r the low ones). H100, GF(256)
-// with 64 symbols, 10 iterations: 4 lanes of 64 values, 282 Mbit/s; 2 lanes of
-// 128 (one shuffle stage a transform instead of two, but 255 registers and 8
-// warps an SM, latency-bound), 243.
+// with 64 symbols, 10 iterations, before the one-pass variable phase: 4 lanes
+// of 64 values, 282 Mbit/s; 2 lanes of 128 (one shuffle stage a transform
+// instead of two, but 255 registers and 8 warps an SM, latency-bound), 243.
 constexpr unsigned lanes_256 = 4;
 __host__ __device__ constexpr unsigned message_lanes(unsigned q)
 {
