@@ -1481,22 +1481,8 @@ template <unsigned Q>
 __global__ void __launch_bounds__(block_threads)
     fft_bp_finish_kernel(const fft_bp_params p)
 {
-    constexpr unsigned m = log2_of(Q);
-    const fft_bp_graph& g = p.graph;
     const size_t frame = blockIdx.x;
-    const uint8_t* hard = p.hard + frame * g.n;
-    uint8_t* info = p.info_bits + frame * size_t(g.k) * m;
-    for (unsigned t = threadIdx.x; t < g.k * m; t += blockDim.x) {
-        const unsigned i = t / m, b = t - i * m;
-        info[t] = (hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
-    }
-    if (p.codeword_bits) {
-        uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;
-        for (unsigned t = threadIdx.x; t < g.n * m; t += blockDim.x) {
-            const unsigned v = t / m, b = t - v * m;
-            cw[t] = (hard[v] >> (m - 1 - b)) & 1;
-        }
-    }
+    write_frame_bits<log2_of(Q)>(p, frame, p.hard + frame * p.graph.n);
     if (threadIdx.x == 0)
         p.status[frame].converged = p.status[frame].syndrome_weight == 0;
 }

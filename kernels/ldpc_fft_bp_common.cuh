@@ -100,14 +100,10 @@ template <typename M>
 constexpr bool half_storage = std::is_same<M, __half>::value;
 
 // A frame's information (and codeword) bits, MSB first, from its hard
-// decisions, and its status; by the whole block, after its last barrier.
+// decisions; by the whole block.
 template <unsigned m>
-__device__ void write_frame_result(const fft_bp_params& p,
-                                   size_t frame,
-                                   const uint8_t* hard,
-                                   unsigned unsat,
-                                   unsigned iterations,
-                                   unsigned invalid)
+__device__ void
+write_frame_bits(const fft_bp_params& p, size_t frame, const uint8_t* hard)
 {
     const fft_bp_graph& g = p.graph;
     uint8_t* info = p.info_bits + frame * size_t(g.k) * m;
@@ -122,6 +118,19 @@ __device__ void write_frame_result(const fft_bp_params& p,
             cw[t] = (hard[v] >> (m - 1 - b)) & 1;
         }
     }
+}
+
+// The bits and the status of a frame decoded by one block, after its last
+// barrier.
+template <unsigned m>
+__device__ void write_frame_result(const fft_bp_params& p,
+                                   size_t frame,
+                                   const uint8_t* hard,
+                                   unsigned unsat,
+                                   unsigned iterations,
+                                   unsigned invalid)
+{
+    write_frame_bits<m>(p, frame, hard);
     if (threadIdx.x == 0) {
         fft_bp_status st;
         st.converged = unsat == 0;
