@@ -215,6 +215,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_batch_in8(d_int8_input ? batch() * in_len() : 0),
       d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
       d_batch_status(batch()),
+      d_staging_copies(d_decoder->device_name() == "cpu"
+                           ? 0
+                           : std::min(3u, copy_pool::default_helpers())),
       d_last_stats(std::chrono::steady_clock::now())
 {
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
@@ -356,7 +359,8 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
         size_t j = i + 1;
         while (j < n && starts[j] == starts[i] + (j - i) * in_len())
             ++j;
-        std::copy_n(in_bytes + starts[i] * item, (j - i) * len, staged + i * len);
+        d_staging_copies.copy(
+            staged + i * len, in_bytes + starts[i] * item, (j - i) * len);
         i = j;
     }
     slot.frames = n;

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_LDPC_DECODER_IMPL_H
 #define INCLUDED_GPULDPC_LDPC_DECODER_IMPL_H
 
+#include "engine/copy_pool.h"
 #include "framed_block.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
@@ -116,6 +117,9 @@ private:
     std::vector<frame_status> d_batch_status;
     // stream batches: two in flight at most, allocated with the first
     staging_slot d_slots[batch_decoder::max_outstanding];
+    // a GPU's batch into its page-locked staging: one core's memcpy would
+    // hold the block below what the GPU decodes
+    copy_pool d_staging_copies;
     unsigned d_submit_slot = 0, d_collect_slot = 0;
     const frame_status* d_current_status = nullptr; // of frame_annotations()
     std::chrono::steady_clock::time_point d_busy_until;

@@ -75,7 +75,8 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
             const uint64_t f = dec->frames();
             monotonic &= f >= last_frames;
             last_frames = f;
-            monotonic &= pmt::to_uint64(pmt::dict_ref(s, pmt::mp("frames"), pmt::PMT_NIL)) <= f;
+            monotonic &=
+                pmt::to_uint64(pmt::dict_ref(s, pmt::mp("frames"), pmt::PMT_NIL)) <= f;
             (void)dec->bad_length_frames();
             (void)dec->missing_tag_items();
             (void)dec->average_iterations();

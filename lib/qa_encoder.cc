@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
 #include <random>
@@ -154,4 +155,28 @@ BOOST_AUTO_TEST_CASE(encode_rejects_symbols_outside_the_field)
     BOOST_CHECK_THROW(code.encode(info.data(), cw.data(), 1), std::invalid_argument);
     for (auto x : cw)
         BOOST_CHECK_EQUAL(x, 0xaa); // nothing written
+}
+
+BOOST_AUTO_TEST_CASE(pack_bits_matches_a_bit_by_bit_packing)
+{
+    // every length up to 5 words and a tail, bytes with only their lowest bit
+    // meaning anything (the others set at random), into a dirty destination
+    std::mt19937 rng(5);
+    for (size_t n = 0; n <= 45; ++n)
+        for (int trial = 0; trial < 8; ++trial) {
+            std::vector<uint8_t> bits(n);
+            for (auto& b : bits)
+                b = uint8_t(rng());
+            std::vector<uint8_t> expected(packed_size(n), 0);
+            for (size_t i = 0; i < n; ++i)
+                expected[i / 8] |= uint8_t((bits[i] & 1) << (7 - i % 8));
+            std::vector<uint8_t> packed(packed_size(n), 0xA5);
+            pack_bits(bits.data(), n, packed.data());
+            BOOST_CHECK_EQUAL_COLLECTIONS(
+                packed.begin(), packed.end(), expected.begin(), expected.end());
+            std::vector<uint8_t> back(n);
+            unpack_bits(packed.data(), n, back.data());
+            for (size_t i = 0; i < n; ++i)
+                BOOST_CHECK_EQUAL(back[i], bits[i] & 1);
+        }
 }

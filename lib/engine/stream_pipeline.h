@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_ENGINE_STREAM_PIPELINE_H
 #define INCLUDED_GPULDPC_ENGINE_STREAM_PIPELINE_H
 
+#include "copy_pool.h"
 #include "cuda_resources.h"
 #include <condition_variable>
 #include <cstring>
@@ -19,35 +20,6 @@
 namespace gr {
 namespace gpuldpc {
 namespace cuda {
-
-/*!
- * \brief Splits large memcpy calls over a few persistent threads, so that the
- * staging copies between pageable and pinned memory keep up with the copy
- * engines. The calling thread takes a share too.
- */
-class copy_pool
-{
-public:
-    explicit copy_pool(unsigned helpers);
-    ~copy_pool();
-    copy_pool(const copy_pool&) = delete;
-    copy_pool& operator=(const copy_pool&) = delete;
-    void copy(void* dst, const void* src, size_t bytes);
-
-private:
-    void worker(unsigned index);
-    void copy_share(unsigned share);
-
-    std::vector<std::thread> d_threads;
-    std::mutex d_mutex;
-    std::condition_variable d_start, d_done;
-    unsigned long d_generation = 0;
-    unsigned d_pending = 0;
-    bool d_stop = false;
-    unsigned char* d_dst = nullptr;
-    const unsigned char* d_src = nullptr;
-    size_t d_bytes = 0;
-};
 
 /*!
  * \brief Moves a batch from host memory through the GPU and back, in chunks

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace gr {
 namespace gpuldpc {
@@ -23,10 +24,27 @@ inline size_t packed_size(size_t bits) { return (bits + 7) / 8; }
 /*! Packs \p n bits (0/1) into packed_size(n) bytes; unused low bits are 0. */
 inline void pack_bits(const uint8_t* bits, size_t n, uint8_t* bytes)
 {
-    for (size_t i = 0; i < packed_size(n); ++i)
-        bytes[i] = 0;
-    for (size_t i = 0; i < n; ++i)
-        bytes[i / 8] |= uint8_t((bits[i] & 1) << (7 - i % 8));
+    // Eight bits a byte: the lowest bit of each of 8 bytes (first byte lowest)
+    // times 2^63 + 2^54 + ... + 2^0 lands bit i alone at position 63 - i, with
+    // no carries (the products' positions 8i + 63 - 9j are all distinct).
+    const size_t whole = n / 8;
+    for (size_t i = 0; i < whole; ++i) {
+        uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        std::memcpy(&x, bits + 8 * i, 8);
+#else
+        for (unsigned b = 0; b < 8; ++b)
+            x |= uint64_t(bits[8 * i + b]) << (8 * b);
+#endif
+        x &= 0x0101010101010101ull;
+        bytes[i] = uint8_t((x * 0x8040201008040201ull) >> 56);
+    }
+    if (n % 8) {
+        unsigned last = 0;
+        for (size_t i = whole * 8; i < n; ++i)
+            last |= unsigned(bits[i] & 1) << (7 - i % 8);
+        bytes[whole] = uint8_t(last);
+    }
 }
 
 /*! Unpacks the first \p n bits of \p bytes, MSB first. */

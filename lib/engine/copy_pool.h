@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_COPY_POOL_H
+#define INCLUDED_GPULDPC_ENGINE_COPY_POOL_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief Splits large memcpy calls over a few persistent threads, so that the
+ * staging copies between pageable and pinned memory keep up with the copy
+ * engines. The calling thread takes a share too.
+ */
+class GPULDPC_ENGINE_API copy_pool
+{
+public:
+    //! \p helpers threads besides the caller; 0 copies on the caller alone
+    explicit copy_pool(unsigned helpers);
+    ~copy_pool();
+    copy_pool(const copy_pool&) = delete;
+    copy_pool& operator=(const copy_pool&) = delete;
+    /*!
+     * Copies \p bytes from \p src to \p dst (not overlapping); blocks until
+     * done. Copies under 1 MiB run on the caller alone. One call at a time.
+     */
+    void copy(void* dst, const void* src, size_t bytes);
+
+    //! all cores but one, at most 11 besides the caller (host memory
+    //! bandwidth, not the core count, limits beyond that)
+    static unsigned default_helpers();
+
+private:
+    void worker(unsigned index);
+    void copy_share(unsigned share);
+
+    std::vector<std::thread> d_threads;
+    std::mutex d_mutex;
+    std::condition_variable d_start, d_done;
+    unsigned long d_generation = 0;
+    unsigned d_pending = 0;
+    bool d_stop = false;
+    unsigned char* d_dst = nullptr;
+    const unsigned char* d_src = nullptr;
+    size_t d_bytes = 0;
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_COPY_POOL_H */
