@@ -32,7 +32,7 @@ framed_block::framed_block(size_t in_len,
       d_batch(batch),
       d_unit(unit),
       d_scanner(in_len, length_tag_key),
-      d_out_len_key(pmt::mp(length_tag_key.empty() ? "packet_len" : length_tag_key)),
+      d_out_len_key(pmt::mp(length_tag_key)),
       d_out_len_value(pmt::from_long(long(out_len)))
 {
     if (in_len == 0 || out_len == 0 || batch == 0)
@@ -209,7 +209,8 @@ size_t framed_block::emit_batch(batch_record& b, size_t produced)
         if (d_stream_annotations)
             frame_annotations(i, d_annotations);
         const uint64_t out_abs = nitems_written(0) + (produced + written) * d_out_len;
-        add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
+        if (d_scanner.tagged())
+            add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
         for (const auto& kv : d_annotations)
             add_item_tag(0, out_abs, kv.first, kv.second);
         move_frame_tags(d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);

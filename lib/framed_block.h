@@ -67,7 +67,8 @@ protected:
      * \param in_itemsize bytes per input item
      * \param out_len output bytes per frame
      * \param batch frames per call at most (>= 1)
-     * \param length_tag_key length tag key; "" for untagged streams
+     * \param length_tag_key length tag key of the input and the output; ""
+     *        for untagged streams (no length tags out either)
      * \param unit what an input item is, for log lines ("soft bits", "bytes")
      */
     framed_block(size_t in_len,

@@ -172,6 +172,37 @@ class qa_framing(gr_unittest.TestCase):
         self.assertEqual(dec.frames(), 2)
         self.assertEqual(dec.truncated_frames(), 1)
 
+    def test_length_tags_out_only_for_tagged_input(self):
+        # the key names the length tag of the input and of the output; an
+        # empty key leaves both untagged (other tags still go with their frame)
+        code = load("regular_3_6_n96_gf2.alist")
+        rng = np.random.default_rng(16)
+        llr = zero_llr(code, 3, rng).ravel()
+        n = code.n
+        for key in ("packet_len", "frame_len", ""):
+            self.tb = gr.top_block()
+            tags = [make_tag(i * n + 1, "marker", pmt.from_long(i)) for i in range(3)]
+            if key:
+                tags += [make_tag(i * n, key, pmt.from_long(n)) for i in range(3)]
+            src = blocks.vector_source_f(llr.tolist(), False, 1, tags)
+            dec = gpuldpc.ldpc_decoder(code, output="bits", length_tag_key=key,
+                                       status_tags=False)
+            enc = gpuldpc.ldpc_encoder(code, input="bits", output="bits",
+                                       length_tag_key=key)
+            dec_snk, enc_snk = blocks.vector_sink_b(), blocks.vector_sink_b()
+            self.tb.connect(src, dec, dec_snk)
+            self.tb.connect(dec, enc, enc_snk)
+            self.assertTrue(run_with_deadline(self.tb, 30), "tb.run() hung")
+            self.assertEqual(dec.frames(), 3)
+            self.assertEqual(enc.frames(), 3)
+            for snk, frame_len in ((dec_snk, code.k), (enc_snk, n)):
+                self.assertEqual(len(snk.data()), 3 * frame_len)
+                got = sorted((t.offset, pmt.symbol_to_string(t.key)) for t in snk.tags())
+                expected = [(i * frame_len, "marker") for i in range(3)]
+                if key:
+                    expected += [(i * frame_len, key) for i in range(3)]
+                self.assertEqual(got, sorted(expected), f"key {key!r}")
+
     def test_encoder_truncated_frame_at_stream_end(self):
         code = load("regular_3_6_n96_gf2.alist")
         enc = gpuldpc.ldpc_encoder(code, input="bits")

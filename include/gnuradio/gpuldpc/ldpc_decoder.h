@@ -32,7 +32,8 @@ namespace gpuldpc {
  * Framing: with a length tag key (default "packet_len") each tagged packet is
  * one frame; a packet of another length is counted and skipped whole, items
  * outside any packet are counted and skipped. With an empty key the input is
- * cut into consecutive frames.
+ * cut into consecutive frames and the output carries no length tags (its
+ * frames are output_frame_length() bytes each).
  *
  * Batching: every call decodes as many complete frames as are waiting (at
  * most \p max_batch; 0, the default, takes 256 on the CPU and 4096 on a GPU,
@@ -59,12 +60,14 @@ namespace gpuldpc {
  * when the flowgraph starts.
  *
  * Output tags on the first item of each frame: the length key (frame length)
- * and, with \p status_tags, "ldpc_converged" (bool), "ldpc_iterations" (long)
- * and "ldpc_syndrome_weight" (long). Each tag costs the block's thread about
- * a quarter of a microsecond: at a million frames per second and more, turn
- * status_tags off (the counters and "stats" still report). Tags of an input frame are
- * carried to its output frame at the proportional offset. Length tags may hold any PMT
- * integer (long or uint64).
+ * unless the key is empty, and, with \p status_tags, "ldpc_converged" (bool),
+ * "ldpc_iterations" (long) and "ldpc_syndrome_weight" (long). Each tag costs
+ * the block's thread about half a microsecond (GNU Radio's tag store, H100
+ * host): above a few hundred thousand frames per second turn status_tags off
+ * (the counters and "stats" still report), and at line rate use untagged
+ * streams (an empty key). Tags of an input frame are carried to its output
+ * frame at the proportional offset. Length tags may hold any PMT integer (long
+ * or uint64).
  *
  * Failed frames (not converged) are passed on with ldpc_converged = false, or
  * dropped and counted when \p pass_failed is false.
@@ -124,7 +127,7 @@ public:
      * \param max_batch frames per decoder call at most; 0: automatic, 256 on
      *        the CPU and 4096 on a GPU (less where 64 MiB of input is less)
      * \param device "auto", "cpu", "cuda" or "cuda:N"
-     * \param length_tag_key length tag key; "" for untagged streams
+     * \param length_tag_key length tag key; "" for untagged streams (in and out)
      * \param pass_failed pass frames that did not converge (flagged) or drop them
      * \param threads CPU decoder threads, 0 for all cores
      * \param stats_interval seconds between "stats" messages, > 0

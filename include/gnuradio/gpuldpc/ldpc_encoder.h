@@ -36,8 +36,9 @@ namespace gpuldpc {
  *
  * Framing, scheduling, end of stream, tags and topology as in ldpc_decoder:
  * with a length tag key each packet is a frame (other lengths are counted and
- * skipped), else consecutive frames; each output frame carries the length tag
- * and the input frame's other tags; up to batch_size() frames per call; an
+ * skipped) and each output frame carries the length tag, else consecutive
+ * frames and no length tags out; output frames carry the input frame's other
+ * tags; up to batch_size() frames per call; an
  * incomplete frame at the end of the stream is counted (truncated_frames());
  * stream input and output are used together or not at all.
  * Message ports: "pdus" in (u8vector of one or more frames) and "pdus" out

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_encoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(1ce6a0c33f214e23113f665ebe72b93f) */
+/* BINDTOOL_HEADER_FILE_HASH(337ce973d14b2dd91c104344b37a0af0) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
