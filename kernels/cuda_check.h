@@ -13,6 +13,7 @@
 // g++ and nvcc), message "file:line: call: cudaErrorName: description".
 
 #include <gnuradio/gpuldpc/engine/device.h> // cuda_error
+#include <gnuradio/gpuldpc/engine/fault_injection.h>
 #include <cuda_runtime_api.h>
 #include <stdexcept>
 #include <string>
@@ -20,32 +21,73 @@
 namespace gr {
 namespace gpuldpc {
 
-[[noreturn]] inline void
-throw_cuda_error(cudaError_t err, const char* call, const char* file, int line)
+[[noreturn]] inline void throw_cuda_error(
+    cudaError_t err, const char* call, const char* file, int line, bool injected = false)
 {
     // clear a non-sticky error so that later calls do not report it again
-    cudaGetLastError();
+    if (!injected)
+        cudaGetLastError();
     throw cuda_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
-                         cudaGetErrorName(err) + ": " + cudaGetErrorString(err),
+                         cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
+                         (injected ? " (injected fault)" : ""),
                      int(err));
+}
+
+inline bool injected_fault_due(detail::cuda_call_kind kind)
+{
+    return detail::g_cuda_fault_armed.load(std::memory_order_relaxed) &&
+           detail::cuda_fault_due(kind);
+}
+
+// The error an armed fault gives this call, or cudaSuccess.
+inline cudaError_t injected_cuda_error(const char* call_text)
+{
+    if (!detail::g_cuda_fault_armed.load(std::memory_order_relaxed))
+        return cudaSuccess;
+    const auto kind = detail::cuda_call_kind_of(call_text);
+    if (!detail::cuda_fault_due(kind))
+        return cudaSuccess;
+    switch (kind) {
+    case detail::cuda_call_kind::allocation:
+        return cudaErrorMemoryAllocation;
+    case detail::cuda_call_kind::launch:
+        return cudaErrorLaunchFailure;
+    default:
+        return cudaErrorUnknown;
+    }
 }
 
 } // namespace gpuldpc
 } // namespace gr
 
-#define GPULDPC_CUDA_CHECK(call)                                                      \
-    do {                                                                              \
-        const cudaError_t gpuldpc_err_ = (call);                                      \
-        if (gpuldpc_err_ != cudaSuccess)                                              \
-            ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_, #call, __FILE__, __LINE__); \
+// An armed injected fault (fault_injection.h) takes the place of the call's
+// own result: allocations and copies are then not made.
+#define GPULDPC_CUDA_CHECK(call)                                                         \
+    do {                                                                                 \
+        const cudaError_t gpuldpc_injected_ = ::gr::gpuldpc::injected_cuda_error(#call); \
+        const cudaError_t gpuldpc_err_ =                                                 \
+            gpuldpc_injected_ != cudaSuccess ? gpuldpc_injected_ : (call);               \
+        if (gpuldpc_err_ != cudaSuccess)                                                 \
+            ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_,                                \
+                                            #call,                                       \
+                                            __FILE__,                                    \
+                                            __LINE__,                                    \
+                                            gpuldpc_injected_ != cudaSuccess);           \
     } while (0)
 
 // After a kernel launch: configuration errors show up in cudaGetLastError().
-#define GPULDPC_CUDA_CHECK_LAUNCH(name)                                              \
-    do {                                                                             \
-        const cudaError_t gpuldpc_err_ = cudaGetLastError();                         \
-        if (gpuldpc_err_ != cudaSuccess)                                             \
-            ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_, name, __FILE__, __LINE__); \
+#define GPULDPC_CUDA_CHECK_LAUNCH(name)                                     \
+    do {                                                                    \
+        cudaError_t gpuldpc_err_ = cudaGetLastError();                      \
+        const bool gpuldpc_injected_ =                                      \
+            gpuldpc_err_ == cudaSuccess &&                                  \
+            ::gr::gpuldpc::injected_fault_due(                              \
+                ::gr::gpuldpc::detail::cuda_call_kind::launch);             \
+        if (gpuldpc_injected_)                                              \
+            gpuldpc_err_ = cudaErrorLaunchFailure;                          \
+        if (gpuldpc_err_ != cudaSuccess)                                    \
+            ::gr::gpuldpc::throw_cuda_error(                                \
+                gpuldpc_err_, name, __FILE__, __LINE__, gpuldpc_injected_); \
     } while (0)
 
 namespace gr {

@@ -10,6 +10,7 @@
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/io_signature.h>
+#include <gnuradio/logger.h>
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -164,22 +165,42 @@ size_t decoder_batch(const ldpc_code& code, int max_batch, bool gpu, size_t item
     return std::min(size_t(max_batch), fits);
 }
 
+// The decoder of \p device, or the CPU's when the GPU fails while it is made
+// (a failed CUDA call; an unusable device argument is an error).
+batch_decoder::sptr make_decoder(ldpc_code::sptr code,
+                                 const ldpc_decoder::params& p,
+                                 const std::string& device)
+{
+    return make_batch_decoder(code,
+                              p.algorithm,
+                              p.schedule,
+                              p.max_iterations,
+                              p.flip_llr_sign,
+                              device,
+                              p.threads,
+                              p.messages,
+                              p.llr_scale,
+                              p.min_sum_scale,
+                              p.min_sum_offset);
+}
+
+batch_decoder::sptr make_decoder_or_cpu(ldpc_code::sptr code,
+                                        const ldpc_decoder::params& p)
+{
+    try {
+        return make_decoder(code, p, p.device);
+    } catch (const cuda_error& e) {
+        gr::logger("ldpc_decoder")
+            .error("the GPU decoder could not be made ({}); decoding on the CPU",
+                   e.what());
+        return make_decoder(code, p, "cpu");
+    }
+}
+
 } // namespace
 
 ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
-    : ldpc_decoder_impl(code,
-                        p,
-                        make_batch_decoder(code,
-                                           p.algorithm,
-                                           p.schedule,
-                                           p.max_iterations,
-                                           p.flip_llr_sign,
-                                           p.device,
-                                           p.threads,
-                                           p.messages,
-                                           p.llr_scale,
-                                           p.min_sum_scale,
-                                           p.min_sum_offset))
+    : ldpc_decoder_impl(code, p, make_decoder_or_cpu(code, p))
 {
 }
 
@@ -316,9 +337,19 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
         // from the first decoder: page-locked for a GPU, and still valid
         // after a fall back to the CPU
         const size_t frames = batch();
-        slot.in_mem = d_decoder->host_buffer(frames * in_len() * in_item_size());
-        slot.bits_mem = d_decoder->host_buffer(frames * d_decoder->info_bits_per_frame());
-        slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
+        const auto allocate = [&] {
+            slot.in_mem = d_decoder->host_buffer(frames * in_len() * in_item_size());
+            slot.bits_mem =
+                d_decoder->host_buffer(frames * d_decoder->info_bits_per_frame());
+            slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
+        };
+        try {
+            allocate();
+        } catch (const cuda_error& e) {
+            // no page-locked memory: the CPU decodes, from plain memory
+            fall_back_to_cpu(e);
+            allocate();
+        }
         slot.in = slot.in_mem.get();
         slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
         slot.status = static_cast<frame_status*>(slot.status_mem.get());
@@ -383,14 +414,16 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, std::vector<char>& emit)
     if (slot.decoder) {
         auto dec = std::move(slot.decoder);
         slot.decoder.reset();
-        bool redo = dec != d_decoder; // its GPU failed since
-        if (!redo) {
-            try {
-                dec->end_decode(slot.ticket);
-            } catch (const cuda_error& e) {
+        // Waited for even when the GPU failed on another batch since: its
+        // results are good if it finished, and nothing of it may land in the
+        // slot while the CPU decodes it again.
+        bool redo = false;
+        try {
+            dec->end_decode(slot.ticket);
+        } catch (const cuda_error& e) {
+            if (dec == d_decoder)
                 fall_back_to_cpu(e);
-                redo = true;
-            }
+            redo = true;
         }
         if (redo)
             decode_slot(slot);

@@ -365,6 +365,7 @@ public:
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {
+            cuda::drain_after_failure(d_slots[slot].stream, d_device);
             cancel_ticket(); // nothing of it is outstanding
             throw;
         }
@@ -530,8 +531,13 @@ private:
             return;
         std::lock_guard<std::mutex> lock(d_mutex);
         cuda::scoped_device guard(d_device);
-        enqueue(0, in, symbol_input, n_frames, info_bits, status, codeword_bits);
-        d_slots[0].stream->synchronize();
+        try {
+            enqueue(0, in, symbol_input, n_frames, info_bits, status, codeword_bits);
+            d_slots[0].stream->synchronize();
+        } catch (...) {
+            cuda::drain_after_failure(d_slots[0].stream, d_device);
+            throw;
+        }
     }
 
     // Enqueues a host-to-host batch on workspace \p slot's stream: copies in,

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <new>
 #include <utility>
 #include <vector>
@@ -139,6 +140,23 @@ public:
 private:
     cudaStream_t d_s = nullptr;
 };
+
+// After a failed call: waits for what the stream already holds (on device
+// \p device), so that no copy queued before the failure lands in a caller's
+// buffer after it was reported. Never throws; errors are left behind.
+inline void drain_after_failure(const std::unique_ptr<stream>& s, int device) noexcept
+{
+    if (!s)
+        return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) != cudaSuccess)
+        previous = -1;
+    cudaSetDevice(device);
+    cudaStreamSynchronize(s->get());
+    cudaGetLastError();
+    if (previous >= 0)
+        cudaSetDevice(previous);
+}
 
 class event
 {

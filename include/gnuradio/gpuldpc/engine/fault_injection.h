@@ -1,0 +1,68 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_FAULT_INJECTION_H
+#define INCLUDED_GPULDPC_ENGINE_FAULT_INJECTION_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief Injected GPU faults, for tests of the paths that fall back to the
+ * CPU.
+ *
+ * Every CUDA call of the engine goes through one check (a failed call becomes
+ * a cuda_error). With a fault armed, the nth checked call of the chosen kind
+ * from the moment it was armed fails once, as a real failure would:
+ * - "allocation": cudaMalloc, cudaMallocHost (device workspaces, page-locked
+ *   staging), reported as cudaErrorMemoryAllocation; the call is not made;
+ * - "launch": kernel and CUDA graph launches, reported as
+ *   cudaErrorLaunchFailure (a kernel already launched still runs);
+ * - "copy": cudaMemcpy* and cudaMemset*, reported as cudaErrorUnknown; the
+ *   call is not made.
+ * The cuda_error's message ends with "(injected fault)".
+ *
+ * The environment variable GPULDPC_INJECT_CUDA_FAULT=KIND:N (e.g.
+ * "launch:3") arms a fault when the library loads, so that any program
+ * (a flowgraph, gpuldpc-sim) can be tested without changes.
+ *
+ * Threads: arming and the checks MAY run on any threads; with several threads
+ * making CUDA calls, which call is the nth is up to the scheduler.
+ */
+
+/*!
+ * Arms a fault: the \p nth (>= 1) checked CUDA call of kind \p kind
+ * ("allocation", "launch" or "copy") from now on fails. Replaces a fault
+ * armed before. Throws std::invalid_argument naming the argument otherwise.
+ */
+GPULDPC_ENGINE_API void inject_cuda_fault(const std::string& kind, uint64_t nth);
+
+/*! Disarms a fault that has not fired yet. */
+GPULDPC_ENGINE_API void clear_cuda_fault();
+
+/*! How many injected faults have fired in this process. */
+GPULDPC_ENGINE_API uint64_t injected_cuda_faults();
+
+namespace detail {
+enum class cuda_call_kind : int { other = 0, allocation, launch, copy };
+//! nonzero while a fault is armed: the checks stay a load when none is
+GPULDPC_ENGINE_API extern std::atomic<int> g_cuda_fault_armed;
+//! Whether this call (of \p kind) is the one to fail; counts it.
+GPULDPC_ENGINE_API bool cuda_fault_due(cuda_call_kind kind);
+//! The kind of a CUDA call from its source text ("cudaMemcpyAsync(...)").
+GPULDPC_ENGINE_API cuda_call_kind cuda_call_kind_of(const char* call_text);
+} // namespace detail
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_FAULT_INJECTION_H */
