@@ -6,19 +6,22 @@
  */
 
 // GPU failures, injected (engine/fault_injection.h): the decoder block falls
-// back to the CPU and loses no frame, whether the GPU fails while the block is
-// made or mid-stream, in an allocation, a launch or a copy; the engine reports
+// back to the CPU and loses no frame, on streams (tagged or not) and PDUs,
+// whether the GPU fails while the block is made or mid-stream, in an
+// allocation, a launch or a copy; the engine reports
 // the failure as a cuda_error and stays usable. Skipped without a CUDA device.
 
 #include "qa_helpers.h"
-#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/gpuldpc/engine/fault_injection.h>
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <gnuradio/top_block.h>
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <string>
+#include <thread>
 
 using namespace gr::gpuldpc;
 
@@ -28,37 +31,56 @@ struct fault_case {
     const char* kind;
     uint64_t nth; // counted from when the flowgraph starts
     bool at_construction;
+    bool streams_only; // PDUs take no page-locked staging
 };
 
-// The fault cases: the first page-locked staging or device workspace
-// allocation, a later launch and a later copy (a batch takes at least one
-// launch and three copies), and an allocation while the block is made.
+// The fault cases: the first allocation (on streams the page-locked staging,
+// on PDUs the device workspace), on streams the first device workspace
+// allocation after the three staging buffers, a later launch and a later
+// copy (a batch takes at least one launch and three copies), and an
+// allocation while the block is made.
 const fault_case g_cases[] = {
-    { "allocation", 1, false }, { "allocation", 4, false }, { "launch", 5, false },
-    { "copy", 10, false },      { "allocation", 1, true },
+    { "allocation", 1, false, false }, { "allocation", 4, false, true },
+    { "launch", 5, false, false },     { "copy", 10, false, false },
+    { "allocation", 1, true, false },
 };
 
-// Frames through vector source -> decoder block (device cuda, batches of 32)
-// -> vector sink with the fault armed; every frame must come out, in order,
-// with its information bits, and the block must have gone to the CPU.
+enum class framing { untagged, tagged, pdus };
+
+const char* to_string(framing f)
+{
+    return f == framing::untagged ? "untagged stream"
+           : f == framing::tagged ? "tagged stream"
+                                  : "PDUs";
+}
+
+// Frames into the decoder block (device cuda, batches of 32) with the fault
+// armed: from a vector source on an untagged or a packet_len-tagged stream
+// into a vector sink, or as PDUs of 4 frames into a message store. Every
+// frame must come out, in order, with its information bits, and the block
+// must have gone to the CPU.
 void run_with_fault(std::shared_ptr<ldpc_code> code,
                     const fault_case& c,
+                    framing how,
                     const std::string& algorithm,
                     const std::string& messages)
 {
-    BOOST_TEST_CONTEXT("q=" << code->q() << ", fault " << c.kind << ":" << c.nth
+    BOOST_TEST_CONTEXT("q=" << code->q() << ", " << to_string(how) << ", fault " << c.kind
+                            << ":" << c.nth
                             << (c.at_construction ? " while made" : " mid-stream"))
     {
-        const size_t frames = 600;
+        const size_t frames = 600, frames_per_pdu = 4;
         const auto batch = qa::make_batch(*code, frames, 6.0, 11);
+        const size_t nl = batch.llr.size() / frames, nb = batch.info_bits.size() / frames;
         ldpc_decoder::params p;
         p.device = "cuda";
         p.max_batch = 32;
-        p.length_tag_key = "";
+        p.length_tag_key = how == framing::tagged ? "packet_len" : "";
         p.output = "bits";
         p.max_iterations = 20;
         p.algorithm = algorithm;
         p.messages = messages;
+        p.status_tags = false;
         const uint64_t fired = injected_cuda_faults();
         if (c.at_construction)
             inject_cuda_fault(c.kind, c.nth);
@@ -67,23 +89,66 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
             BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
         else
             BOOST_REQUIRE_NE(dec->device_name(), "cpu");
-        auto src = gr::blocks::vector_source_f::make(batch.llr, false);
-        auto sink = gr::blocks::vector_sink_b::make();
         auto tb = gr::make_top_block("faults");
-        tb->connect(src, 0, dec, 0);
-        tb->connect(dec, 0, sink, 0);
-        if (!c.at_construction)
-            inject_cuda_fault(c.kind, c.nth);
-        tb->run();
+        std::vector<uint8_t> out;
+        if (how == framing::pdus) {
+            auto store = gr::blocks::message_debug::make();
+            tb->msg_connect(dec, "pdus", store, "store");
+            if (!c.at_construction)
+                inject_cuda_fault(c.kind, c.nth);
+            for (size_t f = 0; f < frames; f += frames_per_pdu)
+                dec->_post(pmt::mp("pdus"),
+                           pmt::cons(pmt::make_dict(),
+                                     pmt::init_f32vector(frames_per_pdu * nl,
+                                                         &batch.llr[f * nl])));
+            tb->start();
+            const auto deadline =
+                std::chrono::steady_clock::now() + std::chrono::seconds(60);
+            while (size_t(store->num_messages()) < frames &&
+                   std::chrono::steady_clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            tb->stop();
+            tb->wait();
+            for (int i = 0; i < store->num_messages(); ++i) {
+                size_t len = 0;
+                const uint8_t* bits =
+                    pmt::u8vector_elements(pmt::cdr(store->get_message(i)), len);
+                out.insert(out.end(), bits, bits + len);
+            }
+        } else {
+            std::vector<gr::tag_t> tags;
+            if (how == framing::tagged)
+                for (size_t f = 0; f < frames; ++f) {
+                    gr::tag_t t;
+                    t.offset = f * nl;
+                    t.key = pmt::mp("packet_len");
+                    t.value = pmt::from_long(long(nl));
+                    tags.push_back(t);
+                }
+            auto src = gr::blocks::vector_source_f::make(batch.llr, false, 1, tags);
+            auto sink = gr::blocks::vector_sink_b::make();
+            tb->connect(src, 0, dec, 0);
+            tb->connect(dec, 0, sink, 0);
+            if (!c.at_construction)
+                inject_cuda_fault(c.kind, c.nth);
+            tb->run();
+            out = sink->data();
+            if (how == framing::tagged) {
+                size_t length_tags = 0;
+                for (const auto& t : sink->tags())
+                    length_tags += pmt::eq(t.key, pmt::mp("packet_len")) &&
+                                   t.offset % nb == 0 &&
+                                   pmt::to_long(t.value) == long(nb);
+                BOOST_CHECK_EQUAL(length_tags, frames);
+            }
+        }
         clear_cuda_fault();
         // the fault fired (else the case tests nothing) and was handled
         BOOST_CHECK_EQUAL(injected_cuda_faults(), fired + 1);
         BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
         BOOST_CHECK_EQUAL(dec->frames(), frames);
         BOOST_CHECK_EQUAL(dec->failed_frames(), 0u);
-        const auto& out = sink->data();
         BOOST_REQUIRE_EQUAL(out.size(), batch.info_bits.size());
-        const size_t nb = batch.info_bits.size() / frames;
         size_t wrong = 0;
         for (size_t f = 0; f < frames; ++f)
             wrong += !std::equal(out.begin() + f * nb,
@@ -100,8 +165,10 @@ BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_gf16,
 {
     // fft-bp on the GPU
     auto code = std::make_shared<ldpc_code>(construct_regular_code(96, 2, 4, 16, 7));
-    for (const auto& c : g_cases)
-        run_with_fault(code, c, "fft-bp", "fp32");
+    for (auto how : { framing::untagged, framing::tagged, framing::pdus })
+        for (const auto& c : g_cases)
+            if (how != framing::pdus || !c.streams_only)
+                run_with_fault(code, c, how, "fft-bp", "fp32");
 }
 
 BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_binary,
@@ -109,8 +176,10 @@ BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_binary,
 {
     // the GPU min-sum decoder (8-bit messages)
     auto code = std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 2, 7));
-    for (const auto& c : g_cases)
-        run_with_fault(code, c, "min-sum", "int8");
+    for (auto how : { framing::untagged, framing::tagged, framing::pdus })
+        for (const auto& c : g_cases)
+            if (how != framing::pdus || !c.streams_only)
+                run_with_fault(code, c, how, "min-sum", "int8");
 }
 
 BOOST_AUTO_TEST_CASE(engine_reports_a_failed_call_and_stays_usable,
