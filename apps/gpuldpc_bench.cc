@@ -33,6 +33,7 @@
 #include <cufft.h>
 #include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -697,7 +698,14 @@ private:
 // input (a byte stream of signed steps). One pass over the frames first (the
 // block's buffers and the decoder's workspaces are made then, and flowgraph
 // threads start), then the timed run of `passes` passes, with the same block.
-// Returns information bits/s through the flowgraph; \p stats gets the block's.
+// Returns information bits/s through the flowgraph; \p run gets how the timed
+// run went.
+struct block_run {
+    double mean_batch = 0;   //!< frames a decoder call
+    double decoder_busy = 0; //!< share of the time the decoder had a batch
+    double source_busy = 0;  //!< share of the time the source copied
+};
+
 double block_rate(ldpc_code::sptr code,
                   const decoder_config& cfg,
                   const std::vector<float>& llr,
@@ -706,8 +714,7 @@ double block_rate(ldpc_code::sptr code,
                   unsigned passes,
                   bool status_tags,
                   const std::vector<int8_t>* llr8 = nullptr,
-                  pmt::pmt_t* stats = nullptr,
-                  double* source_busy = nullptr)
+                  block_run* run = nullptr)
 {
     ldpc_decoder::params p;
     p.schedule = to_string(cfg.schedule);
@@ -731,6 +738,20 @@ double block_rate(ldpc_code::sptr code,
     tb->connect(dec, 0, sink, 0);
     tb->run();
     src->restart(uint64_t(llr.size()) * passes);
+    // the block's counters, for the timed run's share of them
+    const auto counters = [&dec] {
+        const pmt::pmt_t st = dec->stats();
+        const auto get = [&st](const char* key) {
+            const pmt::pmt_t v = pmt::dict_ref(st, pmt::mp(key), pmt::PMT_NIL);
+            return pmt::is_uint64(v)   ? double(pmt::to_uint64(v))
+                   : pmt::is_number(v) ? pmt::to_double(v)
+                                       : 0.0;
+        };
+        const double fps = get("frames_per_second"), f = get("frames");
+        // frames, decoder calls, seconds the decoder was busy
+        return std::array<double, 3>{ f, get("batches"), fps > 0 ? f / fps : 0.0 };
+    };
+    const auto before = counters();
     const uint64_t frames0 = dec->frames();
     const auto t0 = std::chrono::steady_clock::now();
     tb->run();
@@ -740,10 +761,13 @@ double block_rate(ldpc_code::sptr code,
         throw std::runtime_error(
             "decoder block: " + std::to_string(dec->frames() - frames0) +
             " frames out of " + std::to_string(frames * passes));
-    if (stats)
-        *stats = dec->stats();
-    if (source_busy)
-        *source_busy = src->busy_seconds() / s;
+    if (run) {
+        const auto after = counters();
+        const double batches = after[1] - before[1];
+        run->mean_batch = batches > 0 ? (after[0] - before[0]) / batches : 0.0;
+        run->decoder_busy = (after[2] - before[2]) / s;
+        run->source_busy = src->busy_seconds() / s;
+    }
     return double(frames) * passes * code->k() * code->bits_per_symbol() / s;
 }
 
@@ -967,8 +991,7 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                         const unsigned passes = unsigned(std::max<size_t>(
                             2, (16 * block_batch + frames - 1) / frames));
                         for (bool status_tags : { true, false }) {
-                            pmt::pmt_t st;
-                            double source_busy = 0;
+                            block_run run;
                             const double b = block_rate(code,
                                                         cfg,
                                                         llr,
@@ -977,21 +1000,7 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                                         passes,
                                                         status_tags,
                                                         nullptr,
-                                                        &st,
-                                                        &source_busy);
-                            const auto stat = [&st](const char* key) {
-                                const pmt::pmt_t v =
-                                    pmt::dict_ref(st, pmt::mp(key), pmt::PMT_NIL);
-                                return pmt::is_uint64(v)   ? double(pmt::to_uint64(v))
-                                       : pmt::is_number(v) ? pmt::to_double(v)
-                                                           : 0.0;
-                            };
-                            const double batches = stat("batches");
-                            const double mean_batch =
-                                batches > 0 ? stat("frames") / batches : 0.0;
-                            // the decoder's busy rate: the block's rate at a GPU that
-                            // is never idle
-                            const double busy_rate = stat("info_bits_per_second");
+                                                        &run);
                             const char* mode = status_tags ? "block" : "block -st";
                             std::printf(
                                 "%-28s %-9s %-14s %7zu %10s %10s %10.1f %10s %6.0f%% "
@@ -1008,9 +1017,9 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                 "",
                                 100.0 * b / g,
                                 status_tags ? "" : ", status_tags off",
-                                mean_batch,
-                                busy_rate > 0 ? 100.0 * b / busy_rate : 0.0,
-                                100.0 * source_busy);
+                                run.mean_batch,
+                                100.0 * run.decoder_busy,
+                                100.0 * run.source_busy);
                             record rb = r;
                             rb.name = name + " fft-bp flooding 10 it, decoder block" +
                                       (status_tags ? "" : ", status_tags off");
@@ -1022,9 +1031,11 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                             rb.batch = double(frames * passes);
                             rb.variant = "the frames " + std::to_string(passes) +
                                          " times, after one untimed pass; mean batch " +
-                                         std::to_string(mean_batch) +
-                                         " frames; source busy " +
-                                         std::to_string(source_busy) +
+                                         std::to_string(run.mean_batch) +
+                                         " frames; decoder busy " +
+                                         std::to_string(run.decoder_busy) +
+                                         " and source busy " +
+                                         std::to_string(run.source_busy) +
                                          " of the time (frame source: memcpy on 4 "
                                          "threads straight into the block's input)";
                             g_records.push_back(rb);

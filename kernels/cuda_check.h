@@ -51,22 +51,34 @@ inline cudaError_t injected_cuda_error(const char* call_text)
     case detail::cuda_call_kind::allocation:
         return cudaErrorMemoryAllocation;
     case detail::cuda_call_kind::launch:
+    case detail::cuda_call_kind::sync:
         return cudaErrorLaunchFailure;
     default:
         return cudaErrorUnknown;
     }
 }
 
+// Whether an injected fault still makes the call: a wait, so that what came
+// before it finishes, as after a real failure.
+inline bool injected_fault_waits(const char* call_text)
+{
+    return detail::cuda_call_kind_of(call_text) == detail::cuda_call_kind::sync;
+}
+
 } // namespace gpuldpc
 } // namespace gr
 
 // An armed injected fault (fault_injection.h) takes the place of the call's
-// own result: allocations and copies are then not made.
+// own result: allocations, copies and launches are then not made; a wait is
+// made, then reported failed.
 #define GPULDPC_CUDA_CHECK(call)                                                         \
     do {                                                                                 \
         const cudaError_t gpuldpc_injected_ = ::gr::gpuldpc::injected_cuda_error(#call); \
-        const cudaError_t gpuldpc_err_ =                                                 \
-            gpuldpc_injected_ != cudaSuccess ? gpuldpc_injected_ : (call);               \
+        cudaError_t gpuldpc_err_ = gpuldpc_injected_;                                    \
+        if (gpuldpc_injected_ == cudaSuccess)                                            \
+            gpuldpc_err_ = (call);                                                       \
+        else if (::gr::gpuldpc::injected_fault_waits(#call))                             \
+            (void)(call);                                                                \
         if (gpuldpc_err_ != cudaSuccess)                                                 \
             ::gr::gpuldpc::throw_cuda_error(gpuldpc_err_,                                \
                                             #call,                                       \

@@ -29,6 +29,10 @@ BOOST_AUTO_TEST_CASE(calls_are_sorted_by_their_text)
     BOOST_CHECK(detail::cuda_call_kind_of("cudaLaunchCooperativeKernel(f)") ==
                 cuda_call_kind::launch);
     BOOST_CHECK(detail::cuda_call_kind_of("cudaStreamSynchronize(s)") ==
+                cuda_call_kind::sync);
+    BOOST_CHECK(detail::cuda_call_kind_of("cudaEventSynchronize(e)") ==
+                cuda_call_kind::sync);
+    BOOST_CHECK(detail::cuda_call_kind_of("cudaStreamCreateWithFlags(&s, f)") ==
                 cuda_call_kind::other);
     BOOST_CHECK(detail::cuda_call_kind_of("cudaGetDevice(&d)") == cuda_call_kind::other);
 }
@@ -68,7 +72,7 @@ BOOST_AUTO_TEST_CASE(bad_arguments_are_refused_by_name)
         BOOST_FAIL("kind='kernel' accepted");
     } catch (const std::invalid_argument& e) {
         BOOST_CHECK(std::string(e.what()).find("kind='kernel'") != std::string::npos);
-        BOOST_CHECK(std::string(e.what()).find("allocation, launch, copy") !=
+        BOOST_CHECK(std::string(e.what()).find("allocation, launch, copy, sync") !=
                     std::string::npos);
     }
     try {

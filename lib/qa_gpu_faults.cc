@@ -36,13 +36,18 @@ struct fault_case {
 
 // The fault cases: the first allocation (on streams the page-locked staging,
 // on PDUs the device workspace), on streams the first device workspace
-// allocation after the three staging buffers, a later launch and a later
-// copy (a batch takes at least one launch and three copies), and an
-// allocation while the block is made.
+// allocation after the three staging buffers, a later launch, copy and wait
+// for a batch (a batch takes at least one launch, three copies and one
+// wait), and an allocation while the block is made.
 const fault_case g_cases[] = {
     { "allocation", 1, false, false }, { "allocation", 4, false, true },
     { "launch", 5, false, false },     { "copy", 10, false, false },
-    { "allocation", 1, true, false },
+    { "sync", 3, false, false },       { "allocation", 1, true, false },
+};
+
+// Disarms a fault that did not fire, whatever way the case ends.
+struct fault_guard {
+    ~fault_guard() { clear_cuda_fault(); }
 };
 
 enum class framing { untagged, tagged, pdus };
@@ -82,6 +87,7 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
         p.messages = messages;
         p.status_tags = false;
         const uint64_t fired = injected_cuda_faults();
+        const fault_guard guard;
         if (c.at_construction)
             inject_cuda_fault(c.kind, c.nth);
         auto dec = ldpc_decoder::make_from_params(code, p);
@@ -109,7 +115,7 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
             tb->stop();
             tb->wait();
-            for (int i = 0; i < store->num_messages(); ++i) {
+            for (size_t i = 0; i < size_t(store->num_messages()); ++i) {
                 size_t len = 0;
                 const uint8_t* bits =
                     pmt::u8vector_elements(pmt::cdr(store->get_message(i)), len);
@@ -133,16 +139,18 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
                 inject_cuda_fault(c.kind, c.nth);
             tb->run();
             out = sink->data();
-            if (how == framing::tagged) {
-                size_t length_tags = 0;
-                for (const auto& t : sink->tags())
-                    length_tags += pmt::eq(t.key, pmt::mp("packet_len")) &&
-                                   t.offset % nb == 0 &&
-                                   pmt::to_long(t.value) == long(nb);
-                BOOST_CHECK_EQUAL(length_tags, frames);
+            // tagged: a length tag at every frame; untagged: none
+            size_t length_tags = 0, other_tags = 0;
+            for (const auto& t : sink->tags()) {
+                const bool frame_length = pmt::eq(t.key, pmt::mp("packet_len")) &&
+                                          t.offset % nb == 0 &&
+                                          pmt::to_long(t.value) == long(nb);
+                length_tags += frame_length;
+                other_tags += !frame_length;
             }
+            BOOST_CHECK_EQUAL(length_tags, how == framing::tagged ? frames : 0);
+            BOOST_CHECK_EQUAL(other_tags, 0u);
         }
-        clear_cuda_fault();
         // the fault fired (else the case tests nothing) and was handled
         BOOST_CHECK_EQUAL(injected_cuda_faults(), fired + 1);
         BOOST_CHECK_EQUAL(dec->device_name(), "cpu");

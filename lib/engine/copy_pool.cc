@@ -20,11 +20,18 @@ unsigned copy_pool::default_helpers()
 
 copy_pool::copy_pool(unsigned helpers)
 {
-    for (unsigned i = 0; i < helpers; ++i)
-        d_threads.emplace_back([this, i] { worker(i + 1); });
+    try {
+        for (unsigned i = 0; i < helpers; ++i)
+            d_threads.emplace_back([this, i] { worker(i + 1); });
+    } catch (...) {
+        stop_threads(); // the ones made so far
+        throw;
+    }
 }
 
-copy_pool::~copy_pool()
+copy_pool::~copy_pool() { stop_threads(); }
+
+void copy_pool::stop_threads()
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);

@@ -43,6 +43,7 @@ public:
 
 private:
     void worker(unsigned index);
+    void stop_threads();
     void copy_share(unsigned share);
 
     std::vector<std::thread> d_threads;

@@ -377,8 +377,13 @@ public:
         std::lock_guard<std::mutex> lock(d_mutex);
         cuda::scoped_device guard(d_device);
         const workspace& w = d_slots[ticket % max_outstanding];
-        if (w.done)
-            w.done->synchronize();
+        try {
+            if (w.done)
+                w.done->synchronize();
+        } catch (...) {
+            retire_ticket(ticket); // ended, failed: the next one may be ended
+            throw;
+        }
         retire_ticket(ticket);
     }
 

@@ -148,14 +148,9 @@ inline void drain_after_failure(const std::unique_ptr<stream>& s, int device) no
 {
     if (!s)
         return;
-    int previous = -1;
-    if (cudaGetDevice(&previous) != cudaSuccess)
-        previous = -1;
-    cudaSetDevice(device);
+    scoped_device guard(device, std::nothrow);
     cudaStreamSynchronize(s->get());
     cudaGetLastError();
-    if (previous >= 0)
-        cudaSetDevice(previous);
 }
 
 class event

@@ -34,8 +34,11 @@ detail::cuda_call_kind parse_kind(const std::string& kind)
         return detail::cuda_call_kind::launch;
     if (kind == "copy")
         return detail::cuda_call_kind::copy;
+    if (kind == "sync")
+        return detail::cuda_call_kind::sync;
     throw std::invalid_argument(
-        "kind='" + kind + "' is not a fault kind; allowed: allocation, launch, copy");
+        "kind='" + kind +
+        "' is not a fault kind; allowed: allocation, launch, copy, sync");
 }
 
 // GPULDPC_INJECT_CUDA_FAULT=KIND:N, read when the library loads
@@ -50,16 +53,17 @@ struct arm_from_environment {
         try {
             if (colon == std::string::npos)
                 throw std::invalid_argument("no ':N'");
-            size_t used = 0;
             const std::string count = spec.substr(colon + 1);
-            const unsigned long long nth = std::stoull(count, &used);
-            if (used != count.size() || count[0] == '-')
+            if (count.empty() ||
+                count.find_first_not_of("0123456789") != std::string::npos)
                 throw std::invalid_argument("N is not a whole number");
-            inject_cuda_fault(spec.substr(0, colon), nth);
+            inject_cuda_fault(spec.substr(0, colon), std::stoull(count));
+            std::cerr << "gpuldpc: GPULDPC_INJECT_CUDA_FAULT='" << spec
+                      << "': a CUDA call will fail on purpose" << std::endl;
         } catch (const std::exception& e) {
             std::cerr << "gpuldpc: GPULDPC_INJECT_CUDA_FAULT='" << spec
-                      << "' ignored (allowed: allocation:N, launch:N or copy:N with N "
-                         ">= 1): "
+                      << "' ignored (allowed: allocation:N, launch:N, copy:N or sync:N "
+                         "with N >= 1): "
                       << e.what() << std::endl;
         }
     }
@@ -113,6 +117,10 @@ cuda_call_kind cuda_call_kind_of(const char* call)
     if (std::strncmp(call, "cudaGraphLaunch", 15) == 0 ||
         std::strncmp(call, "cudaLaunch", 10) == 0)
         return cuda_call_kind::launch;
+    if (std::strncmp(call, "cudaStreamSynchronize", 21) == 0 ||
+        std::strncmp(call, "cudaEventSynchronize", 20) == 0 ||
+        std::strncmp(call, "cudaDeviceSynchronize", 21) == 0)
+        return cuda_call_kind::sync;
     return cuda_call_kind::other;
 }
 

@@ -84,6 +84,13 @@ namespace gpuldpc {
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
  * block: it is counted, logged and reported on "stats".
  *
+ * GPU failures: a failed CUDA call while the block is made (also with
+ * device "cuda") or while it runs makes the block decode on the CPU from
+ * then on, with one error line in the log; no frame is lost, and the
+ * batches in flight are decoded again on the CPU where the GPU did not
+ * finish them. A device argument that names no usable device is an error
+ * (std::runtime_error) when the block is made.
+ *
  * Threads: every accessor below MAY be called from any thread while the
  * flowgraph runs; counters are atomic and no lock is held while decoding.
  */

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(3272838fcce370fada3f8dcab9da77a9) */
+/* BINDTOOL_HEADER_FILE_HASH(ff7bdb88070f1975ccc6050bb90cf22c) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(7df8063718ad9beab2ad420af301e677) */
+/* BINDTOOL_HEADER_FILE_HASH(e021e4f2d0e89008eaebaa5cd09ad6fc) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

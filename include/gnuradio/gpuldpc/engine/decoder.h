@@ -235,7 +235,11 @@ public:
      *   begin_decode() returns.
      * - On a GPU failure begin_decode() or end_decode() throws cuda_error;
      *   the inputs of the outstanding batches are untouched, so the caller
-     *   MAY decode them on another decoder, and MUST NOT end those tickets.
+     *   MAY decode them on another decoder. A begin_decode() that throws
+     *   leaves no batch outstanding; a ticket whose end_decode() throws is
+     *   ended. The caller MAY still end the other outstanding tickets (in
+     *   order), which waits for their batches: each either gives its results
+     *   or throws cuda_error, and nothing of it is written after that.
      * - One caller (one pipeline) uses the pair at a time.
      */
     virtual uint64_t begin_decode(const float* llr,

@@ -20,20 +20,25 @@ namespace gpuldpc {
  * \brief Injected GPU faults, for tests of the paths that fall back to the
  * CPU.
  *
- * Every CUDA call of the engine goes through one check (a failed call becomes
- * a cuda_error). With a fault armed, the nth checked call of the chosen kind
- * from the moment it was armed fails once, as a real failure would:
+ * The engine's CUDA calls that can fail in use go through one check (a
+ * failed call becomes a cuda_error; frees, destroys and cuFFT's own calls do
+ * not). With a fault armed, the nth checked call of the chosen kind from the
+ * moment it was armed fails once, as a real failure would:
  * - "allocation": cudaMalloc, cudaMallocHost (device workspaces, page-locked
  *   staging), reported as cudaErrorMemoryAllocation; the call is not made;
- * - "launch": kernel and CUDA graph launches, reported as
- *   cudaErrorLaunchFailure (a kernel already launched still runs);
+ * - "launch": kernel launches, reported as cudaErrorLaunchFailure; a
+ *   <<<>>> launch is checked after it was made (the kernel runs), a
+ *   cudaLaunchKernel, cooperative or CUDA graph launch is not made;
  * - "copy": cudaMemcpy* and cudaMemset*, reported as cudaErrorUnknown; the
- *   call is not made.
+ *   call is not made;
+ * - "sync": waits (cudaStreamSynchronize, cudaEventSynchronize,
+ *   cudaDeviceSynchronize), reported as cudaErrorLaunchFailure (how a failed
+ *   kernel shows) after the wait.
  * The cuda_error's message ends with "(injected fault)".
  *
  * The environment variable GPULDPC_INJECT_CUDA_FAULT=KIND:N (e.g.
- * "launch:3") arms a fault when the library loads, so that any program
- * (a flowgraph, gpuldpc-sim) can be tested without changes.
+ * "launch:3") arms a fault when the library loads, with a line on stderr, so
+ * that any program (a flowgraph, gpuldpc-sim) can be tested without changes.
  *
  * Threads: arming and the checks MAY run on any threads; with several threads
  * making CUDA calls, which call is the nth is up to the scheduler.
@@ -41,7 +46,7 @@ namespace gpuldpc {
 
 /*!
  * Arms a fault: the \p nth (>= 1) checked CUDA call of kind \p kind
- * ("allocation", "launch" or "copy") from now on fails. Replaces a fault
+ * ("allocation", "launch", "copy" or "sync") from now on fails. Replaces a fault
  * armed before. Throws std::invalid_argument naming the argument otherwise.
  */
 GPULDPC_ENGINE_API void inject_cuda_fault(const std::string& kind, uint64_t nth);
@@ -53,7 +58,7 @@ GPULDPC_ENGINE_API void clear_cuda_fault();
 GPULDPC_ENGINE_API uint64_t injected_cuda_faults();
 
 namespace detail {
-enum class cuda_call_kind : int { other = 0, allocation, launch, copy };
+enum class cuda_call_kind : int { other = 0, allocation, launch, copy, sync };
 //! nonzero while a fault is armed: the checks stay a load when none is
 GPULDPC_ENGINE_API extern std::atomic<int> g_cuda_fault_armed;
 //! Whether this call (of \p kind) is the one to fail; counts it.
