@@ -5,17 +5,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Binary min-sum in 8-bit fixed point, a thread block per group of frames for
-// all iterations. Every step is the CPU reference's (cpu_fixed_point_decoder.cc)
-// in integers: channel values rounded to steps of 1/llr_scale (ties to even)
-// and saturated to +-127, messages into a check saturated to +-127, check
-// magnitudes (max(min - offset, 0) * scale + 8) >> 4 in sixteenths, beliefs
-// as exact sums. Frames of a block are independent; a frame that converged
-// (early termination) is left alone while the others go on.
+// Binary LDPC decoding, a thread block per group of frames for all
+// iterations (or the whole grid for long codes). The schedule (flooding,
+// layered) and the arithmetic with its check rule are separate template
+// axes. 8-bit min-sum: every step is the CPU reference's
+// (cpu_fixed_point_decoder.cc) in integers: channel values rounded to steps of
+// 1/llr_scale (ties to even) and saturated to +-127, messages into a check
+// saturated to +-127, check magnitudes (max(min - offset, 0) * scale + 8) >> 4
+// in sixteenths, beliefs as exact sums. Float: min-sum and sum-product as in
+// check_rules.h, in single precision. Frames of a block are independent; a
+// frame that converged (early termination) is left alone while the others go
+// on.
 
 #include "cuda_check.h"
 #include "ldpc_min_sum.h"
 #include <cooperative_groups.h>
+#include <type_traits>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -46,6 +51,134 @@ struct fixed_point_rule {
     }
 };
 
+// The min-sum state of one check: the two smallest input magnitudes (ties to
+// the first), the edge of the smallest, the parity of the signs; then the
+// magnitudes of the messages out.
+struct check_minima {
+    int32_t min1 = 255, min2 = 255;
+    uint32_t arg_min = 0;
+    int32_t signs = 0; // sign bit: parity of the negative inputs
+    int32_t mag1 = 0, mag2 = 0;
+    fixed_point_rule rule;
+
+    // branch-free: the same minima, edge and ties as comparing in turn
+    __device__ __forceinline__ void add(int32_t x, uint32_t e)
+    {
+        const int32_t a = abs(x);
+        signs ^= x;
+        min2 = min(min2, max(min1, a));
+        arg_min = a < min1 ? e : arg_min;
+        min1 = min(min1, a);
+    }
+    __device__ __forceinline__ void finish()
+    {
+        mag1 = rule.magnitude(min(min1, 127));
+        mag2 = rule.magnitude(min(min2, 127));
+    }
+    // The message out on edge e, whose input was x.
+    __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
+    {
+        const int32_t mag = e == arg_min ? mag2 : mag1;
+        const int32_t negative = (signs ^ x) >> 31; // 0 or -1
+        return (mag ^ negative) - negative;
+    }
+};
+
+// Float min-sum (check_rules.h's min_sum_rule): magnitude
+// scale * max(min of the others - offset, 0), sign the product of the others.
+struct float_minima {
+    float min1 = INFINITY, min2 = INFINITY;
+    uint32_t arg_min = 0;
+    uint32_t negative = 0; // parity of the negative inputs
+    float scale, offset;
+
+    __device__ __forceinline__ void add(float x, uint32_t e)
+    {
+        const float a = fabsf(x);
+        negative ^= signbit(x) ? 1u : 0u;
+        min2 = a < min1 ? min1 : fminf(min2, a);
+        arg_min = a < min1 ? e : arg_min;
+        min1 = fminf(min1, a);
+    }
+    __device__ __forceinline__ void finish() {}
+    __device__ __forceinline__ float message(float x, uint32_t e) const
+    {
+        const float mag = scale * fmaxf((e == arg_min ? min2 : min1) - offset, 0.0f);
+        return (negative ^ (signbit(x) ? 1u : 0u)) ? -mag : mag;
+    }
+};
+
+// Sum-product in the phi form: phi(y) = -log(tanh(y / 2)) is its own inverse,
+// so the magnitude out on an edge is phi(sum of the others' phi(|x|)), the
+// sign the product of the others' (the tanh rule, without products that
+// exclude an edge). y is kept in [1e-15, 80]: messages stay below about 35,
+// as the CPU reference's atanh bound keeps them.
+__device__ __forceinline__ float phi(float y)
+{
+    y = fminf(fmaxf(y, 1e-15f), 80.0f);
+    return log1pf(2.0f / expm1f(y));
+}
+
+struct phi_sum {
+    float sum = 0.0f;
+    uint32_t negative = 0;
+
+    __device__ __forceinline__ void add(float x, uint32_t)
+    {
+        sum += phi(fabsf(x));
+        negative ^= signbit(x) ? 1u : 0u;
+    }
+    __device__ __forceinline__ void finish() {}
+    __device__ __forceinline__ float message(float x, uint32_t) const
+    {
+        const float mag = phi(sum - phi(fabsf(x)));
+        return (negative ^ (signbit(x) ? 1u : 0u)) ? -mag : mag;
+    }
+};
+
+// The arithmetic of a decoder: the types of beliefs, check messages and
+// channel values, a check's accumulator, and how values combine.
+struct fixed8_arith {
+    using belief_t = int16_t;
+    using message_t = int8_t;
+    using channel_t = int8_t;
+    using value_t = int32_t;
+    using check_t = check_minima;
+    static constexpr binary_rule rule = binary_rule::fixed_min_sum;
+    __device__ static check_t check(const min_sum_params& p)
+    {
+        check_t c;
+        c.rule = fixed_point_rule{ p.scale_q, p.offset_q };
+        return c;
+    }
+    // a message into a check: the belief less the check's message
+    __device__ static value_t into_check(belief_t b, message_t m)
+    {
+        return saturate8(int32_t(b) - int32_t(m));
+    }
+};
+
+template <binary_rule R>
+struct float_arith {
+    using belief_t = float;
+    using message_t = float;
+    using channel_t = float;
+    using value_t = float;
+    using check_t =
+        std::conditional_t<R == binary_rule::float_min_sum, float_minima, phi_sum>;
+    static constexpr binary_rule rule = R;
+    __device__ static check_t check(const min_sum_params& p)
+    {
+        check_t c;
+        if constexpr (R == binary_rule::float_min_sum) {
+            c.scale = p.min_sum_scale;
+            c.offset = p.min_sum_offset;
+        }
+        return c;
+    }
+    __device__ static value_t into_check(belief_t b, message_t m) { return b - m; }
+};
+
 // The state of a group of G frames, frame-interleaved: value x of frame f at
 // x * G + f, so that G lanes of a warp, a frame each, touch G neighbouring
 // bytes of one check or bit. belief: 16 bits a bit; layered, the a-posteriori
@@ -53,10 +186,11 @@ struct fixed_point_rule {
 // flooding, the channel value plus all check messages into the bit (its
 // messages out are that less each message in). c2v: the check messages.
 // channel (flooding): the channel values. Hard decisions are belief < 0.
+template <typename A>
 struct group_state {
-    int16_t* belief;
-    int8_t* c2v;
-    int8_t* channel;
+    typename A::belief_t* belief;
+    typename A::message_t* c2v;
+    typename A::channel_t* channel;
 };
 
 __host__ __device__ constexpr size_t align_up(size_t x, size_t a)
@@ -64,21 +198,36 @@ __host__ __device__ constexpr size_t align_up(size_t x, size_t a)
     return (x + a - 1) / a * a;
 }
 
+// Bytes of a belief, a check message and a channel value.
+struct value_sizes {
+    size_t belief, message, channel;
+};
+
+__host__ __device__ constexpr value_sizes sizes_of(binary_rule rule)
+{
+    return rule == binary_rule::fixed_min_sum ? value_sizes{ 2, 1, 1 }
+                                              : value_sizes{ 4, 4, 4 };
+}
+
 struct state_layout {
     size_t belief, c2v, channel, bytes;
 
-    __host__ __device__ state_layout(size_t n, size_t edges, bool layered, unsigned G)
+    __host__ __device__
+    state_layout(size_t n, size_t edges, bool layered, binary_rule rule, unsigned G)
     {
+        const value_sizes z = sizes_of(rule);
         belief = 0;
-        c2v = align_up(2 * n * G, 16);
-        channel = align_up(c2v + edges * G, 16);
-        bytes = align_up(layered ? channel : channel + n * G, state_alignment);
+        c2v = align_up(z.belief * n * G, 16);
+        channel = align_up(c2v + z.message * edges * G, 16);
+        bytes =
+            align_up(layered ? channel : channel + z.channel * n * G, state_alignment);
     }
-    __device__ group_state at(uint8_t* base) const
+    template <typename A>
+    __device__ group_state<A> at(uint8_t* base) const
     {
-        return group_state{ reinterpret_cast<int16_t*>(base + belief),
-                            reinterpret_cast<int8_t*>(base + c2v),
-                            reinterpret_cast<int8_t*>(base + channel) };
+        return group_state<A>{ reinterpret_cast<typename A::belief_t*>(base + belief),
+                               reinterpret_cast<typename A::message_t*>(base + c2v),
+                               reinterpret_cast<typename A::channel_t*>(base + channel) };
     }
 };
 
@@ -132,65 +281,33 @@ for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
     }
 }
 
-// The min-sum state of one check: the two smallest input magnitudes (ties to
-// the first), the edge of the smallest, the parity of the signs; then the
-// magnitudes of the messages out.
-struct check_minima {
-    int32_t min1 = 255, min2 = 255;
-    uint32_t arg_min = 0;
-    int32_t signs = 0; // sign bit: parity of the negative inputs
-    int32_t mag1 = 0, mag2 = 0;
-
-    // branch-free: the same minima, edge and ties as comparing in turn
-    __device__ __forceinline__ void add(int32_t x, uint32_t e)
-    {
-        const int32_t a = abs(x);
-        signs ^= x;
-        min2 = min(min2, max(min1, a));
-        arg_min = a < min1 ? e : arg_min;
-        min1 = min(min1, a);
-    }
-    __device__ __forceinline__ void finish(const fixed_point_rule& rule)
-    {
-        mag1 = rule.magnitude(min(min1, 127));
-        mag2 = rule.magnitude(min(min2, 127));
-    }
-    // The message out on edge e, whose input was x.
-    __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
-    {
-        const int32_t mag = e == arg_min ? mag2 : mag1;
-        const int32_t negative = (signs ^ x) >> 31; // 0 or -1
-        return (mag ^ negative) - negative;
-    }
-};
-
 // One check of frame f: the messages in are the beliefs less the check's
 // previous messages (made twice, for the minima and for the update, rather
 // than kept); new messages out and, layered, the beliefs updated. Layered,
 // a bit's belief changes within a run only through this check; flooding,
 // beliefs change only between check steps.
-template <bool Layered, unsigned G>
+template <typename A, bool Layered, unsigned G>
 __device__ __forceinline__ void update_check(const min_sum_graph& g,
-                                             const group_state& s,
-                                             const fixed_point_rule& rule,
+                                             const group_state<A>& s,
+                                             const typename A::check_t& fresh,
                                              uint32_t c,
                                              unsigned f)
 {
+    using value_t = typename A::value_t;
     const uint32_t e0 = __ldg(g.check_offsets + c), e1 = __ldg(g.check_offsets + c + 1);
-    check_minima mins;
+    typename A::check_t mins = fresh;
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = __ldg(g.edge_variable + e);
-        mins.add(saturate8(int32_t(s.belief[v * G + f]) - int32_t(s.c2v[e * G + f])), e);
+        mins.add(A::into_check(s.belief[v * G + f], s.c2v[e * G + f]), e);
     }
-    mins.finish(rule);
+    mins.finish();
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = __ldg(g.edge_variable + e);
-        const int32_t x =
-            saturate8(int32_t(s.belief[v * G + f]) - int32_t(s.c2v[e * G + f]));
-        const int32_t m = mins.message(x, e);
-        s.c2v[e * G + f] = int8_t(m);
+        const value_t x = A::into_check(s.belief[v * G + f], s.c2v[e * G + f]);
+        const value_t m = mins.message(x, e);
+        s.c2v[e * G + f] = typename A::message_t(m);
         if constexpr (Layered)
-            s.belief[v * G + f] = int16_t(x + m);
+            s.belief[v * G + f] = typename A::belief_t(x + m);
     }
 }
 
@@ -198,17 +315,18 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
 // once, all of a check's reads issued before its minima are needed, and kept
 // in registers for the messages out. The minima's edge is the position in the
 // check (the same tie rule: the first).
-template <bool Layered, unsigned G, unsigned D>
+template <typename A, bool Layered, unsigned G, unsigned D>
 __device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
-                                                       const group_state& s,
-                                                       const fixed_point_rule& rule,
+                                                       const group_state<A>& s,
+                                                       const typename A::check_t& fresh,
                                                        uint32_t c,
                                                        unsigned f)
 {
+    using value_t = typename A::value_t;
     const uint32_t e0 = __ldg(g.check_offsets + c);
     const uint32_t deg = __ldg(g.check_offsets + c + 1) - e0;
     uint32_t v[D];
-    int32_t x[D];
+    value_t x[D];
 #pragma unroll
     for (unsigned i = 0; i < D; ++i)
         if (i < deg)
@@ -216,53 +334,52 @@ __device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
 #pragma unroll
     for (unsigned i = 0; i < D; ++i)
         if (i < deg)
-            x[i] = saturate8(int32_t(s.belief[v[i] * G + f]) -
-                             int32_t(s.c2v[(e0 + i) * G + f]));
-    check_minima mins;
+            x[i] = A::into_check(s.belief[v[i] * G + f], s.c2v[(e0 + i) * G + f]);
+    typename A::check_t mins = fresh;
 #pragma unroll
     for (unsigned i = 0; i < D; ++i)
         if (i < deg)
             mins.add(x[i], i);
-    mins.finish(rule);
+    mins.finish();
 #pragma unroll
     for (unsigned i = 0; i < D; ++i)
         if (i < deg) {
-            const int32_t m = mins.message(x[i], i);
-            s.c2v[(e0 + i) * G + f] = int8_t(m);
+            const value_t m = mins.message(x[i], i);
+            s.c2v[(e0 + i) * G + f] = typename A::message_t(m);
             if constexpr (Layered)
-                s.belief[v[i] * G + f] = int16_t(x[i] + m);
+                s.belief[v[i] * G + f] = typename A::belief_t(x[i] + m);
         }
 }
 
 // The check update for checks of degree D at most (0: any degree).
-template <bool Layered, unsigned G, unsigned D>
+template <typename A, bool Layered, unsigned G, unsigned D>
 __device__ __forceinline__ void check_step(const min_sum_graph& g,
-                                           const group_state& s,
-                                           const fixed_point_rule& rule,
+                                           const group_state<A>& s,
+                                           const typename A::check_t& fresh,
                                            uint32_t c,
                                            unsigned f)
 {
     if constexpr (D == 0)
-        update_check<Layered, G>(g, s, rule, c, f);
+        update_check<A, Layered, G>(g, s, fresh, c, f);
     else
-        update_check_registers<Layered, G, D>(g, s, rule, c, f);
+        update_check_registers<A, Layered, G, D>(g, s, fresh, c, f);
 }
 
 // Flooding, bit v of frame f: the channel value plus the check messages in
-// (at most 257 of +-127 in 16 bits).
-template <unsigned G>
+// (8-bit: at most 257 of +-127 in 16 bits).
+template <typename A, unsigned G>
 __device__ __forceinline__ void
-update_variable(const min_sum_graph& g, const group_state& s, uint32_t v, unsigned f)
+update_variable(const min_sum_graph& g, const group_state<A>& s, uint32_t v, unsigned f)
 {
     const uint32_t i0 = __ldg(g.variable_offsets + v),
                    i1 = __ldg(g.variable_offsets + v + 1);
-    int32_t total = s.channel[v * G + f];
+    typename A::value_t total = s.channel[v * G + f];
     for (uint32_t i = i0; i < i1; ++i)
         total += s.c2v[__ldg(g.variable_edges + i) * G + f];
-    s.belief[v * G + f] = int16_t(total);
+    s.belief[v * G + f] = typename A::belief_t(total);
 }
 
-template <bool Layered, unsigned G, unsigned D, typename Team>
+template <typename A, bool Layered, unsigned G, unsigned D, typename Team>
 __device__ void decode(const min_sum_params& p,
                        const Team& team,
                        uint8_t* state_base,
@@ -271,11 +388,11 @@ __device__ void decode(const min_sum_params& p,
                        const frame_counters& k)
 {
     const min_sum_graph& g = p.graph;
-    const state_layout layout(g.n, g.edges, Layered, G);
+    const state_layout layout(g.n, g.edges, Layered, A::rule, G);
     const uint32_t groups = (team_frames + G - 1) / G;
-    const fixed_point_rule rule{ p.scale_q, p.offset_q };
+    const typename A::check_t rule = A::check(p);
     auto state = [&](uint32_t group) {
-        return layout.at(state_base + size_t(group) * layout.bytes);
+        return layout.at<A>(state_base + size_t(group) * layout.bytes);
     };
     // team frame of lane frame f of group gr, and whether it still decodes
     auto frame = [&](uint32_t gr, unsigned f) { return gr * G + f; };
@@ -297,8 +414,21 @@ __device__ void decode(const min_sum_params& p,
     for (uint32_t w = team.thread(); w < values; w += team.threads()) {
         const uint32_t fr = w / g.n, v = w - fr * g.n;
         const int32_t t = __ldg(g.input_index + v);
-        int32_t x = 0;
-        if (t >= 0) {
+        typename A::value_t x = 0;
+        if (t >= 0 && A::rule != binary_rule::fixed_min_sum) {
+            // float: the LLR clipped to +-64 (8-bit input: steps times
+            // int8_step), NaN/Inf an erasure
+            const size_t at = (first_frame + fr) * g.n_input + uint32_t(t);
+            float l = p.llr
+                          ? p.llr[at]
+                          : __fmul_rn(float(max(int32_t(p.llr8[at]), -127)), p.int8_step);
+            if (!isfinite(l)) {
+                atomicAdd(&k.invalid[fr], 1u);
+                l = 0.0f;
+            }
+            l = fminf(fmaxf(l, -input_limit), input_limit);
+            x = typename A::value_t(p.flip_llr_sign ? l : -l);
+        } else if (t >= 0) {
             const size_t at = (first_frame + fr) * g.n_input + uint32_t(t);
             if (p.llr) {
                 float l = p.llr[at];
@@ -316,14 +446,15 @@ __device__ void decode(const min_sum_params& p,
                 x = p.flip_llr_sign ? in : -in;
             }
         }
-        const group_state s = state(fr / G);
+        const group_state<A> s = state(fr / G);
         const size_t slot = size_t(v) * G + fr % G;
-        s.belief[slot] = int16_t(x);
+        s.belief[slot] = typename A::belief_t(x);
         if constexpr (!Layered)
-            s.channel[slot] = int8_t(x);
+            s.channel[slot] = typename A::channel_t(x);
     }
     // check messages start at 0 (the lanes of frames beyond the batch too)
-    const uint32_t c2v_words = uint32_t(g.edges) * G / 4; // a multiple of 2
+    const uint32_t c2v_words =
+        uint32_t(g.edges) * G * uint32_t(sizeof(typename A::message_t)) / 4;
     for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
         const uint32_t gr = w / c2v_words;
         reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] = 0;
@@ -339,7 +470,7 @@ __device__ void decode(const min_sum_params& p,
                 const uint32_t fr = frame(gr, f);
                 if (fr >= team_frames || (!all && k.done[fr]))
                     return;
-                const group_state s = state(gr);
+                const group_state<A> s = state(gr);
                 bool parity = false;
                 const uint32_t e1 = __ldg(g.check_offsets + c + 1);
                 for (uint32_t e = __ldg(g.check_offsets + c); e < e1; ++e)
@@ -384,7 +515,7 @@ __device__ void decode(const min_sum_params& p,
                 for_each_item<G>(
                     team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
                         if (live(frame(gr, f)))
-                            check_step<true, G, D>(
+                            check_step<A, true, G, D>(
                                 g, state(gr), rule, __ldg(g.run_checks + r0 + i), f);
                     });
                 team.sync();
@@ -393,12 +524,12 @@ __device__ void decode(const min_sum_params& p,
             for_each_item<G>(
                 team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
                     if (live(frame(gr, f)))
-                        check_step<false, G, D>(g, state(gr), rule, c, f);
+                        check_step<A, false, G, D>(g, state(gr), rule, c, f);
                 });
             team.sync();
             for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
                 if (live(frame(gr, f)))
-                    update_variable<G>(g, state(gr), v, f);
+                    update_variable<A, G>(g, state(gr), v, f);
             });
             team.sync();
         }
@@ -441,7 +572,7 @@ __device__ void decode(const min_sum_params& p,
 }
 
 // On chip: a block decodes G frames, their state in shared memory.
-template <bool Layered, unsigned G, unsigned D>
+template <typename A, bool Layered, unsigned G, unsigned D>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
     extern __shared__ __align__(16) uint8_t shared[];
@@ -449,18 +580,19 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
     __shared__ int active;
     const size_t first = size_t(blockIdx.x) * G;
     const uint32_t frames = uint32_t(min(size_t(G), p.n_frames - first));
-    decode<Layered, G, D>(p,
-                          block_team{},
-                          shared,
-                          first,
-                          frames,
-                          frame_counters{ syndrome, invalid, iterations, done, &active });
+    decode<A, Layered, G, D>(
+        p,
+        block_team{},
+        shared,
+        first,
+        frames,
+        frame_counters{ syndrome, invalid, iterations, done, &active });
 }
 
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 frames with their state in the workspace, every step spread over all
 // blocks.
-template <bool Layered, unsigned D>
+template <typename A, bool Layered, unsigned D>
 __global__ void __launch_bounds__(grid_threads, 2)
     min_sum_grid_kernel(const min_sum_params p)
 {
@@ -469,61 +601,79 @@ __global__ void __launch_bounds__(grid_threads, 2)
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
-    decode<Layered, G, D>(p,
-                          grid_team{},
-                          p.workspace,
-                          0,
-                          n,
-                          frame_counters{ base,
-                                          base + n,
-                                          base + 2 * n,
-                                          base + 3 * n,
-                                          reinterpret_cast<int*>(base + 4 * n) });
+    decode<A, Layered, G, D>(p,
+                             grid_team{},
+                             p.workspace,
+                             0,
+                             n,
+                             frame_counters{ base,
+                                             base + n,
+                                             base + 2 * n,
+                                             base + 3 * n,
+                                             reinterpret_cast<int*>(base + 4 * n) });
 }
 
-// Kernels by schedule, group size and check degree bound (8, or 0: any).
-template <bool Layered, unsigned D>
+// Kernels by arithmetic, schedule, group size and check degree bound (8, or
+// 0: any).
+template <typename A, bool Layered, unsigned D>
 const void* block_kernel(unsigned frames)
 {
     switch (frames) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 8, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, D>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 16, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 16, D>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<Layered, 32, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 32, D>);
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
         " is not usable on chip; allowed: 8, 16, 32");
 }
 
-const void* choose_kernel(const min_sum_params& p)
+template <typename A>
+const void* choose_kernel_of(const min_sum_params& p)
 {
     const bool small = p.graph.max_check_degree <= register_check_degree;
     if (p.variant.on_chip) {
         if (p.layered)
-            return small ? block_kernel<true, register_check_degree>(p.variant.frames)
-                         : block_kernel<true, 0>(p.variant.frames);
-        return small ? block_kernel<false, register_check_degree>(p.variant.frames)
-                     : block_kernel<false, 0>(p.variant.frames);
+            return small ? block_kernel<A, true, register_check_degree>(p.variant.frames)
+                         : block_kernel<A, true, 0>(p.variant.frames);
+        return small ? block_kernel<A, false, register_check_degree>(p.variant.frames)
+                     : block_kernel<A, false, 0>(p.variant.frames);
     }
     const void* kernels[2][2] = {
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<false, 0>),
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, 0>),
           reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<false, register_check_degree>) },
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<true, 0>),
+              &min_sum_grid_kernel<A, false, register_check_degree>) },
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, 0>),
           reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<true, register_check_degree>) }
+              &min_sum_grid_kernel<A, true, register_check_degree>) }
     };
     return kernels[p.layered][small];
 }
 
+const void* choose_kernel(const min_sum_params& p)
+{
+    switch (p.variant.rule) {
+    case binary_rule::fixed_min_sum:
+        return choose_kernel_of<fixed8_arith>(p);
+    case binary_rule::float_min_sum:
+        return choose_kernel_of<float_arith<binary_rule::float_min_sum>>(p);
+    case binary_rule::float_sum_product:
+        return choose_kernel_of<float_arith<binary_rule::float_sum_product>>(p);
+    }
+    throw std::invalid_argument("launch_min_sum: unknown variant.rule");
+}
+
 } // namespace
 
-size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames)
+size_t min_sum_state_bytes(const min_sum_graph& g,
+                           bool layered,
+                           binary_rule rule,
+                           unsigned frames)
 {
-    return state_layout(g.n, g.edges, layered, frames).bytes;
+    return state_layout(g.n, g.edges, layered, rule, frames).bytes;
 }
 
 size_t min_sum_max_global_frames(const min_sum_graph& g)
@@ -543,14 +693,18 @@ size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
            sizeof(int);
 }
 
-min_sum_variant min_sum_choose(const min_sum_graph& g, bool layered, size_t shared_limit)
+min_sum_variant min_sum_choose(const min_sum_graph& g,
+                               bool layered,
+                               binary_rule rule,
+                               size_t shared_limit)
 {
     // room for the kernel's static counters
     const size_t budget =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     min_sum_variant v{};
+    v.rule = rule;
     for (unsigned frames : { 32u, 16u, 8u }) {
-        const size_t bytes = min_sum_state_bytes(g, layered, frames);
+        const size_t bytes = min_sum_state_bytes(g, layered, rule, frames);
         if (bytes <= budget) {
             v.on_chip = true;
             v.frames = frames;
@@ -564,7 +718,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g, bool layered, size_t shar
     v.on_chip = false;
     v.frames = max_block_frames;
     v.threads = grid_threads;
-    v.state_bytes = min_sum_state_bytes(g, layered, v.frames);
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
     v.shared_bytes = 0;
     return v;
 }
@@ -578,7 +732,7 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
                                     "workspace");
     if (p.layered && (!p.graph.run_checks || !p.graph.run_offsets))
         throw std::invalid_argument("launch_min_sum: layered needs the runs");
-    if (p.graph.max_variable_degree > 256)
+    if (p.variant.rule == binary_rule::fixed_min_sum && p.graph.max_variable_degree > 256)
         throw std::invalid_argument(
             "launch_min_sum: a bit of degree " +
             std::to_string(p.graph.max_variable_degree) +

@@ -8,10 +8,13 @@
 #ifndef INCLUDED_GPULDPC_KERNELS_LDPC_MIN_SUM_H
 #define INCLUDED_GPULDPC_KERNELS_LDPC_MIN_SUM_H
 
-// Launcher of binary min-sum decoding in 8-bit fixed point (ldpc_min_sum.cu);
-// plain C++. The arithmetic is that of the CPU reference
-// (cpu_fixed_point_decoder.cc, decoder.h's message_precision::int8) integer
-// for integer, so that GPU and CPU results are identical on every frame.
+// Launcher of binary LDPC decoding (ldpc_min_sum.cu); plain C++. Three check
+// rules (binary_rule): min-sum in 8-bit fixed point, whose arithmetic is that
+// of the CPU reference (cpu_fixed_point_decoder.cc, decoder.h's
+// message_precision::int8) integer for integer, so that GPU and CPU results
+// are identical on every frame; and in single precision normalized/offset
+// min-sum and sum-product (the check_rules.h rules in float: the same
+// decisions at high SNR, the same error rates within statistics).
 //
 // Frames are decoded in groups of G (8, 16 or 32), their state laid out
 // frame-interleaved (value x of frame f at x * G + f): G lanes of a warp, a
@@ -56,6 +59,13 @@ struct min_sum_graph {
 };
 
 /*! Per-frame result; the layout of the engine's frame_status. */
+//! The check rule and the arithmetic of the messages.
+enum class binary_rule : uint8_t {
+    fixed_min_sum,     //!< 8-bit messages, 16-bit beliefs (integer steps)
+    float_min_sum,     //!< fp32, scale * max(min - offset, 0)
+    float_sum_product, //!< fp32, the tanh rule in the phi form
+};
+
 struct min_sum_status {
     uint8_t converged;
     uint32_t iterations;
@@ -65,6 +75,7 @@ struct min_sum_status {
 
 /*! Where a launch keeps the frames' state, and how many frames a group has. */
 struct min_sum_variant {
+    binary_rule rule;
     bool on_chip;        //!< state in shared memory, else in params::workspace
     unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global
     unsigned threads;    //!< threads a block
@@ -76,7 +87,10 @@ struct min_sum_variant {
  * The variant for a code: on chip with the largest group (32, 16 or 8 frames)
  * whose state fits \p shared_limit bytes a block, else global.
  */
-min_sum_variant min_sum_choose(const min_sum_graph& g, bool layered, size_t shared_limit);
+min_sum_variant min_sum_choose(const min_sum_graph& g,
+                               bool layered,
+                               binary_rule rule,
+                               size_t shared_limit);
 
 /*! One launch: n_frames frames, inputs and outputs in device memory. */
 struct min_sum_params {
@@ -88,6 +102,8 @@ struct min_sum_params {
     float llr_scale;    //!< steps per unit of LLR
     int32_t scale_q;    //!< round(16 * min_sum_scale), 1 .. 16
     int32_t offset_q;   //!< round(min_sum_offset * llr_scale), 0 .. 128
+    float min_sum_scale, min_sum_offset; //!< float_min_sum
+    float int8_step; //!< float rules: an 8-bit input value is this much LLR
     //! 8-bit input: values beyond int8_limit (64 * llr_scale, the float
     //! input's clip in steps) become +-int8_clip (round(min(limit, 127)))
     float int8_limit;
@@ -104,7 +120,10 @@ struct min_sum_params {
 };
 
 /*! The state bytes of one block of \p frames frames. */
-size_t min_sum_state_bytes(const min_sum_graph& g, bool layered, unsigned frames);
+size_t min_sum_state_bytes(const min_sum_graph& g,
+                           bool layered,
+                           binary_rule rule,
+                           unsigned frames);
 
 /*! Workspace bytes (params::workspace) of a launch of \p n_frames frames:
  *  0 on chip; for the global variant, the groups' state and per-frame

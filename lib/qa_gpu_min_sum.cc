@@ -292,7 +292,101 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_arguments)
         BOOST_CHECK_NE(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
         BOOST_CHECK_NE(batch_decoder::make(code, cfg, "cuda")->device_name(), "cpu");
     }
-    // float min-sum has no CUDA decoder yet
+    // float min-sum and sum-product (also what auto resolves to) likewise
+    for (auto alg : { decoder_algorithm::min_sum,
+                      decoder_algorithm::sum_product,
+                      decoder_algorithm::automatic }) {
+        cfg.algorithm = alg;
+        cfg.messages = message_precision::fp32;
+        BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name() == "cpu",
+                          cuda_devices().empty());
+    }
+    // messages in half precision are for fft-bp: the error names the choices
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::fp16;
+    BOOST_CHECK_THROW(batch_decoder::make(code, cfg, "cuda"), std::invalid_argument);
+}
+
+namespace {
+
+decoder_config
+floating(decoder_algorithm alg, decoder_schedule schedule, unsigned iterations)
+{
+    decoder_config cfg;
+    cfg.algorithm = alg;
     cfg.messages = message_precision::fp32;
-    BOOST_CHECK_EQUAL(batch_decoder::make(code, cfg, "auto")->device_name(), "cpu");
+    cfg.schedule = schedule;
+    cfg.max_iterations = iterations;
+    cfg.early_termination = true;
+    return cfg;
+}
+
+} // namespace
+
+// Float min-sum and sum-product: the CPU reference's rules in single precision
+// (sum-product in the phi form, the CPU's in double precision through tanh):
+// at high SNR every frame gets the CPU's decisions and status; near the
+// waterfall the frame errors agree within statistics (the two decode the same
+// frames, so a bound for independent counts, 4 sigma, is loose).
+BOOST_AUTO_TEST_CASE(gpu_float_binary_equals_cpu, *utf::precondition(gpu_present()))
+{
+    const size_t frames = small() ? 6 : 200;
+    const std::vector<ldpc_code::sptr> codes{
+        std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5)),
+        punctured_qc_code(),
+        std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2", "short")),
+    };
+    for (const auto& code : codes)
+        for (auto alg : { decoder_algorithm::min_sum, decoder_algorithm::sum_product })
+            for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+                const auto cfg = floating(alg, sched, 30);
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cpu = batch_decoder::make(code, cfg, "cpu");
+                BOOST_TEST_CONTEXT("n=" << code->n() << " " << to_string(alg) << " "
+                                        << to_string(sched))
+                {
+                    // high SNR: the sent frames, NaN/Inf counted alike
+                    auto high = make_batch(*code, frames, 5.0, 21);
+                    high.llr[5] = NAN;
+                    high.llr[high.llr.size() - 1] = INFINITY;
+                    const auto g = run(*gpu, high.llr, frames);
+                    const auto c = run(*cpu, high.llr, frames);
+                    BOOST_CHECK(g.bits == high.info_bits);
+                    BOOST_CHECK(g.bits == c.bits);
+                    BOOST_CHECK(g.codeword == c.codeword);
+                    size_t differ = 0;
+                    for (size_t f = 0; f < frames; ++f)
+                        differ +=
+                            g.status[f].converged != c.status[f].converged ||
+                            g.status[f].invalid_inputs != c.status[f].invalid_inputs ||
+                            g.status[f].iterations > cfg.max_iterations;
+                    BOOST_CHECK_EQUAL(differ, 0u);
+                    // 8-bit input: the same values as the CPU converts them to
+                    std::vector<int8_t> llr8(high.llr.size());
+                    for (size_t i = 0; i < llr8.size(); ++i)
+                        llr8[i] = int8_t(
+                            std::isfinite(high.llr[i])
+                                ? std::clamp(
+                                      std::nearbyint(high.llr[i] * 2.0f), -127.0f, 127.0f)
+                                : 0.0f);
+                    BOOST_CHECK(run(*gpu, llr8, frames).bits ==
+                                run(*cpu, llr8, frames).bits);
+                    // the waterfall: frame errors of both within 4 sigma
+                    const size_t noisy_frames = small() ? 6 : 400;
+                    const auto low = make_batch(*code, noisy_frames, 1.75, 22);
+                    const auto gl = run(*gpu, low.llr, noisy_frames);
+                    const auto cl = run(*cpu, low.llr, noisy_frames);
+                    const size_t nb = gpu->info_bits_per_frame();
+                    size_t eg = 0, ec = 0;
+                    for (size_t f = 0; f < noisy_frames; ++f) {
+                        const auto sent = low.info_bits.begin() + f * nb;
+                        eg += !std::equal(sent, sent + nb, gl.bits.begin() + f * nb);
+                        ec += !std::equal(sent, sent + nb, cl.bits.begin() + f * nb);
+                    }
+                    BOOST_TEST_MESSAGE("  frame errors GPU " << eg << ", CPU " << ec
+                                                             << " of " << noisy_frames);
+                    BOOST_CHECK_LE(std::abs(double(eg) - double(ec)),
+                                   4.0 * std::sqrt(double(eg + ec) + 1.0));
+                }
+            }
 }

@@ -38,12 +38,17 @@ constexpr size_t max_cuda_min_sum_variable_degree = 256;
 std::string cuda_min_sum_refusal(const ldpc_code& code, const decoder_config& config)
 {
     if (code.q() != 2)
-        return "the CUDA min-sum decoder takes binary codes; this one is over GF(" +
+        return "the CUDA binary decoder takes binary codes; this one is over GF(" +
                std::to_string(code.q()) + ")";
-    if (config.algorithm != decoder_algorithm::min_sum ||
-        config.messages != message_precision::int8)
-        return "the CUDA min-sum decoder runs algorithm='min-sum' with "
-               "messages='int8'";
+    const bool min_sum = config.algorithm == decoder_algorithm::min_sum;
+    const bool sum_product = config.algorithm == decoder_algorithm::sum_product;
+    const bool int8 = config.messages == message_precision::int8;
+    const bool fp32 = config.messages == message_precision::fp32;
+    if (!((min_sum && (int8 || fp32)) || (sum_product && fp32)))
+        return "the CUDA binary decoder runs algorithm='min-sum' with messages='int8' "
+               "or 'fp32', and algorithm='sum-product' with messages='fp32'";
+    if (!int8)
+        return "";
     // a bit's belief sums its channel value and check messages in 16 bits
     for (unsigned v = 0; v < code.n(); ++v)
         if (code.variable_degree(v) > max_cuda_min_sum_variable_degree)
@@ -63,6 +68,15 @@ static_assert(sizeof(kernels::min_sum_status) == sizeof(frame_status) &&
                   offsetof(kernels::min_sum_status, invalid_inputs) ==
                       offsetof(frame_status, invalid_inputs),
               "the kernel's status is the engine's frame_status");
+
+kernels::binary_rule binary_rule_of(const decoder_config& c)
+{
+    if (c.messages == message_precision::int8)
+        return kernels::binary_rule::fixed_min_sum;
+    return c.algorithm == decoder_algorithm::min_sum
+               ? kernels::binary_rule::float_min_sum
+               : kernels::binary_rule::float_sum_product;
+}
 
 // Frames of one launch at most on chip (input and output buffers grow with it).
 constexpr size_t max_on_chip_launch = 1 << 16;
@@ -119,8 +133,8 @@ public:
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(c.layered_runs().size() - 1);
         }
-        d_variant =
-            kernels::min_sum_choose(g, layered, cuda_shared_memory_limit(d_device));
+        d_variant = kernels::min_sum_choose(
+            g, layered, binary_rule_of(d_config), cuda_shared_memory_limit(d_device));
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {
@@ -341,6 +355,9 @@ private:
         p.scale_q = std::max(1, int32_t(std::nearbyint(16.0f * d_config.min_sum_scale)));
         p.offset_q = int32_t(std::min(
             std::nearbyint(d_config.min_sum_offset * d_config.llr_scale), 128.0f));
+        p.min_sum_scale = d_config.min_sum_scale;
+        p.min_sum_offset = d_config.min_sum_offset;
+        p.int8_step = 1.0f / d_config.llr_scale; // as batch_decoder::decode_int8
         p.int8_limit = max_input_magnitude * d_config.llr_scale;
         p.int8_clip = int32_t(std::nearbyint(std::min(p.int8_limit, 127.0f)));
         p.max_iterations = d_config.max_iterations;

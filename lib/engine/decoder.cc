@@ -300,15 +300,15 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
     const device_spec spec = parse_device(device); // names the argument on error
     if (spec.type == device_spec::kind::cpu)
         return detail::make_cpu_decoder(code, resolved);
-    const bool fixed_point_min_sum = detail::cuda_min_sum_refusal(*code, resolved).empty();
+    const bool binary_gpu = detail::cuda_min_sum_refusal(*code, resolved).empty();
     if (spec.type == device_spec::kind::automatic) {
         // the GPU when one is usable and runs the algorithm, else the CPU
-        if (!fixed_point_min_sum && !detail::cuda_decoder_supports(*code, resolved))
+        if (!binary_gpu && !detail::cuda_decoder_supports(*code, resolved))
             return detail::make_cpu_decoder(code, resolved);
         const int index = select_cuda_device("auto");
         if (index >= 0) {
             try {
-                return fixed_point_min_sum
+                return binary_gpu
                            ? detail::make_cuda_min_sum_decoder(code, resolved, index)
                            : detail::make_cuda_decoder(code, resolved, index);
             } catch (const cuda_error&) {
@@ -317,7 +317,7 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         }
         return detail::make_cpu_decoder(code, resolved);
     }
-    if (fixed_point_min_sum)
+    if (binary_gpu)
         return detail::make_cuda_min_sum_decoder(
             code, resolved, select_cuda_device(device));
     if (!detail::cuda_decoder_supports(*code, resolved))
