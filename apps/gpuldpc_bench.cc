@@ -1095,6 +1095,100 @@ double gr_fec_rate(const ldpc_code& code,
 // with 8-bit LLRs; the CPU reference (float min-sum and the same 8-bit
 // arithmetic) with all host threads and gr-fec's ldpc_decoder on one core on
 // the same frames.
+// The float rules of the GPU binary decoder (fp32 messages): sum-product and
+// normalized min-sum, 10 fixed iterations at 1 dB with the frames in device
+// memory, against the CPU reference with every host core, same rule, same
+// frames.
+void bench_binary_float(const std::vector<std::string>& code_specs,
+                        int reps,
+                        const std::string& schedules)
+{
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf("\nBinary decoder, float rules (fp32 messages), information bits/s at 10 "
+                "fixed iterations, 1 dB, frames in device memory; baseline the CPU "
+                "reference with %d threads, same rule, same frames (sum-product: the "
+                "GPU in the phi form in single precision, the CPU through tanh in "
+                "double precision)\n",
+                cores);
+    std::printf("%-24s %-9s %-12s %7s %10s %10s %8s %s\n",
+                "code",
+                "schedule",
+                "rule",
+                "frames",
+                "dev Mb/s",
+                "CPU Mb/s",
+                "xCPU",
+                "FER (GPU/CPU frames)");
+    for (const auto& spec : code_specs) {
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(spec));
+        const std::string name = code_name(spec);
+        const size_t nl = code->n_transmitted();
+        // float state is four times the 8-bit decoder's: half its frames
+        const size_t frames =
+            std::clamp<size_t>((size_t(32) << 20) / (nl * sizeof(float)), 32, 8192);
+        const size_t cpu_frames = std::max<size_t>(16, frames / 64);
+        std::vector<uint8_t> sent;
+        const auto llr = noisy_llr(*code, frames, 1.0, 7, sent);
+        float* d_llr = nullptr;
+        GPULDPC_CUDA_CHECK(
+            cudaMalloc(reinterpret_cast<void**>(&d_llr), llr.size() * sizeof(float)));
+        GPULDPC_CUDA_CHECK(cudaMemcpy(
+            d_llr, llr.data(), llr.size() * sizeof(float), cudaMemcpyHostToDevice));
+        for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            if (schedules.find(to_string(sched)) == std::string::npos)
+                continue;
+            for (auto alg :
+                 { decoder_algorithm::sum_product, decoder_algorithm::min_sum }) {
+                decoder_config cfg;
+                cfg.algorithm = alg;
+                cfg.messages = message_precision::fp32;
+                cfg.schedule = sched;
+                cfg.max_iterations = 10;
+                cfg.early_termination = false;
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cpu = batch_decoder::make(code, cfg, "cpu");
+                const double d = device_decode_rate(*gpu, d_llr, frames, reps);
+                std::vector<uint8_t> got_gpu, got_cpu;
+                decode_rate(*gpu, llr, frames, 1, got_gpu);
+                const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
+                const size_t nb = gpu->info_bits_per_frame();
+                const size_t eg = count_frame_errors(got_gpu, sent, frames, nb);
+                const size_t ec = count_frame_errors(got_cpu, sent, cpu_frames, nb);
+                std::printf(
+                    "%-24s %-9s %-12s %7zu %10.1f %10.3f %7.0fx %zu/%zu, %zu/%zu\n",
+                    name.c_str(),
+                    to_string(sched).c_str(),
+                    to_string(alg).c_str(),
+                    frames,
+                    d / 1e6,
+                    c / 1e6,
+                    d / c,
+                    eg,
+                    frames,
+                    ec,
+                    cpu_frames);
+                record r;
+                r.section = "binary";
+                r.name =
+                    name + " " + to_string(alg) + " fp32 " + to_string(sched) + " 10 it";
+                r.n = double(code->n());
+                r.batch = double(frames);
+                r.value = d;
+                r.unit = "information bits/s, data on the device";
+                r.baseline_name =
+                    "CPU reference bits/s (" + std::to_string(cores) + " threads)";
+                r.baseline = c;
+                r.ratio = d / c;
+                r.variant = "frame errors " + std::to_string(eg) + "/" +
+                            std::to_string(frames) + " GPU, " + std::to_string(ec) + "/" +
+                            std::to_string(cpu_frames) + " CPU; 1 dB";
+                g_records.push_back(r);
+            }
+        }
+        cudaFree(d_llr);
+    }
+}
+
 void bench_binary_decoder(const std::vector<std::string>& code_specs,
                           int reps,
                           double fixed_et_ebn0,
@@ -1262,12 +1356,22 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                 // the decoder block in a flowgraph, float and 8-bit input
                 // (status tags off: line rate), against the engine's host-to-host
                 // figures of the same input
-                const unsigned passes =
-                    unsigned(std::max<size_t>(2, (size_t(32) << 20) / (nl * frames) + 1));
+                // 16 batches of the block's automatic size (4096 frames, fewer
+                // where they hold more than 64 MiB of input) or more, so that
+                // filling and draining its pipeline count little
+                const auto passes_for = [&](size_t item_bytes) {
+                    const size_t batch = std::max<size_t>(
+                        1,
+                        std::min<size_t>(4096, (size_t(64) << 20) / (nl * item_bytes)));
+                    return unsigned(
+                        std::max<size_t>(2, (16 * batch + frames - 1) / frames));
+                };
+                const unsigned passes = passes_for(sizeof(float)),
+                               passes8 = passes_for(sizeof(int8_t));
                 const double bf =
                     block_rate(code, cfg, llr, frames, "cuda", passes, false);
                 const double b8 =
-                    block_rate(code, cfg, llr, frames, "cuda", passes, false, &llr8);
+                    block_rate(code, cfg, llr, frames, "cuda", passes8, false, &llr8);
                 std::printf("%-24s %-9s %-10s %7zu   decoder block: float %.1f Mb/s "
                             "(%.0f%% of h2h), 8-bit %.1f Mb/s (%.0f%% of h2h8, %.2fx "
                             "the float block)\n",
@@ -1286,7 +1390,7 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                     b.name = name + " min-sum int8 " + to_string(sched) + " block " +
                              (eight ? "8-bit input" : "float input");
                     b.n = double(code->n());
-                    b.batch = double(frames * passes);
+                    b.batch = double(frames * (eight ? passes8 : passes));
                     b.value = eight ? b8 : bf;
                     b.unit = "information bits/s, decoder block in a flowgraph";
                     b.baseline_name = eight ? "engine host to host, 8-bit LLRs"
@@ -1479,6 +1583,7 @@ int main(int argc, char** argv)
                                         }),
                          binary.end());
             bench_binary_decoder(binary, std::max(3, reps / 2), et_ebn0, schedules);
+            bench_binary_float(binary, std::max(3, reps / 2), schedules);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuldpc-bench: %s\n", e.what());
