@@ -95,7 +95,7 @@ struct float_minima {
     __device__ __forceinline__ void add(float x, uint32_t e)
     {
         const float a = fabsf(x);
-        negative ^= signbit(x) ? 1u : 0u;
+        negative ^= x < 0.0f ? 1u : 0u; // as the CPU: -0 counts as positive
         min2 = a < min1 ? min1 : fminf(min2, a);
         arg_min = a < min1 ? e : arg_min;
         min1 = fminf(min1, a);
@@ -104,7 +104,7 @@ struct float_minima {
     __device__ __forceinline__ float message(float x, uint32_t e) const
     {
         const float mag = scale * fmaxf((e == arg_min ? min2 : min1) - offset, 0.0f);
-        return (negative ^ (signbit(x) ? 1u : 0u)) ? -mag : mag;
+        return (negative ^ (x < 0.0f ? 1u : 0u)) ? -mag : mag;
     }
 };
 
@@ -112,7 +112,9 @@ struct float_minima {
 // so the magnitude out on an edge is phi(sum of the others' phi(|x|)), the
 // sign the product of the others' (the tanh rule, without products that
 // exclude an edge). y is kept in [1e-15, 80]: messages stay below about 35,
-// as the CPU reference's atanh bound keeps them.
+// as the CPU reference's atanh bound keeps them. The largest term is kept
+// apart from the sum of the rest, so that leaving one out never subtracts a
+// large term from a sum of small ones (an erased input's phi is 35).
 __device__ __forceinline__ float phi(float y)
 {
     y = fminf(fmaxf(y, 1e-15f), 80.0f);
@@ -120,19 +122,28 @@ __device__ __forceinline__ float phi(float y)
 }
 
 struct phi_sum {
-    float sum = 0.0f;
+    float largest = 0.0f, rest = 0.0f; // the largest term; the sum of the others
+    uint32_t arg_largest = 0;
     uint32_t negative = 0;
 
-    __device__ __forceinline__ void add(float x, uint32_t)
+    __device__ __forceinline__ void add(float x, uint32_t e)
     {
-        sum += phi(fabsf(x));
-        negative ^= signbit(x) ? 1u : 0u;
+        const float t = phi(fabsf(x));
+        const bool above = t > largest;
+        rest += above ? largest : t;
+        largest = above ? t : largest;
+        arg_largest = above ? e : arg_largest;
+        negative ^= x < 0.0f ? 1u : 0u; // as the CPU: -0 counts as positive
     }
     __device__ __forceinline__ void finish() {}
-    __device__ __forceinline__ float message(float x, uint32_t) const
+    __device__ __forceinline__ float message(float x, uint32_t e) const
     {
-        const float mag = phi(sum - phi(fabsf(x)));
-        return (negative ^ (signbit(x) ? 1u : 0u)) ? -mag : mag;
+        // without the edge's own term: the rest alone, or the largest plus
+        // the rest less this (small) term
+        const float others =
+            e == arg_largest ? rest : largest + fmaxf(rest - phi(fabsf(x)), 0.0f);
+        const float mag = phi(others);
+        return (negative ^ (x < 0.0f ? 1u : 0u)) ? -mag : mag;
     }
 };
 
@@ -181,7 +192,8 @@ struct float_arith {
 
 // The state of a group of G frames, frame-interleaved: value x of frame f at
 // x * G + f, so that G lanes of a warp, a frame each, touch G neighbouring
-// bytes of one check or bit. belief: 16 bits a bit; layered, the a-posteriori
+// values of one check or bit. belief (16 bits a bit in the 8-bit rule, else
+// fp32); layered, the a-posteriori
 // value (a message into a check plus a check message, within +-254);
 // flooding, the channel value plus all check messages into the bit (its
 // messages out are that less each message in). c2v: the check messages.
@@ -408,7 +420,8 @@ __device__ void decode(const min_sum_params& p,
         *k.active = int(team_frames);
     team.sync();
 
-    // channel values, internal convention log(P(0)/P(1)), in steps; read
+    // channel values, internal convention log(P(0)/P(1)) (8-bit rule: in
+    // steps); read
     // frame after frame (coalesced)
     const uint32_t values = team_frames * g.n;
     for (uint32_t w = team.thread(); w < values; w += team.threads()) {

@@ -48,7 +48,7 @@ struct min_sum_graph {
     const uint32_t* variable_offsets; //!< n + 1
     const uint32_t* variable_edges;   //!< edges: check-major edge ids per variable
     const uint32_t* info_positions;   //!< k
-    unsigned max_variable_degree;     //!< at most 256 (16-bit sums)
+    unsigned max_variable_degree;     //!< 8-bit rule: at most 256 (16-bit sums)
     unsigned max_check_degree;
     const int32_t* input_index; //!< n: soft value of each bit, -1 punctured
     //! layered: checks in the code's layered order, and runs of them that
@@ -58,7 +58,6 @@ struct min_sum_graph {
     unsigned runs;
 };
 
-/*! Per-frame result; the layout of the engine's frame_status. */
 //! The check rule and the arithmetic of the messages.
 enum class binary_rule : uint8_t {
     fixed_min_sum,     //!< 8-bit messages, 16-bit beliefs (integer steps)
@@ -66,6 +65,7 @@ enum class binary_rule : uint8_t {
     float_sum_product, //!< fp32, the tanh rule in the phi form
 };
 
+/*! Per-frame result; the layout of the engine's frame_status. */
 struct min_sum_status {
     uint8_t converged;
     uint32_t iterations;

@@ -323,34 +323,50 @@ floating(decoder_algorithm alg, decoder_schedule schedule, unsigned iterations)
 
 } // namespace
 
-// Float min-sum and sum-product: the CPU reference's rules in single precision
-// (sum-product in the phi form, the CPU's in double precision through tanh):
-// at high SNR every frame gets the CPU's decisions and status; near the
-// waterfall the frame errors agree within statistics (the two decode the same
-// frames, so a bound for independent counts, 4 sigma, is loose).
+// Float min-sum and sum-product against the CPU reference's rules. Min-sum
+// is the same single-precision arithmetic in the same order (differences,
+// minima, one multiply, sums in edge order): every frame's decisions and
+// status equal, at high SNR and near the waterfall, float and 8-bit input.
+// Sum-product runs in the phi form in single precision, the CPU's through
+// tanh in double: the decisions at high SNR equal; near the waterfall the
+// frames that only one of the two fails (a paired count) balance within
+// 4 sigma (|b - c| <= 4 sqrt(b + c), McNemar).
 BOOST_AUTO_TEST_CASE(gpu_float_binary_equals_cpu, *utf::precondition(gpu_present()))
 {
-    const size_t frames = small() ? 6 : 200;
+    const size_t frames = small() ? 6 : 200, noisy_frames = small() ? 6 : 400;
     const std::vector<ldpc_code::sptr> codes{
         std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5)),
         punctured_qc_code(),
         std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2", "short")),
     };
+    // 8-bit input at the decoders' default llr_scale: v / llr_scale each
+    const float to_steps = decoder_config{}.llr_scale;
+    auto eight_bit = [&](const std::vector<float>& llr) {
+        std::vector<int8_t> out(llr.size());
+        for (size_t i = 0; i < llr.size(); ++i)
+            out[i] = int8_t(
+                std::isfinite(llr[i])
+                    ? std::clamp(std::nearbyint(llr[i] * to_steps), -127.0f, 127.0f)
+                    : 0.0f);
+        return out;
+    };
     for (const auto& code : codes)
         for (auto alg : { decoder_algorithm::min_sum, decoder_algorithm::sum_product })
             for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
                 const auto cfg = floating(alg, sched, 30);
+                const bool exact = alg == decoder_algorithm::min_sum;
                 auto gpu = batch_decoder::make(code, cfg, "cuda");
                 auto cpu = batch_decoder::make(code, cfg, "cpu");
-                BOOST_TEST_CONTEXT("n=" << code->n() << " " << to_string(alg) << " "
-                                        << to_string(sched))
+                const std::string what = "n=" + std::to_string(code->n()) + " " +
+                                         to_string(alg) + " " + to_string(sched);
+                // high SNR: the sent frames, NaN/Inf counted alike
+                auto high = make_batch(*code, frames, 5.0, 21);
+                high.llr[5] = NAN;
+                high.llr[high.llr.size() - 1] = INFINITY;
+                const auto g = run(*gpu, high.llr, frames);
+                const auto c = run(*cpu, high.llr, frames);
+                BOOST_TEST_CONTEXT(what << ", 5 dB")
                 {
-                    // high SNR: the sent frames, NaN/Inf counted alike
-                    auto high = make_batch(*code, frames, 5.0, 21);
-                    high.llr[5] = NAN;
-                    high.llr[high.llr.size() - 1] = INFINITY;
-                    const auto g = run(*gpu, high.llr, frames);
-                    const auto c = run(*cpu, high.llr, frames);
                     BOOST_CHECK(g.bits == high.info_bits);
                     BOOST_CHECK(g.bits == c.bits);
                     BOOST_CHECK(g.codeword == c.codeword);
@@ -361,32 +377,51 @@ BOOST_AUTO_TEST_CASE(gpu_float_binary_equals_cpu, *utf::precondition(gpu_present
                             g.status[f].invalid_inputs != c.status[f].invalid_inputs ||
                             g.status[f].iterations > cfg.max_iterations;
                     BOOST_CHECK_EQUAL(differ, 0u);
-                    // 8-bit input: the same values as the CPU converts them to
-                    std::vector<int8_t> llr8(high.llr.size());
-                    for (size_t i = 0; i < llr8.size(); ++i)
-                        llr8[i] = int8_t(
-                            std::isfinite(high.llr[i])
-                                ? std::clamp(
-                                      std::nearbyint(high.llr[i] * 2.0f), -127.0f, 127.0f)
-                                : 0.0f);
-                    BOOST_CHECK(run(*gpu, llr8, frames).bits ==
-                                run(*cpu, llr8, frames).bits);
-                    // the waterfall: frame errors of both within 4 sigma
-                    const size_t noisy_frames = small() ? 6 : 400;
-                    const auto low = make_batch(*code, noisy_frames, 1.75, 22);
-                    const auto gl = run(*gpu, low.llr, noisy_frames);
-                    const auto cl = run(*cpu, low.llr, noisy_frames);
+                }
+                if (exact)
+                    check_identical(g, c, what + ", 5 dB");
+                const auto high8 = eight_bit(high.llr);
+                if (exact)
+                    check_identical(run(*gpu, high8, frames),
+                                    run(*cpu, high8, frames),
+                                    what + ", 5 dB, 8-bit input");
+                else
+                    BOOST_CHECK(run(*gpu, high8, frames).bits ==
+                                run(*cpu, high8, frames).bits);
+                // the waterfall
+                const auto low = make_batch(*code, noisy_frames, 1.75, 22);
+                const auto low8 = eight_bit(low.llr);
+                for (bool eight : { false, true }) {
+                    const auto gl = eight ? run(*gpu, low8, noisy_frames)
+                                          : run(*gpu, low.llr, noisy_frames);
+                    const auto cl = eight ? run(*cpu, low8, noisy_frames)
+                                          : run(*cpu, low.llr, noisy_frames);
+                    const std::string where =
+                        what + ", 1.75 dB" + (eight ? ", 8-bit input" : "");
+                    if (exact) {
+                        check_identical(gl, cl, where);
+                        continue;
+                    }
                     const size_t nb = gpu->info_bits_per_frame();
-                    size_t eg = 0, ec = 0;
+                    size_t gpu_only = 0, cpu_only = 0, both = 0;
                     for (size_t f = 0; f < noisy_frames; ++f) {
                         const auto sent = low.info_bits.begin() + f * nb;
-                        eg += !std::equal(sent, sent + nb, gl.bits.begin() + f * nb);
-                        ec += !std::equal(sent, sent + nb, cl.bits.begin() + f * nb);
+                        const bool eg =
+                            !std::equal(sent, sent + nb, gl.bits.begin() + f * nb);
+                        const bool ec =
+                            !std::equal(sent, sent + nb, cl.bits.begin() + f * nb);
+                        gpu_only += eg && !ec;
+                        cpu_only += ec && !eg;
+                        both += eg && ec;
                     }
-                    BOOST_TEST_MESSAGE("  frame errors GPU " << eg << ", CPU " << ec
-                                                             << " of " << noisy_frames);
-                    BOOST_CHECK_LE(std::abs(double(eg) - double(ec)),
-                                   4.0 * std::sqrt(double(eg + ec) + 1.0));
+                    BOOST_TEST_MESSAGE(where << ": frames failed by both " << both
+                                             << ", GPU only " << gpu_only << ", CPU only "
+                                             << cpu_only << " of " << noisy_frames);
+                    BOOST_TEST_CONTEXT(where)
+                    {
+                        BOOST_CHECK_LE(std::abs(double(gpu_only) - double(cpu_only)),
+                                       4.0 * std::sqrt(double(gpu_only + cpu_only)));
+                    }
                 }
             }
 }

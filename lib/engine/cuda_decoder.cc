@@ -53,25 +53,26 @@ std::string cuda_decoder_refusal(const ldpc_code& code,
                                  const std::string& device)
 {
     const decoder_algorithm algorithm = config.algorithm;
+    if (algorithm != decoder_algorithm::fft_bp && code.q() == 2) {
+        const std::string binary = cuda_min_sum_refusal(code, config);
+        if (binary.empty())
+            return "algorithm='" + to_string(algorithm) +
+                   "' is the binary CUDA decoder's (batch_decoder::make chooses it)";
+        return "algorithm='" + to_string(algorithm) + "' with messages='" +
+               to_string(config.messages) + "' has no CUDA decoder (" + binary +
+               "); allowed with device='" + device +
+               "': fft-bp, min-sum (int8 or fp32 messages), sum-product (fp32)";
+    }
     if (config.schedule == decoder_schedule::layered && !row_order(code))
         return "schedule='layered' visits this code's checks out of row order, which "
                "the CUDA fft-bp decoder does not; allowed with device='" +
                device +
                "': schedule='flooding' (device='cpu' or 'auto' decodes it "
                "layered)";
-    if (algorithm != decoder_algorithm::fft_bp) {
-        if (code.q() == 2) {
-            const std::string binary = cuda_min_sum_refusal(code, config);
-            return "algorithm='" + to_string(algorithm) + "' with messages='" +
-                   to_string(config.messages) + "' has no CUDA decoder (" +
-                   (binary.empty() ? std::string("fft-bp") : binary) +
-                   "); allowed with device='" + device +
-                   "': fft-bp, min-sum (int8 or fp32 messages), sum-product (fp32)";
-        }
+    if (algorithm != decoder_algorithm::fft_bp)
         return "algorithm='" + to_string(algorithm) +
                "' has no CUDA decoder; allowed with device='" + device +
                "': fft-bp (auto for q > 2)";
-    }
     if (!code.punctured_positions().empty())
         return "the code punctures " + std::to_string(code.punctured_positions().size()) +
                " columns, which the CUDA decoder does not take; allowed with "

@@ -170,8 +170,11 @@ void batch_decoder::decode_bit_pairs(const float* symbol_ll,
     for (size_t i = 0; i < n_frames * nl; ++i) {
         float l0 = symbol_ll[2 * i], l1 = symbol_ll[2 * i + 1];
         d_converted_invalid[i / nl] += !std::isfinite(l0) + !std::isfinite(l1);
-        l0 = std::isfinite(l0) ? l0 : 0.0f;
-        l1 = std::isfinite(l1) ? l1 : 0.0f;
+        // each clipped as an input is, so that the difference stays finite
+        l0 = std::isfinite(l0) ? std::clamp(l0, -max_input_magnitude, max_input_magnitude)
+                               : 0.0f;
+        l1 = std::isfinite(l1) ? std::clamp(l1, -max_input_magnitude, max_input_magnitude)
+                               : 0.0f;
         d_converted[i] = d_config.flip_llr_sign ? l0 - l1 : l1 - l0;
     }
     decode(d_converted.data(), n_frames, info_bits, status, codeword_bits);
