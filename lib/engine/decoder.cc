@@ -115,6 +115,59 @@ float round_to_half(float x)
 
 batch_decoder::~batch_decoder() = default;
 
+void batch_decoder::decode_symbols(const std::complex<float>* symbols,
+                                   size_t n_frames,
+                                   const constellation& c,
+                                   const float* noise_var,
+                                   uint8_t* info_bits,
+                                   frame_status* status,
+                                   uint8_t* codeword_bits)
+{
+    if (c.bits_per_symbol() != d_code->bits_per_symbol())
+        throw std::invalid_argument(
+            "constellation='" + c.name() + "' carries " +
+            std::to_string(c.bits_per_symbol()) + " bits a symbol, the code's symbols " +
+            std::to_string(d_code->bits_per_symbol()) +
+            "; allowed: the constellation of q = " + std::to_string(d_code->q()) +
+            " points (bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)");
+    for (size_t f = 0; f < n_frames; ++f)
+        if (!(std::isfinite(noise_var[f]) && noise_var[f] >= 1.2e-38f))
+            throw std::invalid_argument("noise_var=" + std::to_string(noise_var[f]) +
+                                        " of frame " + std::to_string(f) +
+                                        " is out of range; allowed: finite, >= 1.2e-38");
+    const size_t ns = d_code->n_transmitted(), q = d_code->q(), per_frame = ns * q;
+    const size_t nb = info_bits_per_frame();
+    const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
+    // chunks of about 1 MiB of floats, at least one frame
+    const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / per_frame);
+    std::lock_guard<std::mutex> lock(d_symbols_mutex);
+    if (!d_demapper || d_demapper->points().name() != c.name())
+        d_demapper = std::make_unique<soft_demapper>(c);
+    d_symbol_ll.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * per_frame);
+    for (size_t f0 = 0; f0 < n_frames; f0 += chunk) {
+        const size_t frames = std::min(chunk, n_frames - f0);
+        for (size_t f = 0; f < frames; ++f)
+            d_demapper->symbol_log_likelihoods(symbols + (f0 + f) * ns,
+                                               ns,
+                                               noise_var[f0 + f],
+                                               &d_symbol_ll[f * per_frame]);
+        // each symbol's values less their largest (a constant a symbol), so
+        // that the clip at -max_input_magnitude only meets unlikely points
+        for (size_t s = 0; s < frames * ns; ++s) {
+            float* v = &d_symbol_ll[s * q];
+            const float top = *std::max_element(v, v + q);
+            if (std::isfinite(top))
+                for (size_t x = 0; x < q; ++x)
+                    v[x] -= top;
+        }
+        decode_symbol_llr(d_symbol_ll.data(),
+                          frames,
+                          info_bits + f0 * nb,
+                          status + f0,
+                          codeword_bits ? codeword_bits + f0 * nc : nullptr);
+    }
+}
+
 void batch_decoder::decode_int8(const int8_t* llr,
                                 size_t n_frames,
                                 uint8_t* info_bits,

@@ -96,6 +96,46 @@ class qa_batch_decoder(gr_unittest.TestCase):
             ll.reshape(4, -1).astype(np.float32))
         np.testing.assert_array_equal(bits, info_bits)
 
+    def test_decode_symbols_matched_constellation(self):
+        # GF(64) on 64-QAM (code symbol x sent as point x): the decoder's
+        # demapping is the soft demapper's symbol log-likelihoods, each
+        # symbol's less its largest, given to decode_symbol_llr
+        code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                   "regular_2_4_n96_gf64.alist"))
+        rng = np.random.default_rng(5)
+        frames = 6
+        info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
+        cw = code.puncture(code.encode(info))
+        points = np.array(gpuldpc.constellation("64qam").points, dtype=np.complex64)
+        n0 = np.array([0.01, 0.02, 0.03, 0.02, 0.01, 0.015], dtype=np.float32)
+        noise = (rng.normal(size=cw.shape) + 1j * rng.normal(size=cw.shape)) * np.sqrt(n0[:, None] / 2)
+        y = (points[cw] + noise).astype(np.complex64)
+        y[2, 7] = np.nan
+        dec = gpuldpc.batch_decoder(code, threads=2)
+        bits, status = dec.decode_symbols(y, "64qam", n0)
+        np.testing.assert_array_equal(
+            bits, sim.symbols_to_bits(info, code.bits_per_symbol))
+        # the NaN symbol: q erased values of frame 2 only
+        np.testing.assert_array_equal(status["invalid_inputs"], [0, 0, 64, 0, 0, 0])
+        demapper = gpuldpc.soft_demapper("64qam")
+        ll = np.stack([np.asarray(demapper.symbol_log_likelihoods(y[f], float(n0[f])))
+                       for f in range(frames)]).reshape(frames, code.n, code.q)
+        with np.errstate(invalid="ignore"):
+            ll = ll - ll.max(axis=2, keepdims=True)
+        ref_bits, ref_status = dec.decode_symbol_llr(ll.reshape(frames, -1).astype(np.float32))
+        np.testing.assert_array_equal(bits, ref_bits)
+        np.testing.assert_array_equal(status, ref_status)
+        # one noise variance for every frame
+        bits1, _ = dec.decode_symbols(y[:1], "64qam", 0.01)
+        np.testing.assert_array_equal(bits1, bits[:1])
+        # the arguments are checked by name
+        with self.assertRaisesRegex(ValueError, "constellation='16qam'"):
+            dec.decode_symbols(y, "16qam", n0)
+        with self.assertRaisesRegex(ValueError, "noise_var=0.000000 of frame 1"):
+            dec.decode_symbols(y[:2], "64qam", np.array([0.01, 0.0], dtype=np.float32))
+        with self.assertRaisesRegex(ValueError, "noise_var has 2 values"):
+            dec.decode_symbols(y[:3], "64qam", np.array([0.01, 0.02], dtype=np.float32))
+
     def test_nan_is_counted_per_frame(self):
         code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
                                                    "regular_3_6_n1008_gf2.alist"))

@@ -12,9 +12,10 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(ff7bdb88070f1975ccc6050bb90cf22c) */
+/* BINDTOOL_HEADER_FILE_HASH(543cbc7fbfb8d567972d10134f5db572) */
 /***********************************************************************************/
 
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -167,6 +168,58 @@ void bind_decoder(py::module& m)
             py::arg("return_codeword") = false,
             "symbol_ll: float32 (frames, n_transmitted * q) log-likelihoods "
             "log P(symbol = x).")
+        .def(
+            "decode_symbols",
+            [](batch_decoder& d,
+               py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>
+                   symbols,
+               const std::string& constellation_name,
+               farray noise_var,
+               bool return_codeword) {
+                const ldpc_code& c = d.code();
+                const auto points = constellation::make(constellation_name);
+                const size_t frames =
+                    frames_of(symbols, c.n_transmitted(), "symbols", "complex64");
+                std::vector<float> nv(frames);
+                if (noise_var.size() == 1)
+                    std::fill(nv.begin(), nv.end(), noise_var.data()[0]);
+                else if (size_t(noise_var.size()) == frames)
+                    std::copy_n(noise_var.data(), frames, nv.begin());
+                else
+                    throw py::value_error("noise_var has " +
+                                          std::to_string(noise_var.size()) +
+                                          " values; expected 1 or one a frame (" +
+                                          std::to_string(frames) + ")");
+                py::array_t<uint8_t> bits({ frames, d.info_bits_per_frame() });
+                py::array_t<frame_status> status(frames);
+                py::array_t<uint8_t> cw;
+                uint8_t* cw_ptr = nullptr;
+                if (return_codeword) {
+                    cw = py::array_t<uint8_t>(
+                        { frames, size_t(c.n()) * c.bits_per_symbol() });
+                    cw_ptr = cw.mutable_data();
+                }
+                const auto* y = symbols.data();
+                uint8_t* b = bits.mutable_data();
+                frame_status* st = status.mutable_data();
+                {
+                    py::gil_scoped_release release;
+                    d.decode_symbols(y, frames, points, nv.data(), b, st, cw_ptr);
+                }
+                if (return_codeword)
+                    return py::make_tuple(bits, status, cw);
+                return py::make_tuple(bits, status);
+            },
+            py::arg("symbols"),
+            py::arg("constellation"),
+            py::arg("noise_var"),
+            py::arg("return_codeword") = false,
+            "symbols: complex64 (frames, n_transmitted) received points of the "
+            "constellation matched to the code (code symbol x sent as "
+            "constellation.points()[x]; GF(64) on '64qam', binary on 'bpsk'); "
+            "noise_var: N0 = E|n|^2, one value or one a frame. The decoder takes the "
+            "symbol log-likelihoods -|y - x|^2 / N0, no bit taken as independent of "
+            "the others of its symbol. Returns what decode() returns.")
         .def(
             "decode_int8",
             [](batch_decoder& d, i8array llr, bool return_codeword) {

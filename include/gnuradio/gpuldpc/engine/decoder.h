@@ -10,6 +10,8 @@
 
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <gnuradio/gpuldpc/engine/soft_demapper.h>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -184,6 +186,36 @@ public:
                                    uint8_t* codeword_bits = nullptr) = 0;
 
     /*!
+     * \brief Decodes frames given as received complex symbols of the
+     * constellation matched to the code: code symbol x is sent as
+     * \p c .points()[x], q = 2^bits_per_symbol points (GF(64) on 64-QAM, a
+     * binary code on BPSK), so that no bit of a symbol is taken as
+     * independent of the others.
+     *
+     * - \p symbols MUST hold n_frames * ldpc_code::n_transmitted() values,
+     *   frame after frame; \p noise_var n_frames values, the complex noise
+     *   variance N0 = E|n|^2 of each frame's symbols.
+     * - The decoder takes the symbol log-likelihoods -|y - x|^2 / N0 of
+     *   soft_demapper::symbol_log_likelihoods(), less the largest of each
+     *   symbol: results are those of decode_symbol_llr() on them. A NaN or infinite
+     * symbol is an erasure, counted as q invalid inputs of its frame.
+     * - \p c MUST have the code's bits_per_symbol (std::invalid_argument
+     *   naming constellation otherwise); every noise_var MUST be finite and
+     *   at least 1.2e-38 (std::invalid_argument naming noise_var and the
+     *   frame).
+     * - This default implementation demaps on the host, in chunks of about
+     *   1 MiB, without allocating per call once a constellation has been
+     *   seen; a GPU decoder MAY demap on the device.
+     */
+    virtual void decode_symbols(const std::complex<float>* symbols,
+                                size_t n_frames,
+                                const constellation& c,
+                                const float* noise_var,
+                                uint8_t* info_bits,
+                                frame_status* status,
+                                uint8_t* codeword_bits = nullptr);
+
+    /*!
      * \brief Decodes frames given as 8-bit bit LLRs: a quarter of the bytes of
      * float LLRs on the host bus and in the input buffers.
      *
@@ -324,6 +356,10 @@ private:
     std::mutex d_convert_mutex; // guards the two below
     std::vector<float> d_converted;
     std::vector<uint32_t> d_converted_invalid;
+    // decode_symbols(): the demapper of the last constellation and its chunks
+    std::mutex d_symbols_mutex;
+    std::unique_ptr<soft_demapper> d_demapper;
+    std::vector<float> d_symbol_ll;
 };
 
 } // namespace gpuldpc
