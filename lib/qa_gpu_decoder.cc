@@ -13,11 +13,13 @@
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
+#include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <boost/test/unit_test.hpp>
 #ifdef GPULDPC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -311,6 +313,80 @@ BOOST_AUTO_TEST_CASE(gpu_symbol_likelihoods_and_sign, *utf::precondition(gpu_pre
     cfg.flip_llr_sign = true;
     auto gpu_flipped = batch_decoder::make(code, cfg, "cuda");
     BOOST_CHECK(run(*gpu_flipped, flipped, frames).bits == noisy.info_bits);
+}
+
+// Complex symbols of the matched constellation (GF(16) on 16-QAM, GF(64) on
+// 64-QAM, GF(256) on 256-QAM), demapped on the device with the CPU's
+// arithmetic: decisions and status equal the CPU's on every frame, with a
+// noise variance a frame, a NaN symbol counted in its frame, batches of
+// several launches.
+BOOST_AUTO_TEST_CASE(gpu_matched_symbols_equal_cpu, *utf::precondition(gpu_present()))
+{
+    for (unsigned q : { 16u, 64u, 256u }) {
+        const auto code = test_code(q);
+        const auto points = constellation::make(q == 16   ? "16qam"
+                                                : q == 64 ? "64qam"
+                                                          : "256qam");
+        const size_t frames = small() ? 5 : 150, n = code->n();
+        std::mt19937 rng(40 + q);
+        std::vector<uint8_t> info(frames * code->k()), cw(frames * n);
+        for (auto& s : info)
+            s = uint8_t(rng() % q);
+        code->encode(info.data(), cw.data(), frames);
+        std::vector<float> n0(frames);
+        std::vector<std::complex<float>> y(frames * n);
+        std::normal_distribution<float> gauss(0.0f, 1.0f);
+        for (size_t f = 0; f < frames; ++f) {
+            // Es/N0 from about 13 to 25 dB: some frames fail at 256-QAM
+            n0[f] = std::pow(10.0f, -(13.0f + float(f % 13)) / 10.0f);
+            const float s = std::sqrt(n0[f] / 2.0f);
+            for (size_t v = 0; v < n; ++v)
+                y[f * n + v] = points.points()[cw[f * n + v]] +
+                               std::complex<float>(s * gauss(rng), s * gauss(rng));
+        }
+        y[n + 3] = std::complex<float>(NAN, 0.0f);
+        const auto cfg = config(decoder_schedule::flooding);
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        auto cpu = batch_decoder::make(code, cfg, "cpu");
+        const size_t nb = gpu->info_bits_per_frame();
+        std::vector<uint8_t> gb(frames * nb), cb(gb.size());
+        std::vector<frame_status> gs(frames), cs(frames);
+        gpu->decode_symbols(y.data(), frames, points, n0.data(), gb.data(), gs.data());
+        cpu->decode_symbols(y.data(), frames, points, n0.data(), cb.data(), cs.data());
+        BOOST_TEST_CONTEXT("q=" << q)
+        {
+            BOOST_CHECK(gb == cb);
+            size_t differ = 0, failed = 0;
+            for (size_t f = 0; f < frames; ++f) {
+                differ += gs[f].converged != cs[f].converged ||
+                          gs[f].iterations != cs[f].iterations ||
+                          gs[f].syndrome_weight != cs[f].syndrome_weight ||
+                          gs[f].invalid_inputs != cs[f].invalid_inputs;
+                failed += !cs[f].converged;
+            }
+            BOOST_CHECK_EQUAL(differ, 0u);
+            BOOST_CHECK_EQUAL(gs[1].invalid_inputs, q);
+            BOOST_TEST_MESSAGE("q=" << q << ": " << failed << " of " << frames
+                                    << " frames failed on both");
+            // the frames at 25 dB decode to what was sent
+            for (size_t f = 12; f < frames; f += 13) {
+                std::vector<uint8_t> sent(nb);
+                const unsigned m = code->bits_per_symbol();
+                for (size_t i = 0; i < code->k(); ++i)
+                    for (unsigned b = 0; b < m; ++b)
+                        sent[i * m + b] = (info[f * code->k() + i] >> (m - 1 - b)) & 1;
+                BOOST_CHECK(std::equal(sent.begin(), sent.end(), gb.begin() + f * nb));
+            }
+            // a wrong constellation is refused by name
+            BOOST_CHECK_THROW(gpu->decode_symbols(y.data(),
+                                                  1,
+                                                  constellation::make("qpsk"),
+                                                  n0.data(),
+                                                  gb.data(),
+                                                  gs.data()),
+                              std::invalid_argument);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_present()))

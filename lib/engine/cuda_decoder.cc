@@ -16,6 +16,7 @@
 #ifdef GPULDPC_HAVE_CUDA
 #include "cuda_resources.h"
 #include "ldpc_fft_bp.h"
+#include "symbol_demap.h"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -416,6 +417,9 @@ private:
         std::unique_ptr<cuda::event> done; // recorded after a batch's copies
         cuda::device_buffer<float> input, prior, app, c2v;
         cuda::device_buffer<uint8_t> hard, info, codeword;
+        // decode_symbols(): received points and noise variances
+        cuda::device_buffer<float2> symbols;
+        cuda::device_buffer<float> noise_var;
         cuda::device_buffer<kernels::fft_bp_status> status;
         graph_launch graph; // launch sequences on this workspace's stream
         size_t capacity = 0;
@@ -431,6 +435,8 @@ private:
             info = {};
             codeword = {};
             status = {};
+            symbols = {};
+            noise_var = {};
             capacity = 0;
             done.reset();
             stream.reset();
@@ -469,6 +475,8 @@ private:
         w.info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
         w.codeword = cuda::device_buffer<uint8_t>(frames * size_t(g.n) * m);
         w.status = cuda::device_buffer<kernels::fft_bp_status>(frames);
+        w.symbols = {};
+        w.noise_var = {};
         w.capacity = frames;
         return w;
     }
@@ -532,6 +540,93 @@ private:
             w.graph.run(p, w.stream->get());
         else
             kernels::launch_fft_bp(p, w.stream->get());
+    }
+
+    // Complex symbols demapped on the device into the workspace's input (the
+    // host never holds q values a symbol), then decoded as symbol input.
+    void decode_symbols(const std::complex<float>* symbols,
+                        size_t n_frames,
+                        const constellation& c,
+                        const float* noise_var,
+                        uint8_t* info_bits,
+                        frame_status* status,
+                        uint8_t* codeword_bits) override
+    {
+        check_symbol_arguments(c, noise_var, n_frames);
+        if (n_frames == 0)
+            return;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        cuda::scoped_device guard(d_device);
+        try {
+            if (d_points_name != c.name()) {
+                std::vector<float2> pts;
+                for (const auto& z : c.points())
+                    pts.push_back(make_float2(z.real(), z.imag()));
+                d_points = cuda::upload(pts);
+                d_points_name = c.name();
+            }
+            const auto& g = d_graph;
+            const size_t m = g.bits_per_symbol, n = g.n;
+            const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = n * m;
+            const size_t launch = std::min(n_frames, d_max_launch);
+            workspace& w = reserve(0, launch);
+            const cudaStream_t s = w.stream->get();
+            if (w.symbols.size() < launch * n) {
+                w.stream->synchronize();
+                w.symbols = {};
+                w.symbols = cuda::device_buffer<float2>(launch * n);
+                w.noise_var = cuda::device_buffer<float>(launch);
+            }
+            auto p = params(w, true);
+            p.input = w.input.data();
+            p.info_bits = w.info.data();
+            p.status = w.status.data();
+            for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
+                const size_t nf = std::min(launch, n_frames - f0);
+                p.n_frames = nf;
+                p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.symbols.data(),
+                                                   symbols + f0 * n,
+                                                   nf * n * sizeof(float2),
+                                                   cudaMemcpyHostToDevice,
+                                                   s));
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.noise_var.data(),
+                                                   noise_var + f0,
+                                                   nf * sizeof(float),
+                                                   cudaMemcpyHostToDevice,
+                                                   s));
+                kernels::symbol_demap_params dp{};
+                dp.symbols = w.symbols.data();
+                dp.noise_var = w.noise_var.data();
+                dp.points = d_points.data();
+                dp.q = g.q;
+                dp.n_frames = nf;
+                dp.symbols_per_frame = n;
+                dp.log_likelihoods = w.input.data();
+                kernels::launch_symbol_demap(dp, s);
+                run_decoder(w, p);
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
+                                                   w.info.data(),
+                                                   nf * info_per_frame,
+                                                   cudaMemcpyDeviceToHost,
+                                                   s));
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
+                                                   w.status.data(),
+                                                   nf * sizeof(frame_status),
+                                                   cudaMemcpyDeviceToHost,
+                                                   s));
+                if (codeword_bits)
+                    GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
+                                                       w.codeword.data(),
+                                                       nf * cw_per_frame,
+                                                       cudaMemcpyDeviceToHost,
+                                                       s));
+            }
+            w.stream->synchronize();
+        } catch (...) {
+            cuda::drain_after_failure(d_slots[0].stream, d_device);
+            throw;
+        }
     }
 
     // A host-to-host batch on workspace 0, waited for.
@@ -613,6 +708,9 @@ private:
         d_variable_edges, d_info_positions, d_run_offsets, d_edge_lanes,
         d_edge_lane_terms, d_variable_columns;
     cuda::device_buffer<uint8_t> d_edge_coefficient, d_edge_coefficient_inverse, d_gf_mul;
+    // decode_symbols(): the last constellation's points
+    cuda::device_buffer<float2> d_points;
+    std::string d_points_name;
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
     size_t d_max_launch = 1;

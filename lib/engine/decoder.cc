@@ -115,13 +115,9 @@ float round_to_half(float x)
 
 batch_decoder::~batch_decoder() = default;
 
-void batch_decoder::decode_symbols(const std::complex<float>* symbols,
-                                   size_t n_frames,
-                                   const constellation& c,
-                                   const float* noise_var,
-                                   uint8_t* info_bits,
-                                   frame_status* status,
-                                   uint8_t* codeword_bits)
+void batch_decoder::check_symbol_arguments(const constellation& c,
+                                           const float* noise_var,
+                                           size_t n_frames) const
 {
     if (c.bits_per_symbol() != d_code->bits_per_symbol())
         throw std::invalid_argument(
@@ -135,6 +131,17 @@ void batch_decoder::decode_symbols(const std::complex<float>* symbols,
             throw std::invalid_argument("noise_var=" + std::to_string(noise_var[f]) +
                                         " of frame " + std::to_string(f) +
                                         " is out of range; allowed: finite, >= 1.2e-38");
+}
+
+void batch_decoder::decode_symbols(const std::complex<float>* symbols,
+                                   size_t n_frames,
+                                   const constellation& c,
+                                   const float* noise_var,
+                                   uint8_t* info_bits,
+                                   frame_status* status,
+                                   uint8_t* codeword_bits)
+{
+    check_symbol_arguments(c, noise_var, n_frames);
     const size_t ns = d_code->n_transmitted(), q = d_code->q(), per_frame = ns * q;
     const size_t nb = info_bits_per_frame();
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();

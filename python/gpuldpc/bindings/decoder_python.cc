@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(543cbc7fbfb8d567972d10134f5db572) */
+/* BINDTOOL_HEADER_FILE_HASH(24eaa3278c3479b0683091dc4c82dc32) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

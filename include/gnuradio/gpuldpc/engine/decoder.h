@@ -340,6 +340,10 @@ protected:
     //! Takes back the ticket just issued, for a begin_decode() that failed
     //! before anything of its batch was outstanding.
     void cancel_ticket();
+    //! decode_symbols()'s argument checks (std::invalid_argument)
+    void check_symbol_arguments(const constellation& c,
+                                const float* noise_var,
+                                size_t n_frames) const;
     //! decode_symbol_llr() of a binary code by decode(): each pair (l0, l1)
     //! becomes the bit LLR l1 - l0 (l0 - l1 with flip_llr_sign), a NaN or
     //! infinite value taken as 0 and counted in its frame's invalid_inputs.
