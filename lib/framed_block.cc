@@ -316,6 +316,7 @@ void framed_block::handle_pdu(const pmt::pmt_t& msg)
     const pmt::pmt_t meta =
         pmt::is_dict(pmt::car(msg)) ? pmt::car(msg) : pmt::make_dict();
     const size_t frames = n_items / d_in_len;
+    pdu_metadata(meta);
     std::vector<size_t> starts(std::min(frames, d_batch));
     std::vector<uint8_t> out(starts.size() * d_out_len);
     std::vector<char> emit;

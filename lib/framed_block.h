@@ -120,6 +120,8 @@ protected:
                                      size_t& n_items) const = 0;
     /*! Called after each work() call and each PDU, on the block's thread. */
     virtual void after_processing() {}
+    //! the metadata of the PDU whose frames process_frames() gets next
+    virtual void pdu_metadata(const pmt::pmt_t&) {}
     /*! The PDU payload type, for log lines ("f32vector"). */
     virtual const char* pdu_type() const = 0;
 

@@ -12,6 +12,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/logger.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 
@@ -47,7 +48,10 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       const std::string& input,
                                       float llr_scale,
                                       float min_sum_scale,
-                                      float min_sum_offset)
+                                      float min_sum_offset,
+                                      const std::string& constellation,
+                                      float noise_var,
+                                      const std::string& noise_var_tag_key)
 {
     return make_from_code(load_code(code_file, format, coef, poly),
                           algorithm,
@@ -66,7 +70,10 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                           input,
                           llr_scale,
                           min_sum_scale,
-                          min_sum_offset);
+                          min_sum_offset,
+                          constellation,
+                          noise_var,
+                          noise_var_tag_key);
 }
 
 ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
@@ -86,7 +93,10 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 const std::string& input,
                                                 float llr_scale,
                                                 float min_sum_scale,
-                                                float min_sum_offset)
+                                                float min_sum_offset,
+                                                const std::string& constellation,
+                                                float noise_var,
+                                                const std::string& noise_var_tag_key)
 {
     params p;
     p.algorithm = algorithm;
@@ -106,6 +116,9 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
     p.llr_scale = llr_scale;
     p.min_sum_scale = min_sum_scale;
     p.min_sum_offset = min_sum_offset;
+    p.constellation = constellation;
+    p.noise_var = noise_var;
+    p.noise_var_tag_key = noise_var_tag_key;
     return make_from_params(code, p);
 }
 
@@ -118,9 +131,11 @@ ldpc_decoder::sptr ldpc_decoder::make_from_params(ldpc_code::sptr code, const pa
 
 namespace {
 
-size_t soft_bits_per_frame(const ldpc_code& code)
+// Input items a frame: soft bits, or received symbols
+size_t items_per_frame(const ldpc_code& code, const std::string& input)
 {
-    return size_t(code.n_transmitted()) * code.bits_per_symbol();
+    return size_t(code.n_transmitted()) *
+           (input == "symbols" ? 1 : code.bits_per_symbol());
 }
 
 size_t soft_item_size(const std::string& input)
@@ -129,7 +144,47 @@ size_t soft_item_size(const std::string& input)
         return sizeof(float);
     if (input == "int8")
         return sizeof(int8_t);
-    throw std::invalid_argument("input='" + input + "' is unknown; allowed: float, int8");
+    if (input == "symbols")
+        return sizeof(gr_complex);
+    throw std::invalid_argument("input='" + input +
+                                "' is unknown; allowed: float, int8, symbols");
+}
+
+// The constellation of input "symbols": named, or the one of q points
+std::unique_ptr<constellation> matched_constellation(const ldpc_code& code,
+                                                     const ldpc_decoder::params& p)
+{
+    if (p.input != "symbols")
+        return nullptr;
+    if (!(std::isfinite(p.noise_var) && p.noise_var >= 1.2e-38f))
+        throw std::invalid_argument("noise_var=" + std::to_string(p.noise_var) +
+                                    " is out of range; allowed: finite, > 0");
+    std::string name = p.constellation;
+    if (name.empty()) {
+        static const char* by_bits[] = { "", "bpsk",  "qpsk", "8psk",  "16qam",
+                                         "", "64qam", "",     "256qam" };
+        name = by_bits[code.bits_per_symbol()];
+        if (name.empty())
+            throw std::invalid_argument(
+                "input='symbols': no constellation of q = " + std::to_string(code.q()) +
+                " points; allowed: codes over GF(2), GF(4), GF(8), GF(16), GF(64), "
+                "GF(256)");
+    }
+    std::unique_ptr<constellation> c;
+    try {
+        c = std::make_unique<constellation>(constellation::make(name));
+    } catch (const std::invalid_argument&) {
+        throw std::invalid_argument("constellation='" + name +
+                                    "' is unknown; allowed: bpsk, qpsk, 8psk, 16qam, "
+                                    "64qam, 256qam");
+    }
+    if (c->bits_per_symbol() != code.bits_per_symbol())
+        throw std::invalid_argument("constellation='" + name + "' has " +
+                                    std::to_string(size_t(1) << c->bits_per_symbol()) +
+                                    " points, the code's field " +
+                                    std::to_string(code.q()) +
+                                    " elements; allowed: the matched constellation");
+    return c;
 }
 
 size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
@@ -153,14 +208,18 @@ constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 // with a few frames, few enough on the CPU to keep latency low.
 constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
 
-size_t decoder_batch(const ldpc_code& code, int max_batch, bool gpu, size_t item_size)
+size_t decoder_batch(const ldpc_code& code,
+                     int max_batch,
+                     bool gpu,
+                     const std::string& input,
+                     size_t item_size)
 {
     if (max_batch < 0)
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
                                     " is out of range; allowed: 0 (automatic) or more");
     if (max_batch == 0)
         max_batch = gpu ? auto_batch_gpu : auto_batch_cpu;
-    const size_t frame_bytes = soft_bits_per_frame(code) * item_size;
+    const size_t frame_bytes = items_per_frame(code, input) * item_size;
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);
 }
@@ -211,12 +270,13 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                 // streams are optional: the block also works on PDUs alone
                 gr::io_signature::make(0, 1, soft_item_size(p.input)),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
-      framed_block(soft_bits_per_frame(*code),
+      framed_block(items_per_frame(*code, p.input),
                    soft_item_size(p.input),
                    output_bytes_per_frame(*code, p.output),
                    decoder_batch(*code,
                                  p.max_batch,
                                  decoder->device_name() != "cpu",
+                                 p.input,
                                  soft_item_size(p.input)),
                    p.length_tag_key,
                    "soft bits"),
@@ -232,8 +292,14 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                                  "stats_interval=" + std::to_string(p.stats_interval) +
                                  " is out of range; allowed: > 0 seconds")),
       d_int8_input(p.input == "int8"),
-      d_batch_in(d_int8_input ? 0 : batch() * in_len()),
+      d_points(matched_constellation(*code, p)),
+      d_noise_var(p.noise_var),
+      d_noise_key(p.noise_var_tag_key.empty() ? pmt::PMT_NIL
+                                              : pmt::mp(p.noise_var_tag_key)),
+      d_batch_in(d_int8_input || d_points ? 0 : batch() * in_len()),
       d_batch_in8(d_int8_input ? batch() * in_len() : 0),
+      d_batch_symbols(d_points ? batch() * in_len() : 0),
+      d_batch_noise(d_points ? batch() : 0),
       d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
       d_batch_status(batch()),
       d_staging_copies(d_decoder->device_name() == "cpu"
@@ -299,8 +365,22 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
             std::copy_n(in + starts[i], len, &scratch[i * len]);
         return static_cast<const item*>(scratch.data());
     };
+    if (d_points) {
+        if (d_pdu_noise_var > 0.0f)
+            std::fill_n(d_batch_noise.begin(), n, d_pdu_noise_var);
+        else
+            frame_noise_vars(starts, n, d_batch_noise.data());
+    }
     auto decode = [&] {
-        if (d_int8_input)
+        if (d_points)
+            d_decoder->decode_symbols(
+                gather(reinterpret_cast<const gr_complex*>(in_bytes), d_batch_symbols),
+                n,
+                *d_points,
+                d_batch_noise.data(),
+                d_batch_bits.data(),
+                d_batch_status.data());
+        else if (d_int8_input)
             d_decoder->decode_int8(
                 gather(reinterpret_cast<const int8_t*>(in_bytes), d_batch_in8),
                 n,
@@ -351,6 +431,8 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
             allocate();
         }
         slot.in = slot.in_mem.get();
+        if (d_points)
+            slot.noise_var.resize(frames);
         slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
         slot.status = static_cast<frame_status*>(slot.status_mem.get());
     }
@@ -368,7 +450,14 @@ uint64_t ldpc_decoder_impl::begin_slot(batch_decoder& dec, staging_slot& slot)
 
 void ldpc_decoder_impl::decode_slot(staging_slot& slot)
 {
-    if (d_int8_input)
+    if (d_points)
+        d_decoder->decode_symbols(static_cast<const gr_complex*>(slot.in),
+                                  slot.frames,
+                                  *d_points,
+                                  slot.noise_var.data(),
+                                  slot.bits,
+                                  slot.status);
+    else if (d_int8_input)
         d_decoder->decode_int8(
             static_cast<const int8_t*>(slot.in), slot.frames, slot.bits, slot.status);
     else
@@ -396,6 +485,18 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     }
     slot.frames = n;
     slot.begun = std::chrono::steady_clock::now();
+    if (d_points) {
+        // symbols are demapped and decoded at once (no asynchronous entry)
+        frame_noise_vars(starts, n, slot.noise_var.data());
+        slot.decoder.reset();
+        try {
+            decode_slot(slot);
+        } catch (const cuda_error& e) {
+            fall_back_to_cpu(e);
+            decode_slot(slot);
+        }
+        return;
+    }
     auto dec = d_decoder;
     try {
         slot.ticket = begin_slot(*dec, slot);
@@ -502,6 +603,12 @@ const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
             return pmt::u8vector_elements(payload, n_items);
         return nullptr;
     }
+    if (d_points) {
+        if (!pmt::is_c32vector(payload))
+            return nullptr;
+        return reinterpret_cast<const uint8_t*>(
+            pmt::c32vector_elements(payload, n_items));
+    }
     if (!pmt::is_f32vector(payload))
         return nullptr;
     return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
@@ -529,6 +636,68 @@ double ldpc_decoder_impl::average_iterations() const
     return frames ? double(d_iterations.load()) / double(frames) : 0.0;
 }
 
+void ldpc_decoder_impl::apply_noise_tag(const pmt::pmt_t& value)
+{
+    double v = -1.0;
+    if (pmt::is_uint64(value))
+        v = double(pmt::to_uint64(value));
+    else if (pmt::is_integer(value) || pmt::is_real(value))
+        v = pmt::to_double(value);
+    if (std::isfinite(v) && v >= 1.2e-38 && v <= 3.4e38) {
+        d_noise_var = float(v);
+        return;
+    }
+    const uint64_t count = d_bad_noise_tags.fetch_add(1) + 1;
+    if (should_log(count))
+        d_logger->warn("ignored a '{}' tag that is not a positive finite number ({} so "
+                       "far)",
+                       pmt::symbol_to_string(d_noise_key),
+                       count);
+}
+
+void ldpc_decoder_impl::frame_noise_vars(const size_t* starts, size_t n, float* out)
+{
+    if (pmt::is_null(d_noise_key) || n == 0) {
+        std::fill_n(out, n, d_noise_var);
+        return;
+    }
+    // every tag on the frames' items, in offset order; those inside the last
+    // frame count from the next frame on
+    const uint64_t abs_in = nitems_read(0);
+    d_noise_tags.clear();
+    get_tags_in_range(
+        d_noise_tags, 0, abs_in, abs_in + starts[n - 1] + in_len(), d_noise_key);
+    std::stable_sort(
+        d_noise_tags.begin(),
+        d_noise_tags.end(),
+        [](const gr::tag_t& a, const gr::tag_t& b) { return a.offset < b.offset; });
+    size_t t = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t start = abs_in + starts[i];
+        for (; t < d_noise_tags.size() && d_noise_tags[t].offset <= start; ++t)
+            apply_noise_tag(d_noise_tags[t].value);
+        out[i] = d_noise_var;
+    }
+    for (; t < d_noise_tags.size(); ++t)
+        apply_noise_tag(d_noise_tags[t].value);
+}
+
+void ldpc_decoder_impl::pdu_metadata(const pmt::pmt_t& meta)
+{
+    d_pdu_noise_var = 0.0f;
+    if (!d_points)
+        return;
+    if (pmt::is_null(d_noise_key) || !pmt::dict_has_key(meta, d_noise_key)) {
+        d_pdu_noise_var = d_noise_var;
+        return;
+    }
+    const float before = d_noise_var;
+    apply_noise_tag(pmt::dict_ref(meta, d_noise_key, pmt::PMT_NIL));
+    // a PDU's value is its own: the stream's stays as it was
+    d_pdu_noise_var = d_noise_var;
+    d_noise_var = before;
+}
+
 pmt::pmt_t ldpc_decoder_impl::stats() const
 {
     // a consistent enough snapshot: frames is read first and written last
@@ -542,6 +711,8 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
     add("dropped", pmt::from_uint64(d_dropped.load()));
     d = add_framing_stats(d);
     add("invalid_inputs", pmt::from_uint64(d_invalid.load()));
+    if (d_points)
+        add("bad_noise_var_tags", pmt::from_uint64(d_bad_noise_tags.load()));
     add("avg_iterations",
         pmt::from_double(frames ? double(d_iterations.load()) / double(frames) : 0.0));
     const double seconds = double(d_decode_ns.load()) * 1e-9;

@@ -56,7 +56,9 @@ protected:
     const uint8_t* pdu_items(const pmt::pmt_t& payload, size_t& n_items) const override;
     const char* pdu_type() const override
     {
-        return d_int8_input ? "s8vector or u8vector" : "f32vector";
+        return d_int8_input ? "s8vector or u8vector"
+               : d_points   ? "c32vector"
+                            : "f32vector";
     }
     void after_processing() override { publish_stats(false); }
     // stream frames: batch k decodes (on a GPU) while work() formats batch
@@ -79,7 +81,8 @@ private:
         uint8_t* bits = nullptr;
         frame_status* status = nullptr;
         size_t frames = 0;
-        batch_decoder::sptr decoder; // decoding it; null once done
+        std::vector<float> noise_var; // input "symbols": N0 a frame
+        batch_decoder::sptr decoder;  // decoding it; null once done
         uint64_t ticket = 0;
         std::chrono::steady_clock::time_point begun;
     };
@@ -111,8 +114,23 @@ private:
 
     // PDU batches; sized once
     const bool d_int8_input;
+    // input "symbols": the constellation (null for soft bits), N0 now, the
+    // key of the tags that set it, and the value of the PDU at hand
+    const std::unique_ptr<constellation> d_points;
+    float d_noise_var;
+    const pmt::pmt_t d_noise_key;
+    float d_pdu_noise_var = 0.0f; // 0: none, noise_var of the stream's
+    std::vector<gr::tag_t> d_noise_tags;
+    std::atomic<uint64_t> d_bad_noise_tags{ 0 };
+    // N0 of each of \p n frames starting at \p starts (relative to the read
+    // position), applying the noise tags up to each frame's first item
+    void frame_noise_vars(const size_t* starts, size_t n, float* out);
+    void apply_noise_tag(const pmt::pmt_t& value);
+    void pdu_metadata(const pmt::pmt_t& meta) override;
     std::vector<float> d_batch_in;
     std::vector<int8_t> d_batch_in8;
+    std::vector<gr_complex> d_batch_symbols;
+    std::vector<float> d_batch_noise;
     std::vector<uint8_t> d_batch_bits;
     std::vector<frame_status> d_batch_status;
     // stream batches: two in flight at most, allocated with the first

@@ -5,6 +5,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 
+import time
+
 import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
@@ -194,6 +196,74 @@ class qa_soft_demapper(gr_unittest.TestCase):
                            (only_bits, only_matched))
         with self.assertRaisesRegex(ValueError, "64-point constellation"):
             sim.channel(code, "qpsk", "matched")
+
+    def test_decoder_block_takes_matched_symbols(self):
+        # GF(64) on 64-QAM into the decoder block as complex symbols: N0 from
+        # the argument, from tags (one per packet, a bad one counted and
+        # ignored) and from PDU metadata; every frame decodes to what was sent
+        code = gpuldpc.ldpc_code.load(gpuldpc.codes_dir() + "/regular_2_4_n96_gf64.alist")
+        rng = np.random.default_rng(6)
+        frames = 5
+        info = rng.integers(0, 64, size=(frames, code.k), dtype=np.uint8)
+        points = np.asarray(gpuldpc.constellation("64qam").points)
+        n0 = np.array([0.002, 0.004, 0.003, 0.002, 0.004])
+        y = points[code.encode(info)]
+        y = y + np.sqrt(n0[:, None] / 2) * (rng.normal(size=y.shape)
+                                             + 1j * rng.normal(size=y.shape))
+        y = y.astype(np.complex64)
+        n = code.n
+        # the argument alone
+        dec = gpuldpc.ldpc_decoder(code, output="symbols", length_tag_key="",
+                                   input="symbols", noise_var=0.003, threads=2)
+        self.assertEqual(dec.input_frame_length(), n)
+        snk = blocks.vector_sink_b()
+        self.tb.connect(blocks.vector_source_c(y.ravel().tolist()), dec, snk)
+        self.tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()).reshape(info.shape), info)
+        # tags: packet_len and n0 at each frame; frame 2's n0 is bad (ignored:
+        # frame 1's value stays)
+        self.tb = gr.top_block()
+        tags = []
+        for f in range(frames):
+            tags.append(gr.tag_utils.python_to_tag(
+                (f * n, pmt.intern("packet_len"), pmt.from_long(n), pmt.PMT_F)))
+            value = pmt.from_double(-1.0 if f == 2 else float(n0[f]))
+            tags.append(gr.tag_utils.python_to_tag((f * n, pmt.intern("n0"), value,
+                                                    pmt.PMT_F)))
+        dec = gpuldpc.ldpc_decoder(code, output="symbols", input="symbols",
+                                   constellation="64qam", noise_var_tag_key="n0",
+                                   threads=2)
+        snk = blocks.vector_sink_b()
+        self.tb.connect(blocks.vector_source_c(y.ravel().tolist(), False, 1, tags), dec,
+                        snk)
+        self.tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()).reshape(info.shape), info)
+        stats = dec.stats()
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(stats, pmt.intern("bad_noise_var_tags"),
+                                                    pmt.PMT_NIL)), 1)
+        # PDUs: c32vector, N0 in the metadata
+        self.tb = gr.top_block()
+        dec = gpuldpc.ldpc_decoder(code, output="symbols", input="symbols",
+                                   noise_var_tag_key="n0", threads=2)
+        store = blocks.message_debug()
+        self.tb.msg_connect((dec, "pdus"), (store, "store"))
+        for f in range(frames):
+            meta = pmt.dict_add(pmt.make_dict(), pmt.intern("n0"), pmt.from_double(n0[f]))
+            dec._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_c32vector(n, y[f].tolist())))
+        self.tb.start()
+        deadline = time.time() + 30
+        while store.num_messages() < frames and time.time() < deadline:
+            time.sleep(0.01)
+        self.tb.stop()
+        self.tb.wait()
+        got = np.array([pmt.u8vector_elements(pmt.cdr(store.get_message(i)))
+                        for i in range(store.num_messages())])
+        np.testing.assert_array_equal(got, info)
+        # a constellation that does not match the code is refused by name
+        with self.assertRaisesRegex(ValueError, "constellation='16qam'"):
+            gpuldpc.ldpc_decoder(code, input="symbols", constellation="16qam")
+        with self.assertRaisesRegex(ValueError, "noise_var="):
+            gpuldpc.ldpc_decoder(code, input="symbols", noise_var=0.0)
 
     def test_bad_arguments(self):
         with self.assertRaisesRegex(ValueError, "constellation='32apsk'"):

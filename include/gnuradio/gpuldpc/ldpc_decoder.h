@@ -22,6 +22,16 @@ namespace gpuldpc {
  * \ingroup gpuldpc
  *
  * \details
+ * Input "symbols": received complex points of the constellation matched to
+ * the code (GF(64) on 64-QAM, GF(16) on 16-QAM, a binary code on BPSK;
+ * code symbol x sent as point x of engine::constellation), n_transmitted
+ * per frame, with the noise variance N0 of noise_var or of the latest
+ * noise_var_tag_key tag (a tag's value that is not a positive finite number
+ * is counted in "bad_noise_var_tags" and ignored). The decoder takes the
+ * symbol log-likelihoods -|y - x|^2 / N0: no bit is taken as independent of
+ * the others of its symbol (batch_decoder::decode_symbols(); a GPU demaps on
+ * the device). PDUs: c32vector.
+ *
  * Input: soft bits (float LLRs), n * bits_per_symbol per frame, GNU Radio's
  * convention log(P(1)/P(0)) (positive means 1; \p flip_llr_sign for the
  * opposite), bits of a symbol MSB first. Output, one frame per input frame:
@@ -118,6 +128,12 @@ public:
         float llr_scale = 4.0f;        //!< int8: steps per unit of LLR, (0, 64]
         float min_sum_scale = 0.8125f; //!< min-sum: normalization, (0, 1]
         float min_sum_offset = 0.0f;   //!< min-sum: offset, >= 0
+        //! input "symbols": the matched constellation ("" for the one of q
+        //! points: bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)
+        std::string constellation = "";
+        float noise_var = 1.0f; //!< input "symbols": N0 = E|n|^2, > 0
+        //! input "symbols": a tag of this key sets N0 from its offset on
+        std::string noise_var_tag_key = "";
     };
 
     /*!
@@ -152,6 +168,15 @@ public:
      *        (13/16 suits checks of degree 6 to 8: 802.11n, DVB-S2 rate 1/2)
      * \param min_sum_offset min-sum: subtracted from check message
      *        magnitudes, >= 0
+     * \param constellation input "symbols": the constellation matched to the
+     *        code, code symbol x sent as its point x ("" picks the one of q
+     *        points: bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)
+     * \param noise_var input "symbols": the complex noise variance
+     *        N0 = E|n|^2, > 0
+     * \param noise_var_tag_key input "symbols": a tag of this key (a positive
+     *        number, e.g. from packet_noise_estimator_cc) sets N0 from its
+     *        offset on; on PDUs, the metadata's value of this key; "" for
+     *        noise_var alone
      */
     static sptr make(const std::string& code_file,
                      const std::string& format = "auto",
@@ -173,7 +198,10 @@ public:
                      const std::string& input = "float",
                      float llr_scale = 4.0f,
                      float min_sum_scale = 0.8125f,
-                     float min_sum_offset = 0.0f);
+                     float min_sum_offset = 0.0f,
+                     const std::string& constellation = "",
+                     float noise_var = 1.0f,
+                     const std::string& noise_var_tag_key = "");
 
     /*! The same with a code object instead of a file. */
     static sptr make_from_code(ldpc_code::sptr code,
@@ -193,7 +221,10 @@ public:
                                const std::string& input = "float",
                                float llr_scale = 4.0f,
                                float min_sum_scale = 0.8125f,
-                               float min_sum_offset = 0.0f);
+                               float min_sum_offset = 0.0f,
+                               const std::string& constellation = "",
+                               float noise_var = 1.0f,
+                               const std::string& noise_var_tag_key = "");
 
     /*! The same with the parameters in one struct; every field is checked. */
     static sptr make_from_params(ldpc_code::sptr code, const params& p);

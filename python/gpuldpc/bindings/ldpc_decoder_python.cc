@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(e021e4f2d0e89008eaebaa5cd09ad6fc) */
+/* BINDTOOL_HEADER_FILE_HASH(f09c9b4c6d194bfb4491598d8f61b7ce) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -30,7 +30,8 @@ void bind_ldpc_decoder(py::module& m)
         m,
         "ldpc_decoder",
         "LDPC decoder block: soft bits (float LLRs, positive means 1; input='int8' "
-        "for 8-bit LLRs v / llr_scale) in, decoded "
+        "for 8-bit LLRs v / llr_scale; input='symbols' for complex points of the "
+        "matched constellation with noise_var or noise_var_tag_key) in, decoded "
         "(min-sum: min_sum_scale, min_sum_offset) "
         "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
         "call. The first argument is a code file path or an ldpc_code.")
@@ -55,7 +56,10 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
              py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f)
+             py::arg("min_sum_offset") = 0.0f,
+             py::arg("constellation") = "",
+             py::arg("noise_var") = 1.0f,
+             py::arg("noise_var_tag_key") = "")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -73,7 +77,10 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& input,
                          float llr_scale,
                          float min_sum_scale,
-                         float min_sum_offset) {
+                         float min_sum_offset,
+                         const std::string& constellation,
+                         float noise_var,
+                         const std::string& noise_var_tag_key) {
                  return ldpc_decoder::make_from_code(code,
                                                      algorithm,
                                                      schedule,
@@ -91,7 +98,10 @@ void bind_ldpc_decoder(py::module& m)
                                                      input,
                                                      llr_scale,
                                                      min_sum_scale,
-                                                     min_sum_offset);
+                                                     min_sum_offset,
+                                                     constellation,
+                                                     noise_var,
+                                                     noise_var_tag_key);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -110,7 +120,10 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
              py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f)
+             py::arg("min_sum_offset") = 0.0f,
+             py::arg("constellation") = "",
+             py::arg("noise_var") = 1.0f,
+             py::arg("noise_var_tag_key") = "")
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
