@@ -85,15 +85,7 @@ constexpr size_t static_shared_bytes = 64;
 template <typename Kernel>
 void opt_in_shared_memory(Kernel kernel)
 {
-    int device = 0, optin = 0;
-    cudaFuncAttributes attr;
-    GPULDPC_CUDA_CHECK(cudaGetDevice(&device));
-    GPULDPC_CUDA_CHECK(
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-    GPULDPC_CUDA_CHECK(cudaFuncSetAttribute(kernel,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            optin - int(attr.sharedSizeBytes)));
+    allow_large_shared_memory(reinterpret_cast<const void*>(kernel));
 }
 
 template <typename M>

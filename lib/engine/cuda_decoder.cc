@@ -566,8 +566,7 @@ private:
                 d_points_name = c.name();
             }
             const auto& g = d_graph;
-            const size_t m = g.bits_per_symbol, n = g.n;
-            const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = n * m;
+            const size_t n = g.n;
             const size_t launch = std::min(n_frames, d_max_launch);
             workspace& w = reserve(0, launch);
             const cudaStream_t s = w.stream->get();
@@ -605,22 +604,7 @@ private:
                 dp.log_likelihoods = w.input.data();
                 kernels::launch_symbol_demap(dp, s);
                 run_decoder(w, p);
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
-                                                   w.info.data(),
-                                                   nf * info_per_frame,
-                                                   cudaMemcpyDeviceToHost,
-                                                   s));
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
-                                                   w.status.data(),
-                                                   nf * sizeof(frame_status),
-                                                   cudaMemcpyDeviceToHost,
-                                                   s));
-                if (codeword_bits)
-                    GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
-                                                       w.codeword.data(),
-                                                       nf * cw_per_frame,
-                                                       cudaMemcpyDeviceToHost,
-                                                       s));
+                copy_results(w, f0, nf, info_bits, status, codeword_bits);
             }
             w.stream->synchronize();
         } catch (...) {
@@ -663,7 +647,6 @@ private:
         const auto& g = d_graph;
         const size_t m = g.bits_per_symbol;
         const size_t in_per_frame = symbol_input ? size_t(g.n) * g.q : size_t(g.n) * m;
-        const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = size_t(g.n) * m;
         const size_t launch = std::min(n_frames, d_max_launch);
         workspace& w = reserve(slot, launch);
         const cudaStream_t s = w.stream->get();
@@ -682,23 +665,39 @@ private:
                                                cudaMemcpyHostToDevice,
                                                s));
             run_decoder(w, p);
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
-                                               w.info.data(),
-                                               nf * info_per_frame,
-                                               cudaMemcpyDeviceToHost,
-                                               s));
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
-                                               w.status.data(),
-                                               nf * sizeof(frame_status),
-                                               cudaMemcpyDeviceToHost,
-                                               s));
-            if (codeword_bits)
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
-                                                   w.codeword.data(),
-                                                   nf * cw_per_frame,
-                                                   cudaMemcpyDeviceToHost,
-                                                   s));
+            copy_results(w, f0, nf, info_bits, status, codeword_bits);
         }
+    }
+
+    // Queues the copies of a launch's results (frames f0 .. f0 + nf - 1 of
+    // the batch) to the caller's host memory, on the workspace's stream.
+    void copy_results(const workspace& w,
+                      size_t f0,
+                      size_t nf,
+                      uint8_t* info_bits,
+                      frame_status* status,
+                      uint8_t* codeword_bits) const
+    {
+        const auto& g = d_graph;
+        const size_t m = g.bits_per_symbol;
+        const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = size_t(g.n) * m;
+        const cudaStream_t s = w.stream->get();
+        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
+                                           w.info.data(),
+                                           nf * info_per_frame,
+                                           cudaMemcpyDeviceToHost,
+                                           s));
+        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
+                                           w.status.data(),
+                                           nf * sizeof(frame_status),
+                                           cudaMemcpyDeviceToHost,
+                                           s));
+        if (codeword_bits)
+            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
+                                               w.codeword.data(),
+                                               nf * cw_per_frame,
+                                               cudaMemcpyDeviceToHost,
+                                               s));
     }
 
     int d_device;
