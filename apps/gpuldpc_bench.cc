@@ -1198,7 +1198,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
     std::printf(
         "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale %.4g, 4 "
         "steps per LLR unit), information bits/s: GPU with the frames in device "
-        "memory, host to host with float and 8-bit LLRs; baselines on the same "
+        "memory (the batch repeated to 'dev fr' frames), host to host with float and "
+        "8-bit LLRs; baselines on the same "
         "frames: the CPU reference with %d threads (float min-sum, and the same "
         "8-bit arithmetic) and gr-fec's ldpc_decoder (sum-product, same iterations) "
         "on one core. ET: early termination (50 iterations at most) at the Eb/N0 "
@@ -1206,11 +1207,12 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
         "8-bit decisions differ between GPU and CPU (must be 0)\n",
         double(decoder_config{}.min_sum_scale),
         cores);
-    std::printf("%-24s %-9s %-10s %7s %10s %10s %10s %10s %10s %10s %7s %7s %s\n",
+    std::printf("%-24s %-9s %-10s %7s %7s %10s %10s %10s %10s %10s %10s %7s %7s %s\n",
                 "code",
                 "schedule",
                 "mode",
                 "frames",
+                "dev fr",
                 "dev Mb/s",
                 "h2h Mb/s",
                 "h2h8 Mb/s",
@@ -1228,6 +1230,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
             std::clamp<size_t>((size_t(64) << 20) / (nl * sizeof(float)), 64, 16384);
         const size_t cpu_frames = std::max<size_t>(16, frames / 64);
         const size_t grfec_frames = std::max<size_t>(4, frames / 1024);
+        const size_t dev_frames = std::clamp<size_t>(
+            (size_t(2) << 30) / (nl * sizeof(float)), frames, size_t(16384));
         const size_t trials = std::max(
             frames, std::min<size_t>(20000, (size_t(1) << 30) / (nl * sizeof(float))));
         for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
@@ -1261,14 +1265,18 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                 decoder_config float_cfg = cfg;
                 float_cfg.messages = message_precision::fp32;
                 auto cpu = batch_decoder::make(code, float_cfg, "cpu");
+                // the device row repeats the batch up to dev_frames, enough
+                // groups of frames to fill the GPU for long codes
                 float* d_llr = nullptr;
                 GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
-                                              llr.size() * sizeof(float)));
-                GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr,
-                                              llr.data(),
-                                              llr.size() * sizeof(float),
-                                              cudaMemcpyHostToDevice));
-                const double d = device_decode_rate(*gpu, d_llr, frames, reps);
+                                              dev_frames * nl * sizeof(float)));
+                for (size_t f0 = 0; f0 < dev_frames; f0 += frames)
+                    GPULDPC_CUDA_CHECK(
+                        cudaMemcpy(d_llr + f0 * nl,
+                                   llr.data(),
+                                   std::min(frames, dev_frames - f0) * nl * sizeof(float),
+                                   cudaMemcpyHostToDevice));
+                const double d = device_decode_rate(*gpu, d_llr, dev_frames, reps);
                 cudaFree(d_llr);
                 const double g = decode_rate(*gpu, llr, frames, reps, got);
                 const size_t nb = gpu->info_bits_per_frame();
@@ -1305,12 +1313,13 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                     std::snprintf(fec_text, sizeof fec_text, "%.3f", fec / 1e6);
                     std::snprintf(fec_ratio, sizeof fec_ratio, "%.0fx", d / fec);
                 }
-                std::printf("%-24s %-9s %-10s %7zu %10.1f %10.1f %10.1f %10.2f %10.2f "
-                            "%10s %6.0fx %7s %zu/%zu, %zu/%zu\n",
+                std::printf("%-24s %-9s %-10s %7zu %7zu %10.1f %10.1f %10.1f %10.2f "
+                            "%10.2f %10s %6.0fx %7s %zu/%zu, %zu/%zu\n",
                             name.c_str(),
                             to_string(sched).c_str(),
                             mode,
                             frames,
+                            dev_frames,
                             d / 1e6,
                             g / 1e6,
                             g8 / 1e6,
@@ -1341,6 +1350,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                             (fec > 0 ? std::to_string(fec) + " bits/s (x" +
                                            std::to_string(d / fec) + ")"
                                      : std::string("not run")) +
+                            "; device row on " + std::to_string(dev_frames) +
+                            " frames (the batch repeated)" +
                             "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
                             std::to_string(cpu_frames) + "; frame errors " +
                             std::to_string(errors) + "/" + std::to_string(frames) +
@@ -1372,13 +1383,14 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                     block_rate(code, cfg, llr, frames, "cuda", passes, false);
                 const double b8 =
                     block_rate(code, cfg, llr, frames, "cuda", passes8, false, &llr8);
-                std::printf("%-24s %-9s %-10s %7zu   decoder block: float %.1f Mb/s "
+                std::printf("%-24s %-9s %-10s %7zu %7s   decoder block: float %.1f Mb/s "
                             "(%.0f%% of h2h), 8-bit %.1f Mb/s (%.0f%% of h2h8, %.2fx "
                             "the float block)\n",
                             name.c_str(),
                             to_string(sched).c_str(),
                             "block",
                             frames * passes,
+                            "",
                             bf / 1e6,
                             100.0 * bf / g,
                             b8 / 1e6,
