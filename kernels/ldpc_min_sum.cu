@@ -20,6 +20,7 @@
 #include "cuda_check.h"
 #include "ldpc_min_sum.h"
 #include <cooperative_groups.h>
+#include <cuda_fp16.h>
 #include <type_traits>
 #include <algorithm>
 #include <stdexcept>
@@ -36,9 +37,11 @@ constexpr unsigned grid_threads = 512;
 constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
 // the kernel's static shared memory (per-frame counters) at most
-constexpr size_t static_shared_bytes = 1024;
+constexpr size_t static_shared_bytes = 1088;
 // checks of this degree at most keep their messages in registers
 constexpr unsigned register_check_degree = 8;
+// pairs: bits of this degree at most, flooding (exact fp16 sums)
+constexpr unsigned max_pair_flooding_degree = 15;
 
 __device__ __forceinline__ int32_t saturate8(int32_t x) { return min(max(x, -127), 127); }
 
@@ -147,13 +150,38 @@ struct phi_sum {
     }
 };
 
+// How an arithmetic of one frame a lane stores and combines its values (the
+// pair arithmetic has the same members for two frames a lane).
+template <typename Belief, typename Message, typename Channel, typename Value>
+struct single_frame_lanes {
+    using belief_t = Belief;
+    using message_t = Message;
+    using channel_t = Channel;
+    using value_t = Value;
+    using input_t = Value; // a channel value as the input stage makes it
+    static constexpr unsigned frames_per_lane = 1;
+    static constexpr uint32_t zero_message_word = 0;
+    __device__ static message_t to_message(value_t m) { return message_t(m); }
+    __device__ static belief_t to_belief(value_t x) { return belief_t(x); }
+    __device__ static value_t message_value(message_t m) { return value_t(m); }
+    __device__ static value_t channel_value(channel_t c) { return value_t(c); }
+    __device__ static value_t add(value_t a, value_t b) { return a + b; }
+    // bit j: frame j of the lane decides 1
+    __device__ static uint32_t negative_bits(belief_t b) { return b < 0 ? 1u : 0u; }
+    // frame value i (x * frames + frame) of a group
+    __device__ static bool negative_at(const belief_t* b, size_t i) { return b[i] < 0; }
+    __device__ static void
+    set_input(belief_t* belief, channel_t* channel, size_t i, value_t x)
+    {
+        belief[i] = belief_t(x);
+        if (channel)
+            channel[i] = channel_t(x);
+    }
+};
+
 // The arithmetic of a decoder: the types of beliefs, check messages and
 // channel values, a check's accumulator, and how values combine.
-struct fixed8_arith {
-    using belief_t = int16_t;
-    using message_t = int8_t;
-    using channel_t = int8_t;
-    using value_t = int32_t;
+struct fixed8_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t> {
     using check_t = check_minima;
     static constexpr binary_rule rule = binary_rule::fixed_min_sum;
     __device__ static check_t check(const min_sum_params& p)
@@ -170,11 +198,7 @@ struct fixed8_arith {
 };
 
 template <binary_rule R>
-struct float_arith {
-    using belief_t = float;
-    using message_t = float;
-    using channel_t = float;
-    using value_t = float;
+struct float_arith : single_frame_lanes<float, float, float, float> {
     using check_t =
         std::conditional_t<R == binary_rule::float_min_sum, float_minima, phi_sum>;
     static constexpr binary_rule rule = R;
@@ -188,6 +212,148 @@ struct float_arith {
         return c;
     }
     __device__ static value_t into_check(belief_t b, message_t m) { return b - m; }
+};
+
+// The 8-bit rule for two frames a lane, in fp16 pairs (HADD2, HMNMX2: an
+// instruction for both frames). Every value of the rule is a whole number of
+// magnitude at most 2048 (inputs into a check within +-127, beliefs within
+// +-254 layered and +-127 (1 + degree) flooding, bits of degree 15 at most),
+// and fp16 holds those exactly, so the results are the integer rule's. Check
+// messages and channel values are stored as bytes 128 + x: the low byte of the
+// fp16 value 1152 + x (1024 <= 1152 + x < 2048, where fp16's step is 1).
+__device__ __forceinline__ __half2 as_half2(uint32_t u)
+{
+    __half2 h;
+    static_assert(sizeof h == sizeof u, "a half2 is 32 bits");
+    memcpy(&h, &u, sizeof u);
+    return h;
+}
+__device__ __forceinline__ uint32_t as_bits(__half2 h)
+{
+    uint32_t u;
+    memcpy(&u, &h, sizeof u);
+    return u;
+}
+__device__ __forceinline__ uint32_t pair_of(float x)
+{
+    return as_bits(__float2half2_rn(x));
+}
+__device__ __forceinline__ uint32_t hadd(uint32_t a, uint32_t b)
+{
+    return as_bits(__hadd2(as_half2(a), as_half2(b)));
+}
+__device__ __forceinline__ uint32_t hsub(uint32_t a, uint32_t b)
+{
+    return as_bits(__hsub2(as_half2(a), as_half2(b)));
+}
+__device__ __forceinline__ uint32_t hmin(uint32_t a, uint32_t b)
+{
+    return as_bits(__hmin2(as_half2(a), as_half2(b)));
+}
+__device__ __forceinline__ uint32_t hmax(uint32_t a, uint32_t b)
+{
+    return as_bits(__hmax2(as_half2(a), as_half2(b)));
+}
+constexpr uint32_t half_signs = 0x80008000u;
+constexpr uint32_t half_bias = 0x64806480u; // 1152 in both halves
+
+// two stored bytes (128 + x each) -> the pair x (exact: |x| <= 127)
+__device__ __forceinline__ uint32_t unpack_pair(uint16_t stored)
+{
+    return hsub(__byte_perm(uint32_t(stored), 0x64u, 0x4140), half_bias);
+}
+// the pair x (|x| <= 127) -> two stored bytes
+__device__ __forceinline__ uint16_t pack_pair(uint32_t x)
+{
+    return uint16_t(__byte_perm(hadd(x, half_bias), 0u, 0x0020));
+}
+
+// check_minima for two frames: the same minima, and the magnitude out on an
+// edge is mag2 where the edge's input is the smallest (the edge of the minimum,
+// or a tie, where min2 == min1 and so mag2 == mag1), which needs no edge index.
+struct pair_minima {
+    uint32_t min1, min2, signs = 0, mag1 = 0, mag2 = 0;
+    uint32_t scale, offset;
+
+    __device__ __forceinline__ void add(uint32_t x, uint32_t)
+    {
+        const uint32_t a = x & ~half_signs;
+        signs ^= x;
+        min2 = hmin(min2, hmax(min1, a));
+        min1 = hmin(min1, a);
+    }
+    __device__ __forceinline__ uint32_t magnitude(uint32_t m) const
+    {
+        // (max(m - offset, 0) * scale + 8) >> 4: at most 2040 before the shift
+        const __half2 t = __hfma2(
+            as_half2(hmax(hsub(m, offset), 0u)), as_half2(scale), __float2half2_rn(8.0f));
+        return as_bits(h2floor(__hmul2(t, __float2half2_rn(0.0625f))));
+    }
+    __device__ __forceinline__ void finish()
+    {
+        mag1 = magnitude(hmin(min1, pair_of(127.0f)));
+        mag2 = magnitude(hmin(min2, pair_of(127.0f)));
+    }
+    __device__ __forceinline__ uint32_t message(uint32_t x, uint32_t) const
+    {
+        const uint32_t at_min =
+            __heq2_mask(as_half2(x & ~half_signs), as_half2(min1)); // 0xffff a half
+        return ((mag2 & at_min) | (mag1 & ~at_min)) | ((signs ^ x) & half_signs);
+    }
+};
+
+struct fixed8_pair_arith {
+    using belief_t = uint32_t;  // fp16 pair
+    using message_t = uint16_t; // two stored bytes
+    using channel_t = uint16_t; // two stored bytes
+    using value_t = uint32_t;   // fp16 pair
+    using input_t = int32_t;
+    using check_t = pair_minima;
+    static constexpr binary_rule rule = binary_rule::fixed_min_sum;
+    static constexpr unsigned frames_per_lane = 2;
+    static constexpr uint32_t zero_message_word = 0x80808080u;
+    __device__ static check_t check(const min_sum_params& p)
+    {
+        check_t c;
+        c.min1 = c.min2 = pair_of(255.0f);
+        c.scale = pair_of(float(p.scale_q));
+        c.offset = pair_of(float(p.offset_q));
+        return c;
+    }
+    __device__ static value_t into_check(belief_t b, message_t m)
+    {
+        return hmax(hmin(hsub(b, unpack_pair(m)), pair_of(127.0f)), pair_of(-127.0f));
+    }
+    __device__ static message_t to_message(value_t m) { return pack_pair(m); }
+    __device__ static belief_t to_belief(value_t x) { return x; }
+    __device__ static value_t message_value(message_t m) { return unpack_pair(m); }
+    __device__ static value_t channel_value(channel_t c) { return unpack_pair(c); }
+    __device__ static value_t add(value_t a, value_t b) { return hadd(a, b); }
+    __device__ static uint32_t negative_bits(belief_t b)
+    {
+        return ((b >> 15) & 1u) | ((b >> 30) & 2u);
+    }
+    __device__ static bool negative_at(const belief_t* b, size_t i)
+    {
+        return (reinterpret_cast<const uint16_t*>(b)[i] & 0x8000u) != 0;
+    }
+    __device__ static void
+    set_input(belief_t* belief, channel_t* channel, size_t i, int32_t x)
+    {
+        reinterpret_cast<__half*>(belief)[i] = __int2half_rn(x);
+        if (channel)
+            reinterpret_cast<uint8_t*>(channel)[i] = uint8_t(128 + x);
+    }
+    // a lane's values with the frames of \p keep (0xffff a half) as they were
+    __device__ static uint32_t kept(uint32_t fresh, uint32_t old, uint32_t keep)
+    {
+        return (fresh & ~keep) | (old & keep);
+    }
+    __device__ static uint16_t kept(uint16_t fresh, uint16_t old, uint32_t keep)
+    {
+        const uint32_t bytes = (keep & 0xffu) | ((keep >> 8) & 0xff00u);
+        return uint16_t((fresh & ~bytes) | (old & bytes));
+    }
 };
 
 // The state of a group of G frames, frame-interleaved: value x of frame f at
@@ -293,17 +459,30 @@ for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
     }
 }
 
-// One check of frame f: the messages in are the beliefs less the check's
-// previous messages (made twice, for the minima and for the update, rather
-// than kept); new messages out and, layered, the beliefs updated. Layered,
-// a bit's belief changes within a run only through this check; flooding,
-// beliefs change only between check steps.
+// The lane's values with the frames of \p keep (pair lanes: frames done, or
+// beyond the batch) as they were, read again from \p old.
+template <typename A, typename T>
+__device__ __forceinline__ T kept(T fresh, const T* old, uint32_t keep)
+{
+    if constexpr (A::frames_per_lane > 1) {
+        if (keep)
+            return A::kept(fresh, *old, keep);
+    }
+    return fresh;
+}
+
+// One check of lane f (a frame, or a pair of frames): the messages in are the
+// beliefs less the check's previous messages (made twice, for the minima and
+// for the update, rather than kept); new messages out and, layered, the
+// beliefs updated. Layered, a bit's belief changes within a run only through
+// this check; flooding, beliefs change only between check steps.
 template <typename A, bool Layered, unsigned G>
 __device__ __forceinline__ void update_check(const min_sum_graph& g,
                                              const group_state<A>& s,
                                              const typename A::check_t& fresh,
                                              uint32_t c,
-                                             unsigned f)
+                                             unsigned f,
+                                             uint32_t keep)
 {
     using value_t = typename A::value_t;
     const uint32_t e0 = __ldg(g.check_offsets + c), e1 = __ldg(g.check_offsets + c + 1);
@@ -317,9 +496,10 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
         const uint32_t v = __ldg(g.edge_variable + e);
         const value_t x = A::into_check(s.belief[v * G + f], s.c2v[e * G + f]);
         const value_t m = mins.message(x, e);
-        s.c2v[e * G + f] = typename A::message_t(m);
+        s.c2v[e * G + f] = kept<A>(A::to_message(m), &s.c2v[e * G + f], keep);
         if constexpr (Layered)
-            s.belief[v * G + f] = typename A::belief_t(x + m);
+            s.belief[v * G + f] =
+                kept<A>(A::to_belief(A::add(x, m)), &s.belief[v * G + f], keep);
     }
 }
 
@@ -332,7 +512,8 @@ __device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
                                                        const group_state<A>& s,
                                                        const typename A::check_t& fresh,
                                                        uint32_t c,
-                                                       unsigned f)
+                                                       unsigned f,
+                                                       uint32_t keep)
 {
     using value_t = typename A::value_t;
     const uint32_t e0 = __ldg(g.check_offsets + c);
@@ -357,9 +538,12 @@ __device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
     for (unsigned i = 0; i < D; ++i)
         if (i < deg) {
             const value_t m = mins.message(x[i], i);
-            s.c2v[(e0 + i) * G + f] = typename A::message_t(m);
-            if constexpr (Layered)
-                s.belief[v[i] * G + f] = typename A::belief_t(x[i] + m);
+            auto* out = &s.c2v[(e0 + i) * G + f];
+            *out = kept<A>(A::to_message(m), out, keep);
+            if constexpr (Layered) {
+                auto* b = &s.belief[v[i] * G + f];
+                *b = kept<A>(A::to_belief(A::add(x[i], m)), b, keep);
+            }
         }
 }
 
@@ -369,28 +553,36 @@ __device__ __forceinline__ void check_step(const min_sum_graph& g,
                                            const group_state<A>& s,
                                            const typename A::check_t& fresh,
                                            uint32_t c,
-                                           unsigned f)
+                                           unsigned f,
+                                           uint32_t keep)
 {
     if constexpr (D == 0)
-        update_check<A, Layered, G>(g, s, fresh, c, f);
+        update_check<A, Layered, G>(g, s, fresh, c, f, keep);
     else
-        update_check_registers<A, Layered, G, D>(g, s, fresh, c, f);
+        update_check_registers<A, Layered, G, D>(g, s, fresh, c, f, keep);
 }
 
-// Flooding, bit v of frame f: the channel value plus the check messages in
+// Flooding, bit v of lane f: the channel value plus the check messages in
 // (8-bit: at most 257 of +-127 in 16 bits).
 template <typename A, unsigned G>
-__device__ __forceinline__ void
-update_variable(const min_sum_graph& g, const group_state<A>& s, uint32_t v, unsigned f)
+__device__ __forceinline__ void update_variable(const min_sum_graph& g,
+                                                const group_state<A>& s,
+                                                uint32_t v,
+                                                unsigned f,
+                                                uint32_t keep)
 {
     const uint32_t i0 = __ldg(g.variable_offsets + v),
                    i1 = __ldg(g.variable_offsets + v + 1);
-    typename A::value_t total = s.channel[v * G + f];
+    typename A::value_t total = A::channel_value(s.channel[v * G + f]);
     for (uint32_t i = i0; i < i1; ++i)
-        total += s.c2v[__ldg(g.variable_edges + i) * G + f];
-    s.belief[v * G + f] = typename A::belief_t(total);
+        total =
+            A::add(total, A::message_value(s.c2v[__ldg(g.variable_edges + i) * G + f]));
+    s.belief[v * G + f] = kept<A>(A::to_belief(total), &s.belief[v * G + f], keep);
 }
 
+// Decodes the team's frames in groups of G lanes of P frames (A's
+// frames_per_lane): F = G P frames a group, frame j of lane f of group gr is
+// the team's frame gr F + f P + j.
 template <typename A, bool Layered, unsigned G, unsigned D, typename Team>
 __device__ void decode(const min_sum_params& p,
                        const Team& team,
@@ -399,16 +591,30 @@ __device__ void decode(const min_sum_params& p,
                        uint32_t team_frames,
                        const frame_counters& k)
 {
+    constexpr unsigned P = A::frames_per_lane, F = G * P;
     const min_sum_graph& g = p.graph;
-    const state_layout layout(g.n, g.edges, Layered, A::rule, G);
-    const uint32_t groups = (team_frames + G - 1) / G;
+    const state_layout layout(g.n, g.edges, Layered, A::rule, F);
+    const uint32_t groups = (team_frames + F - 1) / F;
     const typename A::check_t rule = A::check(p);
     auto state = [&](uint32_t group) {
         return layout.at<A>(state_base + size_t(group) * layout.bytes);
     };
-    // team frame of lane frame f of group gr, and whether it still decodes
-    auto frame = [&](uint32_t gr, unsigned f) { return gr * G + f; };
+    auto frame = [&](uint32_t gr, unsigned f, unsigned j) { return gr * F + f * P + j; };
     auto live = [&](uint32_t fr) { return fr < team_frames && !k.done[fr]; };
+    // whether a lane still decodes; keep: its frames that do not (0xffff a
+    // half, pair lanes)
+    auto lane_live = [&](uint32_t gr, unsigned f, uint32_t& keep) {
+        bool any = false;
+        keep = 0;
+#pragma unroll
+        for (unsigned j = 0; j < P; ++j) {
+            if (live(frame(gr, f, j)))
+                any = true;
+            else
+                keep |= 0xffffu << (16 * j);
+        }
+        return any;
+    };
 
     for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads()) {
         k.invalid[fr] = 0;
@@ -421,13 +627,14 @@ __device__ void decode(const min_sum_params& p,
     team.sync();
 
     // channel values, internal convention log(P(0)/P(1)) (8-bit rule: in
-    // steps); read
-    // frame after frame (coalesced)
+    // steps); read frame after frame (coalesced). Pair lanes: the frames
+    // beyond the batch in the last group start at 0, as a lane reads both.
     const uint32_t values = team_frames * g.n;
-    for (uint32_t w = team.thread(); w < values; w += team.threads()) {
+    const uint32_t slots = P > 1 ? groups * F * g.n : values;
+    for (uint32_t w = team.thread(); w < slots; w += team.threads()) {
         const uint32_t fr = w / g.n, v = w - fr * g.n;
-        const int32_t t = __ldg(g.input_index + v);
-        typename A::value_t x = 0;
+        const int32_t t = fr < team_frames ? __ldg(g.input_index + v) : -1;
+        typename A::input_t x = 0;
         if (t >= 0 && A::rule != binary_rule::fixed_min_sum) {
             // float: the LLR clipped to +-64 (8-bit input: steps times
             // int8_step), NaN/Inf an erasure
@@ -440,7 +647,7 @@ __device__ void decode(const min_sum_params& p,
                 l = 0.0f;
             }
             l = fminf(fmaxf(l, -input_limit), input_limit);
-            x = typename A::value_t(p.flip_llr_sign ? l : -l);
+            x = typename A::input_t(p.flip_llr_sign ? l : -l);
         } else if (t >= 0) {
             const size_t at = (first_frame + fr) * g.n_input + uint32_t(t);
             if (p.llr) {
@@ -459,42 +666,54 @@ __device__ void decode(const min_sum_params& p,
                 x = p.flip_llr_sign ? in : -in;
             }
         }
-        const group_state<A> s = state(fr / G);
-        const size_t slot = size_t(v) * G + fr % G;
-        s.belief[slot] = typename A::belief_t(x);
-        if constexpr (!Layered)
-            s.channel[slot] = typename A::channel_t(x);
+        const group_state<A> s = state(fr / F);
+        A::set_input(s.belief, Layered ? nullptr : s.channel, size_t(v) * F + fr % F, x);
     }
     // check messages start at 0 (the lanes of frames beyond the batch too)
     const uint32_t c2v_words =
         uint32_t(g.edges) * G * uint32_t(sizeof(typename A::message_t)) / 4;
     for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
         const uint32_t gr = w / c2v_words;
-        reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] = 0;
+        reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] =
+            A::zero_message_word;
     }
     team.sync();
 
     // unsatisfied checks of the live frames (all: every frame) into
     // k.syndrome, which is 0 for them on entry
     auto count_syndromes = [&](bool all) {
-        uint32_t local = 0; // a block's lane keeps one frame
+        uint32_t local[P] = {}; // a block's lane keeps its frames
         for_each_item<G>(
             team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
-                const uint32_t fr = frame(gr, f);
-                if (fr >= team_frames || (!all && k.done[fr]))
+                bool counted[P], any = false;
+#pragma unroll
+                for (unsigned j = 0; j < P; ++j) {
+                    const uint32_t fr = frame(gr, f, j);
+                    counted[j] = fr < team_frames && (all || !k.done[fr]);
+                    any |= counted[j];
+                }
+                if (!any)
                     return;
                 const group_state<A> s = state(gr);
-                bool parity = false;
+                uint32_t parity = 0; // bit j: frame j
                 const uint32_t e1 = __ldg(g.check_offsets + c + 1);
                 for (uint32_t e = __ldg(g.check_offsets + c); e < e1; ++e)
-                    parity ^= s.belief[__ldg(g.edge_variable + e) * G + f] < 0;
-                if (Team::single_group)
-                    local += parity;
-                else if (parity)
-                    atomicAdd(&k.syndrome[fr], 1u);
+                    parity ^=
+                        A::negative_bits(s.belief[__ldg(g.edge_variable + e) * G + f]);
+#pragma unroll
+                for (unsigned j = 0; j < P; ++j) {
+                    const uint32_t odd = counted[j] ? (parity >> j) & 1u : 0u;
+                    if (Team::single_group)
+                        local[j] += odd;
+                    else if (odd)
+                        atomicAdd(&k.syndrome[frame(gr, f, j)], 1u);
+                }
             });
-        if (Team::single_group && local) {
-            atomicAdd(&k.syndrome[threadIdx.x & (G - 1)], local);
+        if (Team::single_group) {
+#pragma unroll
+            for (unsigned j = 0; j < P; ++j)
+                if (local[j])
+                    atomicAdd(&k.syndrome[(threadIdx.x & (G - 1)) * P + j], local[j]);
         }
         team.sync();
     };
@@ -527,22 +746,29 @@ __device__ void decode(const min_sum_params& p,
                                r1 = __ldg(g.run_offsets + r + 1);
                 for_each_item<G>(
                     team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
-                        if (live(frame(gr, f)))
-                            check_step<A, true, G, D>(
-                                g, state(gr), rule, __ldg(g.run_checks + r0 + i), f);
+                        uint32_t keep;
+                        if (lane_live(gr, f, keep))
+                            check_step<A, true, G, D>(g,
+                                                      state(gr),
+                                                      rule,
+                                                      __ldg(g.run_checks + r0 + i),
+                                                      f,
+                                                      keep);
                     });
                 team.sync();
             }
         } else {
             for_each_item<G>(
                 team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
-                    if (live(frame(gr, f)))
-                        check_step<A, false, G, D>(g, state(gr), rule, c, f);
+                    uint32_t keep;
+                    if (lane_live(gr, f, keep))
+                        check_step<A, false, G, D>(g, state(gr), rule, c, f, keep);
                 });
             team.sync();
             for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
-                if (live(frame(gr, f)))
-                    update_variable<A, G>(g, state(gr), v, f);
+                uint32_t keep;
+                if (lane_live(gr, f, keep))
+                    update_variable<A, G>(g, state(gr), v, f, keep);
             });
             team.sync();
         }
@@ -567,13 +793,13 @@ __device__ void decode(const min_sum_params& p,
         const uint32_t fr = w / g.k, i = w - fr * g.k;
         const uint32_t v = __ldg(g.info_positions + i);
         p.info_bits[(first_frame + fr) * g.k + i] =
-            state(fr / G).belief[size_t(v) * G + fr % G] < 0;
+            A::negative_at(state(fr / F).belief, size_t(v) * F + fr % F);
     }
     if (p.codeword_bits)
         for (uint32_t w = team.thread(); w < values; w += team.threads()) {
             const uint32_t fr = w / g.n, v = w - fr * g.n;
             p.codeword_bits[(first_frame + fr) * g.n + v] =
-                state(fr / G).belief[size_t(v) * G + fr % G] < 0;
+                A::negative_at(state(fr / F).belief, size_t(v) * F + fr % F);
         }
     for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads()) {
         min_sum_status& st = p.status[first_frame + fr];
@@ -584,15 +810,19 @@ __device__ void decode(const min_sum_params& p,
     }
 }
 
-// On chip: a block decodes G frames, their state in shared memory.
+// On chip: a block decodes a group (G lanes of A's frames_per_lane frames),
+// its state in shared memory.
 template <typename A, bool Layered, unsigned G, unsigned D>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
+    constexpr unsigned F = G * A::frames_per_lane;
+    static_assert(sizeof(uint32_t) * 4 * F + sizeof(int) <= static_shared_bytes,
+                  "the per-frame counters fit the static shared memory allowed for");
     extern __shared__ __align__(16) uint8_t shared[];
-    __shared__ uint32_t syndrome[G], invalid[G], iterations[G], done[G];
+    __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
     __shared__ int active;
-    const size_t first = size_t(blockIdx.x) * G;
-    const uint32_t frames = uint32_t(min(size_t(G), p.n_frames - first));
+    const size_t first = size_t(blockIdx.x) * F;
+    const uint32_t frames = uint32_t(min(size_t(F), p.n_frames - first));
     decode<A, Layered, G, D>(
         p,
         block_team{},
@@ -603,14 +833,14 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
 }
 
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
-// 32 frames with their state in the workspace, every step spread over all
-// blocks.
+// 32 lanes (32 frames, or 64 in pairs) with their state in the workspace,
+// every step spread over all blocks.
 template <typename A, bool Layered, unsigned D>
 __global__ void __launch_bounds__(grid_threads, 2)
     min_sum_grid_kernel(const min_sum_params p)
 {
-    constexpr unsigned G = max_block_frames;
-    const size_t groups = (p.n_frames + G - 1) / G;
+    constexpr unsigned G = max_block_frames, F = G * A::frames_per_lane;
+    const size_t groups = (p.n_frames + F - 1) / F;
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
@@ -631,7 +861,7 @@ __global__ void __launch_bounds__(grid_threads, 2)
 template <typename A, bool Layered, unsigned D>
 const void* block_kernel(unsigned frames)
 {
-    switch (frames) {
+    switch (frames / A::frames_per_lane) {
     case 8:
         return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, D>);
     case 16:
@@ -641,7 +871,7 @@ const void* block_kernel(unsigned frames)
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
-        " is not usable on chip; allowed: 8, 16, 32");
+        " is not usable on chip; allowed: 8, 16, 32 (16, 32, 64 in pairs)");
 }
 
 template <typename A>
@@ -670,7 +900,8 @@ const void* choose_kernel(const min_sum_params& p)
 {
     switch (p.variant.rule) {
     case binary_rule::fixed_min_sum:
-        return choose_kernel_of<fixed8_arith>(p);
+        return p.variant.pairs ? choose_kernel_of<fixed8_pair_arith>(p)
+                               : choose_kernel_of<fixed8_arith>(p);
     case binary_rule::float_min_sum:
         return choose_kernel_of<float_arith<binary_rule::float_min_sum>>(p);
     case binary_rule::float_sum_product:
@@ -693,7 +924,10 @@ size_t min_sum_max_global_frames(const min_sum_graph& g)
 {
     // the grid's indices over frames x bits and frames x edges are 32-bit
     const size_t per_frame = std::max<size_t>({ g.n, g.k, g.edges, 1 });
-    return (size_t(UINT32_MAX) / per_frame) / max_block_frames * max_block_frames;
+    // whole groups of pairs, so that a last group rounded up stays in range
+    constexpr size_t whole = 2 * max_block_frames;
+    const size_t fit = size_t(UINT32_MAX) / per_frame;
+    return fit > 2 * whole ? (fit - whole) / whole * whole : whole;
 }
 
 size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
@@ -709,31 +943,43 @@ size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                binary_rule rule,
-                               size_t shared_limit)
+                               size_t shared_limit,
+                               bool pairs)
 {
     // room for the kernel's static counters
     const size_t budget =
         shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
     min_sum_variant v{};
     v.rule = rule;
-    for (unsigned frames : { 32u, 16u, 8u }) {
-        const size_t bytes = min_sum_state_bytes(g, layered, rule, frames);
+    v.pairs = pairs && min_sum_pairs_exact(g, layered, rule);
+    const unsigned per_lane = v.pairs ? 2 : 1;
+    for (unsigned lanes : { 32u, 16u, 8u }) {
+        const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * per_lane);
         if (bytes <= budget) {
             v.on_chip = true;
-            v.frames = frames;
-            // 32 threads a frame: a warp per check (or 32 / frames checks)
-            v.threads = 32 * frames;
+            v.frames = lanes * per_lane;
+            // 32 threads a lane of the group: a warp per check (or 32 / lanes
+            // checks)
+            v.threads = 32 * lanes;
             v.state_bytes = bytes;
             v.shared_bytes = bytes;
             return v;
         }
     }
     v.on_chip = false;
-    v.frames = max_block_frames;
+    v.frames = max_block_frames * per_lane;
     v.threads = grid_threads;
     v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
     v.shared_bytes = 0;
     return v;
+}
+
+bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)
+{
+    // flooding beliefs sum the channel value and a message a check: within
+    // 127 (1 + 15) = 2032 for bits of degree 15 at most
+    return rule == binary_rule::fixed_min_sum &&
+           (layered || g.max_variable_degree <= max_pair_flooding_degree);
 }
 
 void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
@@ -750,6 +996,11 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             "launch_min_sum: a bit of degree " +
             std::to_string(p.graph.max_variable_degree) +
             " overflows the 16-bit beliefs; allowed: degrees up to 256");
+    if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
+        throw std::invalid_argument(
+            "launch_min_sum: variant.pairs takes the 8-bit rule, and flooding bits "
+            "of degree " +
+            std::to_string(max_pair_flooding_degree) + " at most");
     if (!p.variant.on_chip && p.n_frames > min_sum_max_global_frames(p.graph))
         throw std::invalid_argument(
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +
@@ -777,9 +1028,11 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
         GPULDPC_CUDA_CHECK_LAUNCH("min_sum_block_kernel");
         return;
     }
-    if (p.variant.frames != max_block_frames || p.variant.threads != grid_threads)
+    if (p.variant.frames != max_block_frames * (p.variant.pairs ? 2 : 1) ||
+        p.variant.threads != grid_threads)
         throw std::invalid_argument("launch_min_sum: the global variant takes " +
-                                    std::to_string(max_block_frames) + " frames a group");
+                                    std::to_string(max_block_frames) +
+                                    " lanes a group (frames, or pairs of them)");
     const void* kernel = choose_kernel(p);
     // as many blocks as can be resident at once (a cooperative launch), no
     // more than the work needs

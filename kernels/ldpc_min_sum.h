@@ -27,6 +27,9 @@
 //   all blocks and a grid-wide barrier between steps.
 // Layered: the checks of a run (consecutive in the code's layered order,
 // sharing no bit) are updated at once, which gives the sequential result.
+// Pairs (the 8-bit rule only): a lane takes two neighbouring frames in fp16
+// pairs, an instruction doing the work of two with the same integer results
+// (min_sum_pairs_exact), so that a group of G lanes holds 2 G frames.
 
 #include <cuda_runtime.h>
 #include <cstddef>
@@ -76,21 +79,31 @@ struct min_sum_status {
 /*! Where a launch keeps the frames' state, and how many frames a group has. */
 struct min_sum_variant {
     binary_rule rule;
+    //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
+    bool pairs;
     bool on_chip;        //!< state in shared memory, else in params::workspace
-    unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global
+    unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global (x2 pairs)
     unsigned threads;    //!< threads a block
     size_t shared_bytes; //!< dynamic shared memory a block
     size_t state_bytes;  //!< a group's state (in shared or global memory)
 };
 
 /*!
- * The variant for a code: on chip with the largest group (32, 16 or 8 frames)
- * whose state fits \p shared_limit bytes a block, else global.
+ * The variant for a code: on chip with the largest group (32, 16 or 8 lanes)
+ * whose state fits \p shared_limit bytes a block, else global. A lane is a
+ * frame, or two frames in fp16 pairs when \p pairs and min_sum_pairs_exact().
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                binary_rule rule,
-                               size_t shared_limit);
+                               size_t shared_limit,
+                               bool pairs = false);
+
+/*!
+ * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is
+ * fixed_min_sum, and the schedule layered or the bits of degree 15 at most.
+ */
+bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule);
 
 /*! One launch: n_frames frames, inputs and outputs in device memory. */
 struct min_sum_params {

@@ -120,37 +120,44 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
         llr8[i] = int8_t(std::isfinite(llr[i])
                              ? std::clamp(std::nearbyint(llr[i] * 4.0f), -128.0f, 127.0f)
                              : 0.0f);
-    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
-        for (bool et : { true, false }) {
-            const auto cfg = fixed_point(sched, et ? 30 : 12, et);
-            auto gpu = batch_decoder::make(code, cfg, "cuda");
-            auto cpu = batch_decoder::make(code, cfg, "cpu");
-            const std::string what = "n=" + std::to_string(code->n()) + " " +
-                                     to_string(sched) + (et ? " ET" : " fixed");
-            BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
-            const auto c = run(*cpu, llr, frames);
-            check_identical(run(*gpu, llr, frames), c, what + " float input");
-            check_identical(
-                run(*gpu, llr8, frames), run(*cpu, llr8, frames), what + " int8 input");
-            size_t failed = 0, iterated = 0;
-            for (const auto& s : c.status) {
-                failed += !s.converged;
-                iterated += s.iterations > 2;
-                if (!et)
-                    BOOST_CHECK_EQUAL(s.iterations, cfg.max_iterations);
+    // one frame a lane, and two in fp16 pairs (where exact: every code here)
+    for (const char* pairs : { "0", "1" })
+        for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
+            for (bool et : { true, false }) {
+                const auto cfg = fixed_point(sched, et ? 30 : 12, et);
+                setenv("GPULDPC_GPU_DECODER_PAIRS", pairs, 1);
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                unsetenv("GPULDPC_GPU_DECODER_PAIRS");
+                auto cpu = batch_decoder::make(code, cfg, "cpu");
+                const std::string what = "n=" + std::to_string(code->n()) + " " +
+                                         to_string(sched) + (et ? " ET" : " fixed") +
+                                         (pairs[0] == '1' ? " pairs" : "");
+                BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
+                const auto c = run(*cpu, llr, frames);
+                check_identical(run(*gpu, llr, frames), c, what + " float input");
+                check_identical(run(*gpu, llr8, frames),
+                                run(*cpu, llr8, frames),
+                                what + " int8 input");
+                size_t failed = 0, iterated = 0;
+                for (const auto& s : c.status) {
+                    failed += !s.converged;
+                    iterated += s.iterations > 2;
+                    if (!et)
+                        BOOST_CHECK_EQUAL(s.iterations, cfg.max_iterations);
+                }
+                BOOST_TEST_MESSAGE("  " << failed << " of " << frames
+                                        << " frames failed, " << iterated
+                                        << " took more than 2 iterations");
+                BOOST_CHECK_EQUAL(
+                    c.status[0].invalid_inputs +
+                        c.status[llr.size() / 2 / gpu->llr_per_frame()].invalid_inputs,
+                    2u);
+                // a noiseless frame is a codeword at once, unless bits are
+                // punctured: they start as erasures and take an iteration
+                if (et)
+                    BOOST_CHECK_EQUAL(c.status[frames - 1].iterations,
+                                      code->punctured_positions().empty() ? 0u : 1u);
             }
-            BOOST_TEST_MESSAGE("  " << failed << " of " << frames << " frames failed, "
-                                    << iterated << " took more than 2 iterations");
-            BOOST_CHECK_EQUAL(
-                c.status[0].invalid_inputs +
-                    c.status[llr.size() / 2 / gpu->llr_per_frame()].invalid_inputs,
-                2u);
-            // a noiseless frame is a codeword at once, unless bits are
-            // punctured: they start as erasures and take an iteration
-            if (et)
-                BOOST_CHECK_EQUAL(c.status[frames - 1].iterations,
-                                  code->punctured_positions().empty() ? 0u : 1u);
-        }
 }
 
 } // namespace

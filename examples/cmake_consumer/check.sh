@@ -27,3 +27,7 @@ if LD_LIBRARY_PATH="$libpath" ldd "$engine_prog" | grep -q libgnuradio; then
     exit 1
 fi
 echo "engine consumer: no GNU Radio library loaded"
+# The scratch install goes once the checks pass: a copy of the libraries left
+# in the build tree goes stale with the next build, and tools that collect a
+# build's libraries (ldd over its files) would pick it up.
+rm -rf "$build/consumer-check"

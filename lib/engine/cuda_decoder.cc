@@ -95,18 +95,7 @@ static_assert(sizeof(kernels::fft_bp_status) == sizeof(frame_status) &&
                       offsetof(frame_status, invalid_inputs),
               "the kernel's status is the engine's frame_status");
 
-// A 0/1 switch from the environment, on (1) when unset.
-bool environment_switch(const char* name)
-{
-    const char* env = std::getenv(name);
-    if (!env)
-        return true;
-    const std::string v = env;
-    if (v != "0" && v != "1")
-        throw std::invalid_argument(std::string(name) + "='" + v +
-                                    "' is not usable; allowed: 0 or 1");
-    return v == "1";
-}
+using cuda::environment_switch;
 
 using cuda::launch_workspace_bytes;
 using cuda::upload;

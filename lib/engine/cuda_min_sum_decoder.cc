@@ -133,8 +133,21 @@ public:
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(c.layered_runs().size() - 1);
         }
-        d_variant = kernels::min_sum_choose(
-            g, layered, binary_rule_of(d_config), cuda_shared_memory_limit(d_device));
+        // The 8-bit rule two frames a lane in fp16 pairs, where exact: for
+        // the global variant, whose state streams through device memory and
+        // takes a third less time in pairs (DVB-S2 on an H100); on chip a
+        // group in pairs has half the threads for the same frames and is no
+        // faster. GPULDPC_GPU_DECODER_PAIRS=1 takes pairs on chip too, =0
+        // nowhere, for comparisons.
+        const char* pairs_env = std::getenv("GPULDPC_GPU_DECODER_PAIRS");
+        const bool pairs_set = pairs_env != nullptr;
+        const bool pairs = cuda::environment_switch("GPULDPC_GPU_DECODER_PAIRS");
+        const size_t shared_limit = cuda_shared_memory_limit(d_device);
+        const auto rule = binary_rule_of(d_config);
+        d_variant =
+            kernels::min_sum_choose(g, layered, rule, shared_limit, pairs_set && pairs);
+        if (!pairs_set && !d_variant.on_chip)
+            d_variant = kernels::min_sum_choose(g, layered, rule, shared_limit, true);
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {

@@ -15,8 +15,11 @@
 #include <cuda_runtime_api.h>
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -185,6 +188,19 @@ device_buffer<T> upload(const std::vector<T>& v)
         GPULDPC_CUDA_CHECK(
             cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
     return b;
+}
+
+// A 0/1 switch from the environment, on (1) when unset.
+inline bool environment_switch(const char* name)
+{
+    const char* env = std::getenv(name);
+    if (!env)
+        return true;
+    const std::string v = env;
+    if (v != "0" && v != "1")
+        throw std::invalid_argument(std::string(name) + "='" + v +
+                                    "' is not usable; allowed: 0 or 1");
+    return v == "1";
 }
 
 /*!
