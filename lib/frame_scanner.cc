@@ -8,6 +8,7 @@
 #include "frame_scanner.h"
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace gr {
 namespace gpuldpc {
@@ -56,6 +57,9 @@ size_t frame_scanner::scan(uint64_t abs_start,
     }
     size_t ti = 0;
     size_t found = 0;
+    // malformed length tags met at one item in this call
+    uint64_t malformed_at = std::numeric_limits<uint64_t>::max();
+    size_t malformed_here = 0;
     while (found < max_frames && pos < n_avail) {
         // length tags inside a packet already handled do not start packets
         while (ti < length_tags.size() && length_tags[ti].offset < abs_start + pos)
@@ -84,11 +88,27 @@ size_t frame_scanner::scan(uint64_t abs_start,
             continue;
         }
         // a packet of another length (or a malformed length): skip it whole
-        d_stats.bad_length++;
-        d_stats.last_bad_length = len > 0 ? uint64_t(len) : 0;
         ++ti;
-        if (len <= 0)
-            continue; // nothing to skip; the items that follow count as untagged
+        if (len <= 0) {
+            // nothing to skip; the items that follow count as untagged. Such
+            // tags at the item where a frame waits for its rest are met again
+            // by the next call: each is counted once.
+            const uint64_t at = abs_start + pos;
+            if (at != malformed_at) {
+                malformed_at = at;
+                malformed_here = 0;
+            }
+            ++malformed_here;
+            if (at == d_malformed_counted_at && malformed_here <= d_malformed_counted)
+                continue;
+            d_malformed_counted_at = at;
+            d_malformed_counted = malformed_here;
+            d_stats.bad_length++;
+            d_stats.last_bad_length = 0;
+            continue;
+        }
+        d_stats.bad_length++;
+        d_stats.last_bad_length = uint64_t(len);
         const size_t adv = size_t(std::min<uint64_t>(uint64_t(len), n_avail - pos));
         pos += adv;
         d_skip_remaining = uint64_t(len) - adv;

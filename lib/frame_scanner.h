@@ -11,6 +11,7 @@
 #include <gnuradio/tags.h>
 #include <pmt/pmt.h>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,10 @@ private:
     pmt::pmt_t d_key;
     uint64_t d_skip_remaining = 0;
     bool d_in_missing_run = false;
+    // the item of the malformed length tags counted last, and how many of
+    // them: a frame waiting for its rest makes the next call meet them again
+    uint64_t d_malformed_counted_at = std::numeric_limits<uint64_t>::max();
+    size_t d_malformed_counted = 0;
     counters d_stats;
 };
 

@@ -12,9 +12,9 @@
 // (the items not yet consumed, the length tags among them in order), with a
 // random room for frames. Checked after every call: no more consumed than
 // offered; frame starts ascending, whole and inside what was consumed; the
-// counters agree with what was returned; progress whenever a frame's worth of
-// items is waiting; and the items consumed are all frames, skipped packets or
-// counted untagged items.
+// counters agree with what was returned, and no tag is counted twice as a bad
+// packet; progress whenever a frame's worth of items is waiting; and the items
+// consumed are all frames, skipped packets or counted untagged items.
 
 #include "../frame_scanner.h"
 #include "fuzz_input.h"
@@ -109,6 +109,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             fuzz::broken("frame counter differs from the frames returned");
         if (s.frames * frame_len + s.missing_tag_items > consumed)
             fuzz::broken("frames and untagged items exceed the items consumed");
+        const auto tags_passed =
+            size_t(std::count_if(tags.begin(), tags.end(), [&](const gr::tag_t& t) {
+                return t.offset <= consumed; // a tag where a frame waits too
+            }));
+        if (s.bad_length > tags_passed)
+            fuzz::broken("more bad packets counted than tags consumed (a tag counted "
+                         "twice)");
         if (!tagged && (s.bad_length != 0 || s.missing_tag_items != 0))
             fuzz::broken("untagged stream counted tag errors");
     }
