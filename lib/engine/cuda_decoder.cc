@@ -565,36 +565,34 @@ private:
                 w.symbols = cuda::device_buffer<float2>(launch * n);
                 w.noise_var = cuda::device_buffer<float>(launch);
             }
-            auto p = params(w, true);
-            p.input = w.input.data();
-            p.info_bits = w.info.data();
-            p.status = w.status.data();
-            for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
-                const size_t nf = std::min(launch, n_frames - f0);
-                p.n_frames = nf;
-                p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.symbols.data(),
-                                                   symbols + f0 * n,
-                                                   nf * n * sizeof(float2),
-                                                   cudaMemcpyHostToDevice,
-                                                   s));
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.noise_var.data(),
-                                                   noise_var + f0,
-                                                   nf * sizeof(float),
-                                                   cudaMemcpyHostToDevice,
-                                                   s));
-                kernels::symbol_demap_params dp{};
-                dp.symbols = w.symbols.data();
-                dp.noise_var = w.noise_var.data();
-                dp.points = d_points.data();
-                dp.q = g.q;
-                dp.n_frames = nf;
-                dp.symbols_per_frame = n;
-                dp.log_likelihoods = w.input.data();
-                kernels::launch_symbol_demap(dp, s);
-                run_decoder(w, p);
-                copy_results(w, f0, nf, info_bits, status, codeword_bits);
-            }
+            run_launches(w,
+                         params(w, true),
+                         n_frames,
+                         launch,
+                         info_bits,
+                         status,
+                         codeword_bits,
+                         [&](size_t f0, size_t nf) {
+                             GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.symbols.data(),
+                                                                symbols + f0 * n,
+                                                                nf * n * sizeof(float2),
+                                                                cudaMemcpyHostToDevice,
+                                                                s));
+                             GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.noise_var.data(),
+                                                                noise_var + f0,
+                                                                nf * sizeof(float),
+                                                                cudaMemcpyHostToDevice,
+                                                                s));
+                             kernels::symbol_demap_params dp{};
+                             dp.symbols = w.symbols.data();
+                             dp.noise_var = w.noise_var.data();
+                             dp.points = d_points.data();
+                             dp.q = g.q;
+                             dp.n_frames = nf;
+                             dp.symbols_per_frame = n;
+                             dp.log_likelihoods = w.input.data();
+                             kernels::launch_symbol_demap(dp, s);
+                         });
             w.stream->synchronize();
         } catch (...) {
             cuda::drain_after_failure(d_slots[0].stream, d_device);
@@ -640,19 +638,44 @@ private:
         workspace& w = reserve(slot, launch);
         const cudaStream_t s = w.stream->get();
 
-        auto p = params(w, symbol_input);
+        run_launches(w,
+                     params(w, symbol_input),
+                     n_frames,
+                     launch,
+                     info_bits,
+                     status,
+                     codeword_bits,
+                     [&](size_t f0, size_t nf) {
+                         GPULDPC_CUDA_CHECK(
+                             cudaMemcpyAsync(w.input.data(),
+                                             in + f0 * in_per_frame,
+                                             nf * in_per_frame * sizeof(float),
+                                             cudaMemcpyHostToDevice,
+                                             s));
+                     });
+    }
+
+    // A host batch on workspace \p w in launches of \p launch frames at
+    // most: load(f0, nf) queues the input of frames f0 .. f0 + nf - 1 into
+    // w.input, then the decoder and the copies of its results follow.
+    template <typename Load>
+    void run_launches(workspace& w,
+                      kernels::fft_bp_params p,
+                      size_t n_frames,
+                      size_t launch,
+                      uint8_t* info_bits,
+                      frame_status* status,
+                      uint8_t* codeword_bits,
+                      Load&& load)
+    {
         p.input = w.input.data();
         p.info_bits = w.info.data();
         p.status = w.status.data();
+        p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
             const size_t nf = std::min(launch, n_frames - f0);
             p.n_frames = nf;
-            p.codeword_bits = codeword_bits ? w.codeword.data() : nullptr;
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(w.input.data(),
-                                               in + f0 * in_per_frame,
-                                               nf * in_per_frame * sizeof(float),
-                                               cudaMemcpyHostToDevice,
-                                               s));
+            load(f0, nf);
             run_decoder(w, p);
             copy_results(w, f0, nf, info_bits, status, codeword_bits);
         }
@@ -669,24 +692,18 @@ private:
     {
         const auto& g = d_graph;
         const size_t m = g.bits_per_symbol;
-        const size_t info_per_frame = size_t(g.k) * m, cw_per_frame = size_t(g.n) * m;
-        const cudaStream_t s = w.stream->get();
-        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
-                                           w.info.data(),
-                                           nf * info_per_frame,
-                                           cudaMemcpyDeviceToHost,
-                                           s));
-        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
-                                           w.status.data(),
-                                           nf * sizeof(frame_status),
-                                           cudaMemcpyDeviceToHost,
-                                           s));
-        if (codeword_bits)
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * cw_per_frame,
-                                               w.codeword.data(),
-                                               nf * cw_per_frame,
-                                               cudaMemcpyDeviceToHost,
-                                               s));
+        cuda::copy_launch_results(w.stream->get(),
+                                  f0,
+                                  nf,
+                                  size_t(g.k) * m,
+                                  sizeof(frame_status),
+                                  size_t(g.n) * m,
+                                  w.info.data(),
+                                  w.status.data(),
+                                  w.codeword.data(),
+                                  info_bits,
+                                  status,
+                                  codeword_bits);
     }
 
     int d_device;

@@ -444,19 +444,18 @@ private:
                     w.llr8.data(), llr8 + f0 * nl, nf * nl, cudaMemcpyHostToDevice, s));
             }
             kernels::launch_min_sum(p, s);
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(
-                info_bits + f0 * nb, w.info.data(), nf * nb, cudaMemcpyDeviceToHost, s));
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(status + f0,
-                                               w.status.data(),
-                                               nf * sizeof(frame_status),
-                                               cudaMemcpyDeviceToHost,
-                                               s));
-            if (codeword_bits)
-                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * nc,
-                                                   w.codeword.data(),
-                                                   nf * nc,
-                                                   cudaMemcpyDeviceToHost,
-                                                   s));
+            cuda::copy_launch_results(s,
+                                      f0,
+                                      nf,
+                                      nb,
+                                      sizeof(frame_status),
+                                      nc,
+                                      w.info.data(),
+                                      w.status.data(),
+                                      w.codeword.data(),
+                                      info_bits,
+                                      status,
+                                      codeword_bits);
         }
     }
 

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -188,6 +189,41 @@ device_buffer<T> upload(const std::vector<T>& v)
         GPULDPC_CUDA_CHECK(
             cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
     return b;
+}
+
+// Queues the copies of one launch's results (frames f0 .. f0 + nf - 1 of a
+// batch) from device memory to the caller's host memory on \p s: information
+// bits, per-frame status records of \p status_bytes each and, when
+// \p codeword_bits is not null, codeword bits.
+inline void copy_launch_results(cudaStream_t s,
+                                size_t f0,
+                                size_t nf,
+                                size_t info_per_frame,
+                                size_t status_bytes,
+                                size_t codeword_per_frame,
+                                const uint8_t* device_info,
+                                const void* device_status,
+                                const uint8_t* device_codeword,
+                                uint8_t* info_bits,
+                                void* status,
+                                uint8_t* codeword_bits)
+{
+    GPULDPC_CUDA_CHECK(cudaMemcpyAsync(info_bits + f0 * info_per_frame,
+                                       device_info,
+                                       nf * info_per_frame,
+                                       cudaMemcpyDeviceToHost,
+                                       s));
+    GPULDPC_CUDA_CHECK(cudaMemcpyAsync(static_cast<uint8_t*>(status) + f0 * status_bytes,
+                                       device_status,
+                                       nf * status_bytes,
+                                       cudaMemcpyDeviceToHost,
+                                       s));
+    if (codeword_bits)
+        GPULDPC_CUDA_CHECK(cudaMemcpyAsync(codeword_bits + f0 * codeword_per_frame,
+                                           device_codeword,
+                                           nf * codeword_per_frame,
+                                           cudaMemcpyDeviceToHost,
+                                           s));
 }
 
 // A 0/1 switch from the environment, on (1) when unset.
