@@ -424,6 +424,17 @@ BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
     BOOST_CHECK_EQUAL(plain.rate(), double(plain.k()) / 12.0);
     BOOST_CHECK_EQUAL(code.rate(), double(code.k()) / 9.0);
     BOOST_CHECK(parse_code_format("qc") == code_format::qc);
+    // two base columns without a -1: the first two lines also begin a
+    // non-binary alist of N = 2 (here q = z = 4); the file's length decides
+    const auto two_columns = parse("2 2 4\n1 2\n0 3\n");
+    BOOST_CHECK_EQUAL(two_columns.n(), 8u);
+    BOOST_CHECK_EQUAL(two_columns.q(), 2u);
+    std::ostringstream two_columns_text;
+    two_columns.write(two_columns_text);
+    check_same(two_columns, parse(two_columns_text.str()));
+    const auto gf4_two_columns = parse("2 1 4\n1 2\n1 1\n2\n1 0\n1 1\n1 0 2 1\n");
+    BOOST_CHECK_EQUAL(gf4_two_columns.n(), 2u);
+    BOOST_CHECK_EQUAL(gf4_two_columns.q(), 4u);
     // layered runs: the base rows, z checks each (rows of a block row share
     // no column; the two block rows share block columns 0 and 3)
     BOOST_CHECK(code.layered_runs() == (std::vector<uint32_t>{ 0, 3, 6 }));

@@ -224,12 +224,51 @@ ldpc_code read_qc(line_reader& rd, const std::vector<unsigned long>& header)
     }
 }
 
+// For a header of three numbers and a next line of two non-negative numbers,
+// both a non-binary alist of N = 2 ('max_col_weight max_row_weight') and a .qc
+// file of two base columns fit. Their lengths differ: a .qc file has 'rows'
+// lines of 2 shifts and at most a puncturing line after its header, an alist
+// of M = rows checks at least M + 5 lines.
+bool shaped_like_two_column_qc(const std::string& text, unsigned long rows)
+{
+    std::istringstream in(text);
+    std::string line;
+    unsigned long lines = 0;
+    bool header = true;
+    while (std::getline(in, line)) {
+        const size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#')
+            continue;
+        if (header) {
+            header = false;
+            continue;
+        }
+        std::istringstream values(line.substr(0, line.find('#')));
+        std::string token;
+        unsigned count = 0;
+        while (values >> token)
+            ++count;
+        if (count != 2 || ++lines > rows + 1)
+            return false;
+    }
+    return lines >= rows;
+}
+
 } // namespace
 
 ldpc_code
 ldpc_code::read(std::istream& in, const std::string& name, const code_io_options& opts)
 {
-    line_reader rd(in, name);
+    // telling a two-column .qc file from a non-binary alist takes the whole file
+    std::string whole_file;
+    std::istringstream buffered;
+    if (opts.format == code_format::automatic) {
+        std::ostringstream whole;
+        whole << in.rdbuf();
+        whole_file = whole.str();
+        buffered.str(whole_file);
+    }
+    line_reader rd(opts.format == code_format::automatic ? buffered : in, name);
 
     auto header = rd.next("the header line 'N M', 'N M q' or 'columns rows z'");
     code_format fmt = opts.format;
@@ -242,9 +281,12 @@ ldpc_code::read(std::istream& in, const std::string& name, const code_io_options
             const auto next = rd.peek_signed();
             const bool negative =
                 std::any_of(next.begin(), next.end(), [](long v) { return v < 0; });
-            fmt = next.size() == header[0] && (next.size() != 2 || negative)
-                      ? code_format::qc
-                      : code_format::nb_alist;
+            const bool two_columns = next.size() == 2 && header[0] == 2 && !negative;
+            fmt =
+                next.size() == header[0] &&
+                        (!two_columns || shaped_like_two_column_qc(whole_file, header[1]))
+                    ? code_format::qc
+                    : code_format::nb_alist;
         } else {
             throw rd.error("header has " + plural(header.size(), "number") +
                            "; expected 'N M' (binary alist), 'N M q' (non-binary "

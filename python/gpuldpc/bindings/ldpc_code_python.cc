@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(923dfb0394c15900f86a10e34f5f8059) */
+/* BINDTOOL_HEADER_FILE_HASH(dc0eb6ee8499d86fa680bf1ac5156847) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -23,7 +23,10 @@ namespace gpuldpc {
 
 /*! File format of a parity-check matrix. */
 enum class code_format {
-    automatic, //!< binary alist when the first line holds 2 numbers, else non-binary
+    //! binary alist when the first line holds 2 numbers; with 3, a .qc file when
+    //! the next line holds 'columns' shifts (for 2 columns: when the file also has
+    //! the length of one), else a non-binary alist
+    automatic,
     alist,     //!< MacKay's binary alist
     nb_alist,  //!< non-binary alist: "N M q" header, (index, coefficient) pairs
     //! quasi-cyclic base matrix (AFF3CT's .qc): a header "columns rows z", the
