@@ -461,6 +461,7 @@ class link_deframer(gr.basic_block):
         self._failed_since_good = 0
         self._received = []
         self.on_stats = None  # optional callable(dict) after every frame
+        self.on_payload = None  # optional callable(seq, bytes) for every good payload
 
     def forecast(self, noutput_items, ninputs):
         return [self.fmt.k] * ninputs
@@ -504,6 +505,8 @@ class link_deframer(gr.basic_block):
                 self._failed_since_good = 0
                 if self.keep:
                     self._received.append((seq, payload))
+                if self.on_payload:
+                    self.on_payload(seq, payload)
                 meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(seq))
                 self.message_port_pub(pmt.intern("pdus"), pmt.cons(
                     meta, pmt.init_u8vector(len(payload), list(payload))))
