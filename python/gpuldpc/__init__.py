@@ -14,7 +14,8 @@ import os
 from .gpuldpc_python import *  # noqa: F401,F403
 from . import sim  # noqa: F401
 from .link import (link_format, packet_link_rx, packet_link_tx,  # noqa: F401
-                   burst_sync, burst_modulator, link_deframer, link_framer)
+                   burst_sync, burst_modulator, link_deframer, link_framer,
+                   test_packet_source)
 
 
 def codes_dir():

@@ -54,8 +54,12 @@ from .gpuldpc_python import (constellation, ldpc_code, ldpc_decoder, ldpc_encode
 
 __all__ = ["link_format", "link_framer", "burst_modulator", "burst_sync",
            "link_deframer", "packet_link_tx", "packet_link_rx", "rrc_taps",
-           "known_symbols"]
+           "known_symbols", "test_payload", "test_packet_source", "energy_gain",
+           "channel_noise_voltage", "EXAMPLE_TAPS"]
 
+# A three-path channel (taps a sample apart, unit energy) for simulated twins
+EXAMPLE_TAPS = (np.array([1.0, 0.25 + 0.15j, -0.1j]) /
+                np.linalg.norm([1.0, 0.25 + 0.15j, -0.1j]))
 HEADER_BYTES = 4  # payload length and sequence number, 16 bits each
 CRC_BYTES = 4
 
@@ -295,6 +299,24 @@ class burst_synchronizer:
         y, residual = self._equalise(r, start, freq)
         n0 = max(residual / (len(k) - self.taps), 1e-12)
         return y[fmt.data_index].astype(np.complex64), n0, freq / fmt.sps
+
+
+def energy_gain(taps, pulse):
+    """Symbol energy after a channel of taps a sample apart relative to before,
+    for pulses of unit energy (sample-spaced taps add coherently in band)."""
+    taps = np.asarray(taps, dtype=np.complex128)
+    r = np.correlate(pulse, pulse, "full")
+    c = len(pulse) - 1
+    return float(sum((taps[i] * np.conj(taps[j]) * r[c + i - j]).real
+                     for i in range(len(taps)) for j in range(len(taps))))
+
+
+def channel_noise_voltage(fmt, esn0_db, amplitude=0.5, taps=(1.0,)):
+    """noise_voltage of channels.channel_model (E|n|^2 = its square) for
+    Es/N0 = esn0_db at the receiver's input: the symbol energy after the
+    taps of bursts sent at `amplitude`, over N0."""
+    es = amplitude ** 2 * energy_gain(taps, fmt.pulse)
+    return float(np.sqrt(es * 10 ** (-esn0_db / 10)))
 
 
 def _long(value):
@@ -549,10 +571,11 @@ class packet_link_rx(gr.hier_block2):
 
     def __init__(self, code, modulation="qpsk", sps=2, rolloff=0.35, device="auto",
                  algorithm="min-sum", schedule="layered", max_iterations=20,
-                 threshold=0.2, eq_half=2, keep=True, **layout):
+                 threshold=0.2, eq_half=2, keep=True, symbols_out=False, **layout):
         gr.hier_block2.__init__(self, "gpuldpc packet_link_rx",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
-                                gr.io_signature(0, 0, 0))
+                                gr.io_signature(1, 1, gr.sizeof_gr_complex) if symbols_out
+                                else gr.io_signature(0, 0, 0))
         self.fmt = code if isinstance(code, link_format) else link_format(
             code, modulation, sps, rolloff, **layout)
         fmt = self.fmt
@@ -571,6 +594,8 @@ class packet_link_rx(gr.hier_block2):
         self.deframer = link_deframer(fmt, keep)
         self.connect(self, self.matched, self.sync, self.demapper, self.lengths,
                      self.decoder, self.deframer)
+        if symbols_out:  # the equalised data symbols, e.g. for a constellation plot
+            self.connect(self.sync, self)
         self.msg_connect(self.deframer, "pdus", self, "pdus")
         self.msg_connect(self.deframer, "stats", self, "stats")
 
@@ -582,3 +607,48 @@ class packet_link_rx(gr.hier_block2):
         s["detected"] = self.sync.detected
         s["device"] = self.decoder.device_name()
         return s
+
+    def stats_text(self):
+        """The counters in one line (for a Function Probe and a QT GUI Label)."""
+        s = self.stats()
+        n0 = self.sync.last_n0
+        snr = f"{-10 * np.log10(n0):.1f} dB" if n0 == n0 and n0 > 0 else "-"
+        return (f"{s['detected']} detected, {s['decoded']} decoded, {s['crc_failures']} CRC "
+                f"failures, {s['missed']} missed, FER {s['frame_error_rate']:.2e}, "
+                f"{s['avg_iterations']:.1f} iterations, last Es/N0 {snr}, "
+                f"decoder {s['device']}")
+
+
+def test_payload(seq, size):
+    """The bytes of numbered test packet `seq` (a receiver can check them)."""
+    return np.random.default_rng(seq).integers(0, 256, size, dtype=np.uint8).tobytes()
+
+
+class test_packet_source(gr.basic_block):
+    """Numbered test packets (test_payload(0), test_payload(1), ...) of `size`
+    bytes as a length-tagged byte stream; `packets` of them, 0 for no end."""
+
+    def __init__(self, size, packets=0, length_tag_key="packet_len"):
+        gr.basic_block.__init__(self, name="gpuldpc test_packet_source", in_sig=None,
+                                out_sig=[np.uint8])
+        if int(size) != size or size < 1:
+            raise ValueError(f"size={size}: allowed: an integer >= 1")
+        self.size, self.packets = int(size), int(packets)
+        self.key = pmt.intern(length_tag_key)
+        self.set_output_multiple(self.size)
+        self.sent = 0
+
+    def general_work(self, input_items, output_items):
+        if self.packets and self.sent >= self.packets:
+            return -1  # done
+        out = output_items[0]
+        count = len(out) // self.size
+        if self.packets:
+            count = min(count, self.packets - self.sent)
+        for i in range(count):
+            out[i * self.size:(i + 1) * self.size] = np.frombuffer(
+                test_payload(self.sent + i, self.size), dtype=np.uint8)
+            self.add_item_tag(0, self.nitems_written(0) + i * self.size, self.key,
+                              _long(self.size))
+        self.sent += count
+        return count * self.size

@@ -31,12 +31,7 @@ from gnuradio import blocks, channels, gr
 from . import link
 
 RADIOS = ("uhd", "soapy", "osmosdr", "zmq", "file")
-TAPS = (np.array([1.0, 0.25 + 0.15j, -0.1j]) / np.linalg.norm([1.0, 0.25 + 0.15j, -0.1j]))
-
-
-def test_payload(seq, size):
-    """The bytes of numbered test packet `seq` (the receiver can check them)."""
-    return np.random.default_rng(seq).integers(0, 256, size, dtype=np.uint8).tobytes()
+TAPS = link.EXAMPLE_TAPS
 
 
 def _need(module, radio):
@@ -102,7 +97,7 @@ def packets_of(args, fmt):
                 else open(args.input, "rb").read())
         size = fmt.max_payload
         return [data[i:i + size] for i in range(0, len(data), size)]
-    return [test_payload(i, fmt.max_payload) for i in range(args.packets)]
+    return [link.test_payload(i, fmt.max_payload) for i in range(args.packets)]
 
 
 def run_tx(args, fmt):
@@ -120,10 +115,10 @@ def run_tx(args, fmt):
     tx = link.packet_link_tx(fmt, amplitude=args.amplitude)
     chain = [src, tx]
     if args.channel_esn0 is not None:
-        es = args.amplitude ** 2 * energy_gain(TAPS, fmt.pulse)
-        chain.append(channels.channel_model(np.sqrt(es * 10 ** (-args.channel_esn0 / 10)),
-                                            args.channel_freq, 1.0 + args.channel_epsilon,
-                                            TAPS.tolist(), args.seed, False))
+        voltage = link.channel_noise_voltage(fmt, args.channel_esn0, args.amplitude, TAPS)
+        chain.append(channels.channel_model(voltage, args.channel_freq,
+                                            1.0 + args.channel_epsilon, TAPS.tolist(),
+                                            args.seed, False))
     radio = make_radio(args, transmit=True)
     if args.radio in ("zmq", "file"):
         # idle samples after the last burst, so that a receiver sees its end
@@ -147,20 +142,9 @@ def run_tx(args, fmt):
     return 0
 
 
-def energy_gain(taps, pulse):
-    """Symbol energy after sample-spaced taps relative to before."""
-    r = np.correlate(pulse, pulse, "full")
-    c = len(pulse) - 1
-    return float(sum((taps[i] * np.conj(taps[j]) * r[c + i - j]).real
-                     for i in range(len(taps)) for j in range(len(taps))))
-
-
 def counters_line(rx, seconds):
-    s = rx.stats()
-    return (f"rx: {s['detected']} detected, {s['decoded']} decoded, {s['crc_failures']} CRC "
-            f"failures, {s['missed']} missed, FER {s['frame_error_rate']:.2e}, "
-            f"{s['avg_iterations']:.1f} iterations, "
-            f"{s['decoded'] / max(seconds, 1e-9):.0f} packets/s, decoder {s['device']}")
+    return (f"rx: {rx.stats_text()}, "
+            f"{rx.stats()['decoded'] / max(seconds, 1e-9):.0f} packets/s")
 
 
 def run_rx(args, fmt):
@@ -182,7 +166,7 @@ def run_rx(args, fmt):
             state["payloads"] += 1
             if out:
                 out.write(payload)
-            elif payload != test_payload(seq, len(payload)):
+            elif payload != link.test_payload(seq, len(payload)):
                 state["test_errors"] += 1
 
     rx.deframer.on_stats = on_frame

@@ -22,17 +22,8 @@ from gnuradio import blocks, channels, gr, gr_unittest
 from gnuradio import gpuldpc
 
 CODE = "wifi:1944:1/2"
-TAPS = np.array([1.0, 0.25 + 0.15j, -0.1j]) / np.linalg.norm([1.0, 0.25 + 0.15j, -0.1j])
+TAPS = gpuldpc.link.EXAMPLE_TAPS
 AMPLITUDE = 0.5  # packet_link_tx's default
-
-
-def energy_gain(taps, pulse):
-    """Symbol energy after the taps (a sample apart) relative to before, for
-    pulses of unit energy: sample-spaced taps add coherently in band."""
-    r = np.correlate(pulse, pulse, "full")
-    c = len(pulse) - 1
-    return float(sum((taps[i] * np.conj(taps[j]) * r[c + i - j]).real
-                     for i in range(len(taps)) for j in range(len(taps))))
 
 
 def run_link(fmt, payloads, esn0_db, freq, epsilon, taps, seed):
@@ -44,8 +35,7 @@ def run_link(fmt, payloads, esn0_db, freq, epsilon, taps, seed):
     src = blocks.vector_source_b(data.tolist(), False, 1,
                                  link_tags(lengths))
     tx = gpuldpc.packet_link_tx(fmt)
-    es = AMPLITUDE ** 2 * energy_gain(taps, fmt.pulse)
-    noise_voltage = np.sqrt(es * 10 ** (-esn0_db / 10))  # E|n|^2 = N0
+    noise_voltage = gpuldpc.link.channel_noise_voltage(fmt, esn0_db, AMPLITUDE, taps)
     ch = channels.channel_model(noise_voltage, freq, 1.0 + epsilon, list(taps), seed,
                                 False)
     rx = gpuldpc.packet_link_rx(fmt, device="cpu")
