@@ -16,7 +16,7 @@ GPULDPC_PACKAGES=(
     gnuradio-dev pybind11-dev libvolk2-dev
     libboost-dev libboost-test-dev libboost-program-options-dev
     libboost-system-dev libboost-thread-dev
-    python3-numpy python3-matplotlib
+    python3-numpy python3-matplotlib gr-osmosdr
 )
 
 log() { echo "[gpuldpc] $*" >&2; }
