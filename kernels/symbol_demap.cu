@@ -49,7 +49,100 @@ __global__ void __launch_bounds__(demap_threads)
     }
 }
 
+constexpr unsigned max_points = 256;
+
+__device__ inline float neg_metric(float2 y, float2 pt, float inv_n0)
+{
+    const float dx = __fsub_rn(y.x, pt.x), dy = __fsub_rn(y.y, pt.y);
+    return -__fmul_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), inv_n0);
+}
+
+// A thread a symbol; the points in shared memory. First pass: the largest
+// metric of each bit value; second (exact only): the sums relative to them.
+template <unsigned Bits>
+__global__ void __launch_bounds__(demap_threads) bit_demap_kernel(bit_demap_params p)
+{
+    static_assert(Bits >= 1 && Bits <= 8, "1 to 8 bits a symbol");
+    constexpr unsigned q = 1u << Bits;
+    __shared__ float2 points[max_points];
+    for (unsigned x = threadIdx.x; x < q; x += blockDim.x)
+        points[x] = p.points[x];
+    __syncthreads();
+    const float inv_n0 = 1.0f / p.noise_var;
+    for (size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x; s < p.n;
+         s += size_t(gridDim.x) * blockDim.x) {
+        const float2 y = p.symbols[s];
+        float* out = p.llr + s * Bits;
+        if (!isfinite(y.x) || !isfinite(y.y)) {
+#pragma unroll
+            for (unsigned b = 0; b < Bits; ++b)
+                out[b] = __int_as_float(0x7fc00000); // NaN
+            continue;
+        }
+        float best[Bits][2];
+#pragma unroll
+        for (unsigned b = 0; b < Bits; ++b)
+            best[b][0] = best[b][1] = -INFINITY;
+        for (unsigned x = 0; x < q; ++x) {
+            const float m = neg_metric(y, points[x], inv_n0);
+#pragma unroll
+            for (unsigned b = 0; b < Bits; ++b) {
+                float& v = best[b][(x >> (Bits - 1 - b)) & 1];
+                v = fmaxf(v, m);
+            }
+        }
+        if (p.max_log) {
+#pragma unroll
+            for (unsigned b = 0; b < Bits; ++b)
+                out[b] = __fsub_rn(best[b][1], best[b][0]);
+            continue;
+        }
+        float sum[Bits][2];
+#pragma unroll
+        for (unsigned b = 0; b < Bits; ++b)
+            sum[b][0] = sum[b][1] = 0.0f;
+        for (unsigned x = 0; x < q; ++x) {
+            const float m = neg_metric(y, points[x], inv_n0);
+#pragma unroll
+            for (unsigned b = 0; b < Bits; ++b) {
+                const unsigned v = (x >> (Bits - 1 - b)) & 1;
+                sum[b][v] += expf(m - best[b][v]);
+            }
+        }
+#pragma unroll
+        for (unsigned b = 0; b < Bits; ++b)
+            out[b] = (best[b][1] + logf(sum[b][1])) - (best[b][0] + logf(sum[b][0]));
+    }
+}
+
 } // namespace
+
+void launch_bit_demap(const bit_demap_params& p, cudaStream_t stream)
+{
+    if (p.bits < 1 || p.bits > 8)
+        throw std::invalid_argument("launch_bit_demap: bits=" + std::to_string(p.bits) +
+                                    " is out of range; allowed: 1 .. 8");
+    if (p.n == 0)
+        return;
+    const size_t blocks =
+        std::min<size_t>((p.n + demap_threads - 1) / demap_threads, size_t(1) << 16);
+    switch (p.bits) {
+#define GPULDPC_BIT_DEMAP_CASE(B)                                               \
+    case B:                                                                     \
+        bit_demap_kernel<B><<<unsigned(blocks), demap_threads, 0, stream>>>(p); \
+        break;
+        GPULDPC_BIT_DEMAP_CASE(1)
+        GPULDPC_BIT_DEMAP_CASE(2)
+        GPULDPC_BIT_DEMAP_CASE(3)
+        GPULDPC_BIT_DEMAP_CASE(4)
+        GPULDPC_BIT_DEMAP_CASE(5)
+        GPULDPC_BIT_DEMAP_CASE(6)
+        GPULDPC_BIT_DEMAP_CASE(7)
+        GPULDPC_BIT_DEMAP_CASE(8)
+#undef GPULDPC_BIT_DEMAP_CASE
+    }
+    GPULDPC_CUDA_CHECK_LAUNCH("bit_demap_kernel");
+}
 
 void launch_symbol_demap(const symbol_demap_params& p, cudaStream_t stream)
 {

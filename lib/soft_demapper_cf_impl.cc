@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "block_common.h"
 #include "rate_limited_log.h"
 #include "soft_demapper_cf_impl.h"
 #include <gnuradio/io_signature.h>
@@ -30,18 +31,20 @@ void check_noise_var(float noise_var)
 soft_demapper_cf::sptr soft_demapper_cf::make(const std::string& constellation,
                                               const std::string& demapping,
                                               float noise_var,
-                                              const std::string& noise_var_tag_key)
+                                              const std::string& noise_var_tag_key,
+                                              const std::string& device)
 {
     check_noise_var(noise_var);
     const soft_demapper demapper(constellation::make(constellation),
                                  parse_demapping(demapping));
     return gnuradio::make_block_sptr<soft_demapper_cf_impl>(
-        demapper, noise_var, noise_var_tag_key);
+        demapper, noise_var, noise_var_tag_key, device);
 }
 
 soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
                                              float noise_var,
-                                             const std::string& noise_var_tag_key)
+                                             const std::string& noise_var_tag_key,
+                                             const std::string& device)
     : gr::sync_interpolator("soft_demapper_cf",
                             gr::io_signature::make(1, 1, sizeof(std::complex<float>)),
                             gr::io_signature::make(1, 1, sizeof(float)),
@@ -50,6 +53,33 @@ soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
       d_tag_key(noise_var_tag_key.empty() ? pmt::PMT_NIL : pmt::mp(noise_var_tag_key)),
       d_noise_var(noise_var)
 {
+    d_gpu = choose_engine<soft_demapper_cuda>(device, d_logger, [this](int index) {
+        return std::make_unique<soft_demapper_cuda>(d_demapper, index);
+    });
+    if (d_gpu)
+        d_gpu_name = d_gpu->device_name();
+}
+
+std::string soft_demapper_cf_impl::device_name() const
+{
+    std::lock_guard<std::mutex> lock(d_gpu_lock);
+    return d_gpu_name.empty() ? "cpu" : d_gpu_name;
+}
+
+void soft_demapper_cf_impl::demap(const std::complex<float>* y,
+                                  size_t n,
+                                  float noise_var,
+                                  float* llr)
+{
+    run_on_gpu_or_cpu(
+        d_gpu,
+        d_logger,
+        [&](soft_demapper_cuda& gpu) { gpu.demap(y, n, noise_var, llr); },
+        [&] { d_demapper.demap(y, n, noise_var, llr); });
+    if (!d_gpu && !d_gpu_name.empty()) {
+        std::lock_guard<std::mutex> lock(d_gpu_lock);
+        d_gpu_name.clear();
+    }
 }
 
 void soft_demapper_cf_impl::set_noise_var(float noise_var)
@@ -74,8 +104,7 @@ int soft_demapper_cf_impl::work(int noutput_items,
         for (const auto& tag : d_tags) {
             const size_t at = size_t(tag.offset - first);
             if (at > done) {
-                d_demapper.demap(
-                    in + done, at - done, d_noise_var.load(), out + done * m);
+                demap(in + done, at - done, d_noise_var.load(), out + done * m);
                 done = at;
             }
             const double v = pmt::is_number(tag.value) && !pmt::is_complex(tag.value)
@@ -96,7 +125,7 @@ int soft_demapper_cf_impl::work(int noutput_items,
         }
     }
     if (symbols > done)
-        d_demapper.demap(in + done, symbols - done, d_noise_var.load(), out + done * m);
+        demap(in + done, symbols - done, d_noise_var.load(), out + done * m);
     return int(symbols * m);
 }
 

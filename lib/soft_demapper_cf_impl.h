@@ -11,6 +11,8 @@
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <gnuradio/gpuldpc/soft_demapper_cf.h>
 #include <atomic>
+#include <memory>
+#include <mutex>
 
 namespace gr {
 namespace gpuldpc {
@@ -20,12 +22,14 @@ class soft_demapper_cf_impl : public soft_demapper_cf
 public:
     soft_demapper_cf_impl(const soft_demapper& demapper,
                           float noise_var,
-                          const std::string& noise_var_tag_key);
+                          const std::string& noise_var_tag_key,
+                          const std::string& device);
 
     void set_noise_var(float noise_var) override;
     float noise_var() const override { return d_noise_var.load(); }
     int bits_per_symbol() const override { return int(d_demapper.bits_per_symbol()); }
     uint64_t bad_noise_var_tags() const override { return d_bad_tags.load(); }
+    std::string device_name() const override;
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
@@ -37,6 +41,11 @@ private:
     std::atomic<float> d_noise_var;
     std::atomic<uint64_t> d_bad_tags{ 0 };
     std::vector<gr::tag_t> d_tags;
+    std::unique_ptr<soft_demapper_cuda> d_gpu; // null: the CPU path
+    std::string d_gpu_name;                    // while d_gpu is set
+    mutable std::mutex d_gpu_lock;             // d_gpu_name against device_name()
+
+    void demap(const std::complex<float>* y, size_t n, float noise_var, float* llr);
 };
 
 } // namespace gpuldpc

@@ -6,6 +6,7 @@
  */
 
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
+#include <volk/volk.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -146,9 +147,15 @@ void soft_demapper::demap(const std::complex<float>* y,
             std::fill(out, out + m, std::numeric_limits<float>::quiet_NaN());
             continue;
         }
-        // metric[x] = -|y - x|^2 / N0, log P(y | x) up to a constant
-        for (size_t x = 0; x < q; ++x)
-            metric[x] = -std::norm(y[s] - pts[x]) * inv_n0;
+        // metric[x] = -|y - x|^2 / N0, log P(y | x) up to a constant (VOLK's
+        // scaled squared distances, gr-digital's soft decoder's kernel)
+        // (the kernel's prototype takes non-const pointers; it reads them only)
+        volk_32fc_x2_s32f_square_dist_scalar_mult_32f(
+            metric,
+            const_cast<lv_32fc_t*>(reinterpret_cast<const lv_32fc_t*>(y + s)),
+            const_cast<lv_32fc_t*>(reinterpret_cast<const lv_32fc_t*>(pts.data())),
+            -inv_n0,
+            unsigned(q));
         for (unsigned b = 0; b < m; ++b) {
             const unsigned mask = 1u << (m - 1 - b);
             float best[2] = { -std::numeric_limits<float>::infinity(),

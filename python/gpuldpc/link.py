@@ -585,7 +585,7 @@ class packet_link_rx(gr.hier_block2):
         self.sync = burst_sync(fmt, threshold, eq_half=eq_half)
         # the synchroniser looks at a whole burst at a time
         self.matched.set_min_output_buffer(4 * self.sync.window)
-        self.demapper = soft_demapper_cf(fmt.modulation, "exact", 1.0, "noise_var")
+        self.demapper = soft_demapper_cf(fmt.modulation, "exact", 1.0, "noise_var", device)
         self.lengths = blocks.tagged_stream_multiply_length(gr.sizeof_float, "packet_len",
                                                             fmt.m)
         self.decoder = ldpc_decoder(fmt.code, algorithm=algorithm, schedule=schedule,

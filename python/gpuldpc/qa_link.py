@@ -183,6 +183,10 @@ class qa_link_programs(gr_unittest.TestCase):
     def test_zmq_twin_two_processes_same_bytes(self):
         """gpuldpc-link tx (with a simulated channel) and gpuldpc-link rx as two
         processes over ZeroMQ: the receiver writes the bytes that were sent."""
+        try:
+            from gnuradio import zeromq  # noqa: F401 (Debian: python3-zmq, a
+        except ImportError as e:         # dependency of the gnuradio package)
+            self.skipTest(f"gnuradio.zeromq is not importable here: {e}")
         rng = np.random.default_rng(9)
         data = rng.integers(0, 256, 30 * 113 + 57, dtype=np.uint8).tobytes()
         packets = 31

@@ -32,6 +32,14 @@ namespace gpuldpc {
  * number; a tag whose value is not a positive finite number is counted and
  * ignored). Tags are propagated at rate bits_per_symbol.
  *
+ * Device: "auto" (a GPU when one is usable, else the CPU, said once in the
+ * log), "cpu", "cuda", "cuda:N"; an explicit "cuda" without a usable device
+ * is an error (std::runtime_error) when the block is made. The CPU computes
+ * the distances with VOLK; a GPU gives the same LLRs to float rounding
+ * (engine::soft_demapper_cuda). A failed CUDA call while the block runs makes
+ * it demap on the CPU from then on, with one error line in the log; no
+ * symbol is lost.
+ *
  * Contract: make() MUST be given noise_var > 0; set_noise_var() likewise,
  * else std::invalid_argument. Non-finite symbols give NaN LLRs, which the
  * decoder counts and erases.
@@ -43,13 +51,16 @@ public:
     static sptr make(const std::string& constellation = "qpsk",
                      const std::string& demapping = "exact",
                      float noise_var = 1.0f,
-                     const std::string& noise_var_tag_key = "");
+                     const std::string& noise_var_tag_key = "",
+                     const std::string& device = "auto");
 
     virtual void set_noise_var(float noise_var) = 0;
     virtual float noise_var() const = 0;
     virtual int bits_per_symbol() const = 0;
     //! tags of noise_var_tag_key whose value was not a positive finite number
     virtual uint64_t bad_noise_var_tags() const = 0;
+    //! where the block demaps now: "cpu" or the GPU's name
+    virtual std::string device_name() const = 0;
 };
 
 } // namespace gpuldpc

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(soft_demapper_cf.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(e3845d0db1d387004041a115de7e05a0) */
+/* BINDTOOL_HEADER_FILE_HASH(cba0c1c82f33f4977fadeff5d7b376a4) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -42,8 +42,10 @@ void bind_soft_demapper_cf(py::module& m)
              py::arg("constellation") = "qpsk",
              py::arg("demapping") = "exact",
              py::arg("noise_var") = 1.0f,
-             py::arg("noise_var_tag_key") = "")
+             py::arg("noise_var_tag_key") = "",
+             py::arg("device") = "auto")
         .def("set_noise_var", &soft_demapper_cf::set_noise_var, py::arg("noise_var"))
+        .def("device_name", &soft_demapper_cf::device_name)
         .def("noise_var", &soft_demapper_cf::noise_var)
         .def("bits_per_symbol", &soft_demapper_cf::bits_per_symbol)
         .def("bad_noise_var_tags", &soft_demapper_cf::bad_noise_var_tags);

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(15d85218ec64936ec29e03affbbad2d9) */
+/* BINDTOOL_HEADER_FILE_HASH(7815dfdb41721720cc389665ac623b6e) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -11,6 +11,7 @@
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <complex>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,37 @@ private:
     demapping d_mode;
     double d_kurtosis;      // E|x|^4 / (E|x|^2)^2 of the points
     double d_min_distance2; // smallest |x - x'|^2
+};
+
+/*!
+ * \brief soft_demapper::demap() on a CUDA device.
+ *
+ * The same LLRs as the CPU's soft_demapper to float rounding: max_log
+ * identical but for the rounding of the squared distances (the CPU's VOLK
+ * kernel may fuse multiply and add), exact within a few units in the last
+ * place (the device sums in float, the CPU in double). NaN or infinite
+ * symbols give NaN LLRs.
+ *
+ * Contract: as soft_demapper::demap(); the object MUST be used from one
+ * thread at a time (it owns a stream and device buffers). CUDA failures
+ * throw cuda_error (device.h); construction without a usable device or in a
+ * build without CUDA throws too. Device memory: about 2.6 MB.
+ */
+class GPULDPC_ENGINE_API soft_demapper_cuda
+{
+public:
+    soft_demapper_cuda(const soft_demapper& demapper, int device = 0);
+    ~soft_demapper_cuda();
+
+    std::string device_name() const;
+    const soft_demapper& cpu() const;
+
+    /*! \p n symbols in, n * bits_per_symbol() LLRs out (host memory). */
+    void demap(const std::complex<float>* y, size_t n, float noise_var, float* llr);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_impl;
 };
 
 } // namespace gpuldpc
