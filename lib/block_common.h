@@ -18,6 +18,7 @@
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,10 +73,12 @@ void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
 /*!
  * Chooses where a block with a GPU path runs: makes the GPU engine with
  * \p make_gpu(device_index) when the `device` argument selects a CUDA device,
- * and returns it, or returns null for the CPU. "auto" falls back to the CPU
- * (with a log line) when no device is usable or the GPU engine cannot be made
- * for a CUDA error; an explicit "cuda"/"cuda:N" that cannot be honoured
- * throws, and so does any other error (an invalid argument) for every device.
+ * and returns it, or returns null for the CPU. "auto" runs on the CPU (with a
+ * log line) when no device is usable; an explicit "cuda"/"cuda:N" naming no
+ * usable device throws. A CUDA error while the engine is made (the device
+ * exists but fails) falls back to the CPU for every device argument, with a
+ * log line, as a failure at run time does; any other error (an invalid
+ * argument) throws.
  */
 template <typename Engine, typename Make>
 std::unique_ptr<Engine>
@@ -93,13 +96,34 @@ choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
         logger->info("device={}: running on {}", device, engine->device_name());
         return engine;
     } catch (const cuda_error& e) {
-        if (device != "auto")
-            throw;
-        logger->warn("device=auto: the GPU could not be used ({}); running on the CPU",
-                     e.what());
+        logger->error("device={}: the GPU failed while the block was made ({}); running "
+                      "on the CPU",
+                      device,
+                      e.what());
         return nullptr;
     }
 }
+
+/*!
+ * Where a block with a GPU path runs, for device_name() from any thread: the
+ * GPU's name from construction until the block falls back, then "cpu".
+ * set() only while the block is made; left_gpu() from the work thread.
+ */
+class device_status
+{
+public:
+    void set(const std::string& gpu_name)
+    {
+        d_gpu_name = gpu_name;
+        d_on_gpu.store(!gpu_name.empty());
+    }
+    void left_gpu() { d_on_gpu.store(false); }
+    std::string name() const { return d_on_gpu.load() ? d_gpu_name : "cpu"; }
+
+private:
+    std::string d_gpu_name;
+    std::atomic<bool> d_on_gpu{ false };
+};
 
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
 void log_skipped(gr::logger_ptr logger,

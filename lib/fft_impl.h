@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_FFT_IMPL_H
 #define INCLUDED_GPULDPC_FFT_IMPL_H
 
+#include "block_common.h"
 #include <gnuradio/fft/fft.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/fft.h>
@@ -38,7 +39,12 @@ private:
     std::unique_ptr<gr::fft::fft_complex_fwd> d_fwd;
     std::unique_ptr<gr::fft::fft_complex_rev> d_rev;
     std::unique_ptr<fft_cuda> d_gpu; // null: the CPU path
+    device_status d_where;
 
+public:
+    std::string device_name() const override { return d_where.name(); }
+
+private:
     void execute_cpu(const gr_complex* in, gr_complex* out, int n_vectors);
 };
 

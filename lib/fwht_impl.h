@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_FWHT_IMPL_H
 #define INCLUDED_GPULDPC_FWHT_IMPL_H
 
+#include "block_common.h"
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <gnuradio/gpuldpc/fwht.h>
@@ -27,6 +28,10 @@ public:
 private:
     fwht_cpu d_cpu;
     std::unique_ptr<fwht_cuda> d_gpu; // null: the CPU path
+    device_status d_where;
+
+public:
+    std::string device_name() const override { return d_where.name(); }
 };
 
 } // namespace gpuldpc

@@ -6,7 +6,8 @@
  */
 
 // GPU failures, injected (engine/fault_injection.h): the decoder block falls
-// back to the CPU and loses no frame, on streams (tagged or not) and PDUs,
+// back to the CPU and loses no frame (and the transform blocks and the soft
+// demapper no item), on streams (tagged or not) and PDUs,
 // whether the GPU fails while the block is made or mid-stream, in an
 // allocation, a launch or a copy; the engine reports
 // the failure as a cuda_error and stays usable. Skipped without a CUDA device.
@@ -16,10 +17,18 @@
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/gpuldpc/engine/fault_injection.h>
+#include <gnuradio/gpuldpc/fft.h>
+#include <gnuradio/gpuldpc/fwht.h>
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
+#include <gnuradio/gpuldpc/soft_demapper_cf.h>
+#include <gnuradio/gpuldpc/spectral_transform.h>
 #include <gnuradio/top_block.h>
+#include <type_traits>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <cmath>
+#include <functional>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -217,4 +226,146 @@ BOOST_AUTO_TEST_CASE(engine_reports_a_failed_call_and_stays_usable,
             BOOST_CHECK(bits == batch.info_bits);
         }
     }
+}
+
+namespace {
+
+// A block's stream through a vector source and sink (vectors of vlen items).
+template <typename In, typename Out>
+std::vector<Out> run_stream(gr::basic_block_sptr block,
+                            const std::vector<In>& in,
+                            int vlen_in,
+                            int vlen_out)
+{
+    auto tb = gr::make_top_block("transform faults");
+    gr::basic_block_sptr src, snk;
+    std::function<std::vector<Out>()> data;
+    if constexpr (std::is_same_v<In, float>)
+        src = gr::blocks::vector_source_f::make(in, false, vlen_in);
+    else
+        src = gr::blocks::vector_source_c::make(in, false, vlen_in);
+    if constexpr (std::is_same_v<Out, float>) {
+        auto s = gr::blocks::vector_sink_f::make(vlen_out);
+        snk = s;
+        data = [s] { return s->data(); };
+    } else {
+        auto s = gr::blocks::vector_sink_c::make(vlen_out);
+        snk = s;
+        data = [s] { return s->data(); };
+    }
+    tb->connect(src, 0, block, 0);
+    tb->connect(block, 0, snk, 0);
+    tb->run();
+    return data();
+}
+
+double largest_difference(const std::vector<float>& a, const std::vector<float>& b)
+{
+    double e = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        e = std::max(e, double(std::fabs(a[i] - b[i])));
+    return e;
+}
+double largest_difference(const std::vector<gr_complex>& a,
+                          const std::vector<gr_complex>& b)
+{
+    double e = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        e = std::max(e, double(std::abs(a[i] - b[i])));
+    return e;
+}
+template <typename T>
+double largest_magnitude(const std::vector<T>& v)
+{
+    double m = 0;
+    for (const auto& x : v)
+        m = std::max(m, double(std::abs(x)));
+    return m;
+}
+
+// A transform block made with device "cuda" and a fault armed, at
+// construction or from when the flowgraph starts: every item comes out, equal
+// to the block's CPU output up to the GPU's rounding (1e-5 of the largest
+// value), the fault fired once, and the block reports the CPU.
+template <typename In, typename Out, typename Make>
+void check_transform_fault(
+    const char* name, Make make, const std::vector<In>& in, int vlen_in, int vlen_out)
+{
+    const auto want = run_stream<In, Out>(make("cpu"), in, vlen_in, vlen_out);
+    const struct {
+        const char* kind;
+        uint64_t nth;
+        bool at_construction;
+    } cases[] = { { "allocation", 1, true },
+                  { "launch", 1, false },
+                  { "copy", 2, false },
+                  { "sync", 1, false } };
+    for (const auto& c : cases) {
+        BOOST_TEST_CONTEXT(name << ", fault " << c.kind << ":" << c.nth
+                                << (c.at_construction ? " while made" : " mid-stream"))
+        {
+            const fault_guard guard;
+            const uint64_t fired = injected_cuda_faults();
+            if (c.at_construction)
+                inject_cuda_fault(c.kind, c.nth);
+            auto block = make("cuda");
+            if (!c.at_construction) {
+                BOOST_REQUIRE_NE(block->device_name(), "cpu");
+                inject_cuda_fault(c.kind, c.nth);
+            }
+            const auto got = run_stream<In, Out>(block, in, vlen_in, vlen_out);
+            BOOST_CHECK_EQUAL(injected_cuda_faults(), fired + 1);
+            BOOST_CHECK_EQUAL(block->device_name(), "cpu");
+            BOOST_REQUIRE_EQUAL(got.size(), want.size());
+            BOOST_CHECK_LE(largest_difference(got, want), 1e-5 * largest_magnitude(want));
+        }
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(transform_blocks_and_demapper_fall_back_and_lose_nothing,
+                     *boost::unit_test::precondition(qa::gpu_present()))
+{
+    const int n = 256;
+    const size_t vectors = 3000;
+    std::mt19937 rng(3);
+    std::normal_distribution<float> gauss;
+    std::vector<float> real(n * vectors);
+    for (auto& x : real)
+        x = gauss(rng);
+    std::vector<gr_complex> cplx(n * vectors);
+    for (auto& x : cplx)
+        x = gr_complex(gauss(rng), gauss(rng));
+
+    check_transform_fault<float, float>(
+        "fwht",
+        [&](const std::string& d) { return fwht::make(n, "none", "natural", d); },
+        real,
+        n,
+        n);
+    check_transform_fault<float, float>(
+        "spectral_transform_ff",
+        [&](const std::string& d) {
+            return spectral_transform_ff::make(n, "walsh", true, "cooley-tukey", d);
+        },
+        real,
+        n,
+        n);
+    check_transform_fault<gr_complex, gr_complex>(
+        "fft",
+        [&](const std::string& d) {
+            return gr::gpuldpc::fft::make(n, true, std::vector<float>(), false, 1, d);
+        },
+        cplx,
+        n,
+        n);
+    check_transform_fault<gr_complex, float>(
+        "soft_demapper_cf",
+        [&](const std::string& d) {
+            return soft_demapper_cf::make("16qam", "exact", 0.5f, "", d);
+        },
+        cplx,
+        1,
+        1);
 }

@@ -792,12 +792,14 @@ BOOST_AUTO_TEST_CASE(only_cuda_errors_fall_back_to_the_cpu)
         [&] { ++cpu_calls; });
     BOOST_CHECK(engine == nullptr);
     BOOST_CHECK_EQUAL(cpu_calls, 1);
-    // choose_engine: device=auto makes do with the CPU after a cuda_error only
+    // choose_engine: a cuda_error while the engine is made means the CPU, for
+    // device=auto and an explicit device alike; other errors propagate
     if (select_cuda_device("auto") >= 0) {
-        BOOST_CHECK(!choose_engine<fake_engine>("auto", logger, [](int) {
-            throw cuda_error("qa: cudaErrorMemoryAllocation", 2);
-            return std::make_unique<fake_engine>();
-        }));
+        for (const char* device : { "auto", "cuda" })
+            BOOST_CHECK(!choose_engine<fake_engine>(device, logger, [](int) {
+                throw cuda_error("qa: cudaErrorMemoryAllocation", 2);
+                return std::make_unique<fake_engine>();
+            }));
         BOOST_CHECK_THROW(
             choose_engine<fake_engine>("auto",
                                        logger,

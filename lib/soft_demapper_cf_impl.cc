@@ -56,15 +56,10 @@ soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
     d_gpu = choose_engine<soft_demapper_cuda>(device, d_logger, [this](int index) {
         return std::make_unique<soft_demapper_cuda>(d_demapper, index);
     });
-    if (d_gpu)
-        d_gpu_name = d_gpu->device_name();
+    d_where.set(d_gpu ? d_gpu->device_name() : "");
 }
 
-std::string soft_demapper_cf_impl::device_name() const
-{
-    std::lock_guard<std::mutex> lock(d_gpu_lock);
-    return d_gpu_name.empty() ? "cpu" : d_gpu_name;
-}
+std::string soft_demapper_cf_impl::device_name() const { return d_where.name(); }
 
 void soft_demapper_cf_impl::demap(const std::complex<float>* y,
                                   size_t n,
@@ -76,10 +71,8 @@ void soft_demapper_cf_impl::demap(const std::complex<float>* y,
         d_logger,
         [&](soft_demapper_cuda& gpu) { gpu.demap(y, n, noise_var, llr); },
         [&] { d_demapper.demap(y, n, noise_var, llr); });
-    if (!d_gpu && !d_gpu_name.empty()) {
-        std::lock_guard<std::mutex> lock(d_gpu_lock);
-        d_gpu_name.clear();
-    }
+    if (!d_gpu)
+        d_where.left_gpu();
 }
 
 void soft_demapper_cf_impl::set_noise_var(float noise_var)

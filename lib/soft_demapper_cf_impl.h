@@ -8,11 +8,11 @@
 #ifndef INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_IMPL_H
 #define INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_IMPL_H
 
+#include "block_common.h"
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <gnuradio/gpuldpc/soft_demapper_cf.h>
 #include <atomic>
 #include <memory>
-#include <mutex>
 
 namespace gr {
 namespace gpuldpc {
@@ -42,8 +42,7 @@ private:
     std::atomic<uint64_t> d_bad_tags{ 0 };
     std::vector<gr::tag_t> d_tags;
     std::unique_ptr<soft_demapper_cuda> d_gpu; // null: the CPU path
-    std::string d_gpu_name;                    // while d_gpu is set
-    mutable std::mutex d_gpu_lock;             // d_gpu_name against device_name()
+    device_status d_where;
 
     void demap(const std::complex<float>* y, size_t n, float noise_var, float* llr);
 };

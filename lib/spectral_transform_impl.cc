@@ -44,6 +44,7 @@ spectral_transform_impl<T>::spectral_transform_impl(
                 transform.length(), transform.kind(), transform.forward()),
             index);
     });
+    d_where.set(d_gpu ? d_gpu->device_name() : "");
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
     // the CPU path keeps GNU Radio's default buffers
     if (d_gpu)
@@ -64,6 +65,8 @@ int spectral_transform_impl<T>::work(int noutput_items,
         this->d_logger,
         [&](butterfly_cuda<T>& gpu) { gpu.execute(in, out, n); },
         [&] { d_transform.execute(in, out, n); });
+    if (!d_gpu)
+        d_where.left_gpu();
     return noutput_items;
 }
 

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_SPECTRAL_TRANSFORM_IMPL_H
 #define INCLUDED_GPULDPC_SPECTRAL_TRANSFORM_IMPL_H
 
+#include "block_common.h"
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <gnuradio/gpuldpc/spectral_transform.h>
@@ -29,6 +30,12 @@ public:
 private:
     spectral_transform_cpu<T> d_transform;
     std::unique_ptr<butterfly_cuda<T>> d_gpu; // null: the CPU path
+    device_status d_where;
+
+public:
+    std::string device_name() const override { return d_where.name(); }
+
+private:
 };
 
 } // namespace gpuldpc

@@ -98,6 +98,24 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                     np.testing.assert_allclose(gpu, cpu, rtol=0,
                                                atol=1e-6 * np.abs(cpu).max())
 
+    def test_injected_fault_from_python_block_goes_to_cpu(self):
+        # gpuldpc.inject_cuda_fault: the fwht block's first launch fails; the
+        # rest runs on the CPU and every vector comes out right
+        rng = np.random.default_rng(4)
+        x = rng.standard_normal((500, 256)).astype(np.float32)
+        cpu = run(gpuldpc.fwht(256, "none", "natural", "cpu"), x, "f", 256)
+        block = gpuldpc.fwht(256, "none", "natural", "cuda")
+        self.assertNotEqual(block.device_name(), "cpu")
+        fired = gpuldpc.injected_cuda_faults()
+        gpuldpc.inject_cuda_fault("launch", 1)
+        try:
+            got = run(block, x, "f", 256)
+        finally:
+            gpuldpc.clear_cuda_fault()
+        self.assertEqual(gpuldpc.injected_cuda_faults(), fired + 1)
+        self.assertEqual(block.device_name(), "cpu")
+        np.testing.assert_allclose(got, cpu, rtol=0, atol=1e-6 * np.abs(cpu).max())
+
     def test_fft_block_gpu_equals_fft_vcc(self):
         rng = np.random.default_rng(2)
         for n in (7, 64, 1024, 4096):

@@ -188,6 +188,14 @@ class qa_transforms(gr_unittest.TestCase):
             self.assertIn(needle, str(ctx.exception))
         with self.assertRaisesRegex(RuntimeError, "device='cuda:1'"):
             gpuldpc.fwht(8, device="cuda:1")
+        # the fault-injection switch checks its arguments (no GPU needed)
+        with self.assertRaisesRegex(ValueError, "kind"):
+            gpuldpc.inject_cuda_fault("kernel", 1)
+        with self.assertRaisesRegex(ValueError, "nth"):
+            gpuldpc.inject_cuda_fault("copy", 0)
+        gpuldpc.inject_cuda_fault("copy", 1)
+        gpuldpc.clear_cuda_fault()
+        self.assertEqual(gpuldpc.fwht(8, device="cpu").device_name(), "cpu")
 
     def test_output_buffer_floor_bounded(self):
         # On a GPU engine a block asks for as many items as fit 8 MiB, at least

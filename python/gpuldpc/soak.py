@@ -5,6 +5,8 @@
 #
 """Soak test of the LDPC decoder block (gpuldpc-soak).
 
+--input pdus: the same on the block's "pdus" ports (see run_pdus()).
+
 Frames whose information bits start with a 32-bit sequence number are
 encoded, sent through BPSK over AWGN and fed, packet_len-tagged, to the
 decoder block (CPU or GPU), with malformed input mixed in at random:
@@ -206,8 +208,180 @@ class checking_sink(gr.sync_block):
         return len(data)
 
 
+class pdu_checker(gr.basic_block):
+    """Checks the decoder's output PDUs (packed information bytes) as they
+    arrive: in order, once, intact; the latency from each frame's posting."""
+
+    def __init__(self, out_len):
+        gr.basic_block.__init__(self, "pdu_checker", None, None)
+        self.out_len = out_len
+        self.port = pmt.intern("in")
+        self.message_port_register_in(self.port)
+        self.set_msg_handler(self.port, self.handle)
+        self.lock = threading.Lock()
+        self.expected = {}                 # seq -> (packed bytes, time posted)
+        self.next = 0
+        self.frames = self.lost = self.duplicated = self.corrupted = 0
+        self.latency_sum, self.latency_count, self.latency_max = 0.0, 0, 0.0
+
+    def expect(self, seq, packed, posted):
+        with self.lock:
+            self.expected[seq] = (packed, posted)
+
+    def handle(self, msg):
+        now = time.monotonic()
+        data = pmt.cdr(msg) if pmt.is_pair(msg) else pmt.PMT_NIL
+        payload = (np.array(pmt.u8vector_elements(data), dtype=np.uint8)
+                   if pmt.is_u8vector(data) else np.zeros(0, np.uint8))
+        with self.lock:
+            if len(payload) != self.out_len:
+                self.corrupted += 1
+                return
+            seq = int.from_bytes(payload[:4].tobytes(), "big")
+            if seq < self.next:
+                self.duplicated += 1
+                return
+            self.lost += seq - self.next
+            want = self.expected.pop(seq, None)
+            for skipped in range(self.next, seq):
+                self.expected.pop(skipped, None)
+            if want is None or not np.array_equal(payload, want[0]):
+                self.corrupted += 1
+            if want is not None:
+                latency = now - want[1]
+                self.latency_sum += latency
+                self.latency_count += 1
+                self.latency_max = max(self.latency_max, latency)
+            self.next = seq + 1
+            self.frames += 1
+
+
+def run_pdus(args, code, dec):
+    """The soak on the decoder's "pdus" ports: PDUs of 1 to 4 frames with
+    malformed messages mixed in (a length that is no whole number of frames,
+    no items, a u8vector or c32vector payload, a message that is no PDU), NaN
+    and infinite values inside good frames, and good PDUs whose metadata is no
+    dictionary."""
+    rng = np.random.default_rng(args.seed)
+    n, k = code.n, code.k
+    sigma2 = 1.0 / (2.0 * code.rate * 10 ** (args.ebn0 / 10.0))
+    checker = pdu_checker(dec.output_frame_length())
+    tb = gr.top_block("gpuldpc-soak pdus")
+    tb.msg_connect(dec, "pdus", checker, "in")
+    port = pmt.intern("pdus")
+    post = dec.to_basic_block()._post
+    injected = dict(wrong_length=0, empty=0, wrong_type=0, not_a_pdu=0,
+                    invalid_inputs=0, nan_frames=0, bad_metadata=0)
+    memory = []
+    window = 256  # good frames posted and not yet out, at most
+    start = last = time.monotonic()
+    tb.start()
+    made, p = 0, args.bad_rate
+    while made < args.frames and time.monotonic() - start < args.timeout:
+        m = min(512, args.frames - made)
+        info = rng.integers(0, 2, size=(m, k), dtype=np.uint8)
+        seq = np.arange(made, made + m, dtype=np.uint64)
+        for b in range(SEQ_BITS):
+            info[:, b] = (seq >> np.uint64(SEQ_BITS - 1 - b)) & np.uint64(1)
+        cw = np.asarray(code.encode(info), dtype=np.float32)
+        y = (1.0 - 2.0 * cw) + rng.normal(0.0, np.sqrt(sigma2), cw.shape)
+        llr = (-2.0 / sigma2 * y).astype(np.float32)
+        packed = np.packbits(info, axis=1)
+        i = 0
+        while i < m:
+            r = rng.random()
+            if r < p:
+                length = int(rng.integers(1, 3 * n))
+                length += length % n == 0
+                post(port, pmt.cons(pmt.make_dict(), pmt.init_f32vector(
+                    length, rng.normal(0, 3, length).astype(np.float32).tolist())))
+                injected["wrong_length"] += 1
+            elif r < 2 * p:
+                post(port, pmt.cons(pmt.make_dict(), pmt.init_f32vector(0, [])))
+                injected["empty"] += 1
+            elif r < 3 * p:
+                bad = (pmt.init_u8vector(n, [0] * n) if rng.random() < 0.5
+                       else pmt.init_c32vector(n, [0j] * n))
+                post(port, pmt.cons(pmt.make_dict(), bad))
+                injected["wrong_type"] += 1
+            elif r < 4 * p:
+                post(port, pmt.intern("no PDU") if rng.random() < 0.5
+                     else pmt.from_long(7))
+                injected["not_a_pdu"] += 1
+            count = min(int(rng.integers(1, 5)), m - i)
+            frames = llr[i:i + count].copy()
+            if rng.random() < p:
+                f = int(rng.integers(0, count))
+                bad = rng.choice(n, size=int(rng.integers(1, 4)), replace=False)
+                frames[f, bad] = rng.choice([np.nan, np.inf, -np.inf], size=len(bad))
+                injected["invalid_inputs"] += len(bad)
+                injected["nan_frames"] += 1
+            meta = pmt.make_dict()
+            if rng.random() < p:
+                meta = pmt.from_long(3)  # not a dictionary: the PDU still counts
+                injected["bad_metadata"] += 1
+            now = time.monotonic()
+            for j in range(count):
+                checker.expect(made + i + j, packed[i + j], now)
+            post(port, pmt.cons(meta, pmt.init_f32vector(count * n,
+                                                         frames.ravel().tolist())))
+            i += count
+            while made + i - checker.next > window:  # the decoder's pace
+                time.sleep(0.0005)
+        made += m
+        memory.append((made, resident_mib()))
+        now = time.monotonic()
+        if args.progress and now - last >= 5.0:
+            last = now
+            print("[soak] %d/%d frames checked, %.0f frames/s, resident %.0f MiB" %
+                  (checker.frames, args.frames, checker.frames / (now - start),
+                   resident_mib()), file=sys.stderr)
+    deadline = time.monotonic() + 30.0
+    while checker.next < made and time.monotonic() < deadline:
+        time.sleep(0.01)
+    elapsed = time.monotonic() - start
+    tb.stop()
+    tb.wait()
+    lost = checker.lost + (made - checker.next)
+    counted_bad = (injected["wrong_length"] + injected["empty"] +
+                   injected["wrong_type"] + injected["not_a_pdu"])
+    checks = {
+        "lost": lost == 0 and made == args.frames,
+        "duplicated or reordered": checker.duplicated == 0,
+        "intact": checker.corrupted == 0,
+        "bad PDUs counted (bad_length)": dec.bad_length_frames() == counted_bad,
+        "invalid_inputs counted": dec.invalid_inputs() == injected["invalid_inputs"],
+    }
+    return dict(frames=made, frames_out=checker.frames, lost=lost,
+                duplicated_or_reordered=checker.duplicated, corrupted=checker.corrupted,
+                injected=injected,
+                counted={"bad_length": dec.bad_length_frames(),
+                         "invalid_inputs": dec.invalid_inputs(),
+                         "failed_frames": dec.failed_frames()},
+                seconds=elapsed,
+                frames_per_second=made / elapsed if elapsed > 0 else 0.0,
+                latency_mean_ms=1e3 * checker.latency_sum / max(checker.latency_count, 1),
+                latency_max_ms=1e3 * checker.latency_max,
+                memory=memory, checks=checks)
+
+
 def run(args):
     code = gpuldpc.ldpc_code.load(args.code)
+    if args.input == "pdus":
+        dec = gpuldpc.ldpc_decoder(code, algorithm=args.algorithm, device=args.device,
+                                   max_iterations=args.iterations, output="packed",
+                                   status_tags=False, stats_interval=1e9)
+        report = run_pdus(args, code, dec)
+        mem = report.pop("memory")
+        base = next((mib for m, mib in mem if m >= args.frames // 5), mem[0][1])
+        growth = mem[-1][1] - base
+        asan = "libasan" in open("/proc/self/maps").read()
+        if not asan:
+            report["checks"]["memory flat"] = growth < args.max_growth_mib
+        report.update(device=dec.device_name(), code=args.code, input="pdus",
+                      resident_mib_start=base, resident_mib_end=mem[-1][1],
+                      memory_growth_mib=growth, memory_checked=not asan)
+        return report
     src = soak_source(code, args.frames, args.ebn0, args.bad_rate, args.seed)
     dec = gpuldpc.ldpc_decoder(code, algorithm=args.algorithm, device=args.device,
                                max_iterations=args.iterations, output="packed",
@@ -298,6 +472,8 @@ def main(argv=None):
                    help="parity-check matrix, at least 32 information bits "
                    "(default: the shipped (3,6) n = 96 code)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    p.add_argument("--input", default="stream", choices=["stream", "pdus"],
+                   help="a tagged stream (default) or PDUs on the 'pdus' ports")
     p.add_argument("--algorithm", default="auto", help="the decoder's algorithm")
     p.add_argument("--iterations", type=int, default=50, help="maximum iterations")
     p.add_argument("--ebn0", type=float, default=8.0,
@@ -317,9 +493,9 @@ def main(argv=None):
     if not 0.0 <= args.bad_rate <= 0.2:
         p.error("--bad-rate=%g: allowed: 0 to 0.2" % args.bad_rate)
     report = run(args)
-    print("gpuldpc-soak on %s: %d frames in %.1f s (%.0f frames/s), latency mean "
+    print("gpuldpc-soak on %s (%s): %d frames in %.1f s (%.0f frames/s), latency mean "
           "%.1f ms, max %.1f ms; resident memory %.0f -> %.0f MiB" %
-          (report["device"], report["frames"], report["seconds"],
+          (report["device"], args.input, report["frames"], report["seconds"],
            report["frames_per_second"], report["latency_mean_ms"],
            report["latency_max_ms"], report["resident_mib_start"],
            report["resident_mib_end"]))

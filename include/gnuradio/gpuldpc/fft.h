@@ -37,6 +37,9 @@ public:
                      bool shift = false,
                      int nthreads = 1,
                      const std::string& device = "auto");
+
+    /*! Where the block transforms now: "cpu" or the GPU's name (any thread). */
+    virtual std::string device_name() const = 0;
 };
 
 } // namespace gpuldpc

@@ -34,6 +34,9 @@ public:
                      const std::string& normalization = "none",
                      const std::string& ordering = "natural",
                      const std::string& device = "auto");
+
+    /*! Where the block transforms now: "cpu" or the GPU's name (any thread). */
+    virtual std::string device_name() const = 0;
 };
 
 } // namespace gpuldpc

@@ -39,6 +39,9 @@ public:
                      bool forward = true,
                      const std::string& algorithm = "cooley-tukey",
                      const std::string& device = "auto");
+
+    /*! Where the block transforms now: "cpu" or the GPU's name (any thread). */
+    virtual std::string device_name() const = 0;
 };
 
 typedef spectral_transform<int32_t> spectral_transform_ii;

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fft.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(c29f8809b399fe91cf218b5b1c0c149b) */
+/* BINDTOOL_HEADER_FILE_HASH(fa0b69c88645ee3217b9af8ab66ea569) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -36,5 +36,6 @@ void bind_fft(py::module& m)
              py::arg("window") = std::vector<float>(),
              py::arg("shift") = false,
              py::arg("nthreads") = 1,
-             py::arg("device") = "auto");
+             py::arg("device") = "auto")
+        .def("device_name", &fft::device_name);
 }

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fwht.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(f224a7604481cacb5e58ead706e8be7d) */
+/* BINDTOOL_HEADER_FILE_HASH(52c986169c4483ca05b0b957b40dd65f) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -34,5 +34,6 @@ void bind_fwht(py::module& m)
              py::arg("n"),
              py::arg("normalization") = "none",
              py::arg("ordering") = "natural",
-             py::arg("device") = "auto");
+             py::arg("device") = "auto")
+        .def("device_name", &fwht::device_name);
 }

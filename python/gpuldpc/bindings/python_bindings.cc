@@ -24,6 +24,7 @@ namespace py = pybind11;
 void bind_gf_field(py::module& m);
 void bind_ldpc_code(py::module& m);
 void bind_device(py::module& m);
+void bind_fault_injection(py::module& m);
 void bind_decoder(py::module& m);
 void bind_ldpc_decoder(py::module& m);
 void bind_ldpc_encoder(py::module& m);
@@ -67,6 +68,7 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_gf_field(m);
     bind_ldpc_code(m);
     bind_device(m);
+    bind_fault_injection(m);
     bind_decoder(m);
     bind_ldpc_decoder(m);
     bind_ldpc_encoder(m);

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(spectral_transform.h) */
-/* BINDTOOL_HEADER_FILE_HASH(7dd67a4b549d0a241b47104a2aee29ba) */
+/* BINDTOOL_HEADER_FILE_HASH(07f61182a1defe8de3a2e622a06f55bb) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -38,7 +38,8 @@ void bind_one(py::module& m, const char* name)
              py::arg("kind") = "walsh",
              py::arg("forward") = true,
              py::arg("algorithm") = "cooley-tukey",
-             py::arg("device") = "auto");
+             py::arg("device") = "auto")
+        .def("device_name", &block::device_name);
 }
 } // namespace
 
