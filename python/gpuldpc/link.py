@@ -218,7 +218,7 @@ class burst_synchronizer:
     def metric(self, r, starts):
         """Normalised preamble correlation for start samples 0 .. starts-1 of r
         (r MUST hold starts + (preamble_len - 1) * sps samples)."""
-        sps, L = self.fmt.sps, self.fmt.preamble_len
+        sps = self.fmt.sps
         out = np.zeros(starts, dtype=np.float64)
         p = self.fmt.preamble
         for phase in range(sps):

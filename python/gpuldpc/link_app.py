@@ -42,6 +42,17 @@ def _need(module, radio):
                          f"its Debian package (README: over-the-air link)") from e
 
 
+def _tune_channel0(dev, set_rate, args):
+    """Rate, frequency, gain and antenna of channel 0 (UHD and osmosdr share
+    these calls but for the rate's name)."""
+    set_rate(args.rate)
+    dev.set_center_freq(args.freq, 0)
+    dev.set_gain(args.gain, 0)
+    if args.antenna:
+        dev.set_antenna(args.antenna, 0)
+    return dev
+
+
 def make_radio(args, transmit):
     """The radio sink (transmit) or source block for --radio."""
     r = args.radio
@@ -61,12 +72,7 @@ def make_radio(args, transmit):
         stream = uhd.stream_args(cpu_format="fc32", channels=[0])
         dev = (uhd.usrp_sink(args.args, stream, "packet_len") if transmit
                else uhd.usrp_source(args.args, stream))
-        dev.set_samp_rate(args.rate)
-        dev.set_center_freq(args.freq, 0)
-        dev.set_gain(args.gain, 0)
-        if args.antenna:
-            dev.set_antenna(args.antenna, 0)
-        return dev
+        return _tune_channel0(dev, dev.set_samp_rate, args)
     if r == "soapy":
         soapy = _need("gnuradio.soapy", r)
         driver = args.args or "driver=hackrf"
@@ -83,12 +89,7 @@ def make_radio(args, transmit):
     osmosdr = _need("osmosdr", r)
     dev = (osmosdr.sink(args="numchan=1 " + args.args) if transmit
            else osmosdr.source(args="numchan=1 " + args.args))
-    dev.set_sample_rate(args.rate)
-    dev.set_center_freq(args.freq, 0)
-    dev.set_gain(args.gain, 0)
-    if args.antenna:
-        dev.set_antenna(args.antenna, 0)
-    return dev
+    return _tune_channel0(dev, dev.set_sample_rate, args)
 
 
 def packets_of(args, fmt):

@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 import pmt
-from gnuradio import blocks, gr
+from gnuradio import gr
 
 from gnuradio import gpuldpc
 
@@ -53,6 +53,11 @@ def resident_mib():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024.0
     return 0.0
+
+
+def progress(checked, total, seconds):
+    print("[soak] %d/%d frames checked, %.0f frames/s, resident %.0f MiB" %
+          (checked, total, checked / seconds, resident_mib()), file=sys.stderr)
 
 
 class soak_source(gr.sync_block):
@@ -333,9 +338,7 @@ def run_pdus(args, code, dec):
         now = time.monotonic()
         if args.progress and now - last >= 5.0:
             last = now
-            print("[soak] %d/%d frames checked, %.0f frames/s, resident %.0f MiB" %
-                  (checker.frames, args.frames, checker.frames / (now - start),
-                   resident_mib()), file=sys.stderr)
+            progress(checker.frames, args.frames, now - start)
     deadline = time.monotonic() + 30.0
     while checker.next < made and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -399,9 +402,7 @@ def run(args):
         now = time.monotonic()
         if args.progress and now - last >= 5.0:
             last = now
-            print("[soak] %d/%d frames checked, %.0f frames/s, resident %.0f MiB" %
-                  (sink.frames, args.frames, sink.frames / (now - start),
-                   resident_mib()), file=sys.stderr)
+            progress(sink.frames, args.frames, now - start)
         if now - start > args.timeout and not stopped:
             print("[soak] --timeout=%g s reached: stopping" % args.timeout,
                   file=sys.stderr)
