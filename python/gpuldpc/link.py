@@ -205,6 +205,11 @@ class burst_synchronizer:
             raise ValueError(f"threshold={threshold}: allowed: (0, 1)")
         self.fmt, self.threshold, self.eq_half = fmt, float(threshold), int(eq_half)
         self.taps = 2 * self.eq_half + 1
+        # the last burst of a stream is found only with this much after it
+        if fmt.guard < 2 * fmt.sps + self.eq_half + 1:
+            raise ValueError(f"guard={fmt.guard}: the receiver needs at least "
+                             f"{2 * fmt.sps + self.eq_half + 1} samples after a burst "
+                             f"(2 * sps + eq_half + 1)")
         if len(fmt.known_index) < 2 * self.taps:
             raise ValueError("too few known symbols a burst for the equaliser")
         seg = fmt.preamble_len // segments
@@ -289,7 +294,16 @@ class burst_synchronizer:
 
     def demodulate(self, r, start):
         """(data symbols, N0, frequency offset in cycles a sample) of the burst
-        whose first preamble sample is r[start]."""
+        whose first preamble sample is r[start]; None when its samples hold a
+        NaN or an infinity (or the fit fails)."""
+        if not np.all(np.isfinite(r[start - self.eq_half:start + self.span])):
+            return None
+        try:
+            return self._demodulate(r, start)
+        except np.linalg.LinAlgError:
+            return None
+
+    def _demodulate(self, r, start):
         fmt = self.fmt
         k = fmt.known_index
         z = r[start + k * fmt.sps].astype(np.complex128) * np.conj(fmt.known)
@@ -342,9 +356,10 @@ class link_framer(gr.basic_block):
         self.bad_packets = 0
         self.untagged_bytes = 0
         self._skip = 0  # bytes of a bad packet still to skip
+        self._need = 1  # items the waiting packet needs (the scheduler waits)
 
     def forecast(self, noutput_items, ninputs):
-        return [1] * ninputs
+        return [self._need] * ninputs
 
     def general_work(self, input_items, output_items):
         inp, out = input_items[0], output_items[0]
@@ -372,7 +387,9 @@ class link_framer(gr.basic_block):
             self.consume(0, 1)  # a tag of no length: count it, drop its item
             return 0
         if n_in < length:
+            self._need = length  # an incomplete packet at the end is dropped
             return 0
+        self._need = 1
         bits = self.fmt.frame_bits(inp[:length].tobytes(), self.seq)
         self.seq = (self.seq + 1) & 0xFFFF
         self.packets += 1
@@ -417,7 +434,8 @@ class burst_sync(gr.basic_block):
     """Matched-filtered complex samples in; for each burst found, its
     n_data equalised data symbols out, tagged with the length key (n_data),
     "noise_var" (the burst's N0 estimate) and "link_freq_offset" (cycles a
-    sample). Counts bursts (detected)."""
+    sample). Counts bursts (detected) and bursts skipped for NaN or infinite
+    samples (bad_bursts)."""
 
     def __init__(self, fmt, threshold=0.2, length_tag_key="packet_len",
                  noise_var_tag_key="noise_var", eq_half=2):
@@ -435,6 +453,7 @@ class burst_sync(gr.basic_block):
         self.window = (max(self.sync.span, (fmt.preamble_len - 1) * fmt.sps + 1) +
                        self.sync.peak_span + self.sync.eq_half + 1)
         self.detected = 0
+        self.bad_bursts = 0  # bursts with NaN or infinite samples, skipped
         self.last_n0 = float("nan")
         self.last_freq = float("nan")
 
@@ -443,11 +462,17 @@ class burst_sync(gr.basic_block):
 
     def general_work(self, input_items, output_items):
         r, out = input_items[0], output_items[0]
-        start, resume = self.sync.find(r)
+        # a bounded look ahead keeps a call's cost independent of the buffer
+        start, resume = self.sync.find(r[:2 * self.window])
         if start is None:
             self.consume(0, max(0, resume - self.sync.eq_half))
             return 0
-        symbols, n0, freq = self.sync.demodulate(r, start)
+        burst = self.sync.demodulate(r, start)
+        if burst is None:  # non-finite samples: counted, skipped whole
+            self.bad_bursts += 1
+            self.consume(0, start + (self.fmt.n_symbols - 1) * self.fmt.sps)
+            return 0
+        symbols, n0, freq = burst
         n = self.fmt.n_data
         out[:n] = symbols
         at = self.nitems_written(0)
@@ -605,6 +630,7 @@ class packet_link_rx(gr.hier_block2):
     def stats(self):
         s = self.deframer.stats()
         s["detected"] = self.sync.detected
+        s["bad_bursts"] = self.sync.bad_bursts
         s["device"] = self.decoder.device_name()
         return s
 
@@ -620,7 +646,8 @@ class packet_link_rx(gr.hier_block2):
 
 
 def test_payload(seq, size):
-    """The bytes of numbered test packet `seq` (a receiver can check them)."""
+    """The bytes of numbered test packet `seq` (a receiver can check them);
+    packet n carries test_payload(n % 65536), its 16-bit sequence number."""
     return np.random.default_rng(seq).integers(0, 256, size, dtype=np.uint8).tobytes()
 
 
@@ -647,7 +674,7 @@ class test_packet_source(gr.basic_block):
             count = min(count, self.packets - self.sent)
         for i in range(count):
             out[i * self.size:(i + 1) * self.size] = np.frombuffer(
-                test_payload(self.sent + i, self.size), dtype=np.uint8)
+                test_payload((self.sent + i) & 0xFFFF, self.size), dtype=np.uint8)
             self.add_item_tag(0, self.nitems_written(0) + i * self.size, self.key,
                               _long(self.size))
         self.sent += count

@@ -98,7 +98,7 @@ def packets_of(args, fmt):
                 else open(args.input, "rb").read())
         size = fmt.max_payload
         return [data[i:i + size] for i in range(0, len(data), size)]
-    return [link.test_payload(i, fmt.max_payload) for i in range(args.packets)]
+    return [link.test_payload(i & 0xFFFF, fmt.max_payload) for i in range(args.packets)]
 
 
 def run_tx(args, fmt):
@@ -114,24 +114,25 @@ def run_tx(args, fmt):
         at += len(p)
     src = blocks.vector_source_b(data.tolist(), False, 1, tags)
     tx = link.packet_link_tx(fmt, amplitude=args.amplitude)
-    chain = [src, tx]
+    tb.connect(src, tx)
+    chain = [tx]
+    if args.radio in ("zmq", "file"):
+        # idle samples after the last burst (before any simulated channel, whose
+        # resampler changes the count), so that a receiver sees its end; a
+        # radio sink ends each burst by its length tag instead
+        tail = blocks.vector_source_c([0j] * (2 * fmt.burst_samples), False)
+        cat = blocks.stream_mux(gr.sizeof_gr_complex, [len(payloads) * fmt.burst_samples,
+                                                       2 * fmt.burst_samples])
+        tb.connect(tx, (cat, 0))
+        tb.connect(tail, (cat, 1))
+        chain = [cat]
     if args.channel_esn0 is not None:
         voltage = link.channel_noise_voltage(fmt, args.channel_esn0, args.amplitude, TAPS)
         chain.append(channels.channel_model(voltage, args.channel_freq,
                                             1.0 + args.channel_epsilon, TAPS.tolist(),
                                             args.seed, False))
     radio = make_radio(args, transmit=True)
-    if args.radio in ("zmq", "file"):
-        # idle samples after the last burst, so that a receiver sees its end
-        # (a radio sink ends each burst by its length tag instead)
-        tail = blocks.vector_source_c([0j] * (2 * fmt.burst_samples), False)
-        cat = blocks.stream_mux(gr.sizeof_gr_complex, [len(payloads) * fmt.burst_samples,
-                                                       2 * fmt.burst_samples])
-        tb.connect(*chain, (cat, 0))
-        tb.connect(tail, (cat, 1))
-        tb.connect(cat, radio)
-    else:
-        tb.connect(*chain, radio)
+    tb.connect(*chain, radio)
     start = time.time()
     tb.run()
     seconds = time.time() - start
@@ -167,7 +168,7 @@ def run_rx(args, fmt):
             state["payloads"] += 1
             if out:
                 out.write(payload)
-            elif payload != link.test_payload(seq, len(payload)):
+            elif payload != link.test_payload(seq, len(payload)):  # seq: 16 bits
                 state["test_errors"] += 1
 
     rx.deframer.on_stats = on_frame

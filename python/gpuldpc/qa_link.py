@@ -124,6 +124,42 @@ class qa_link(gr_unittest.TestCase):
         self.assertEqual(tx.framer.packets, 2)
         self.assertEqual(len(snk.data()), 2 * fmt.burst_samples)
 
+    def test_incomplete_last_packet_ends_the_stream(self):
+        # the last tag promises 50 bytes, 20 come: the stream still ends
+        fmt = self.fmt
+        tb = gr.top_block()
+        data = np.arange(10 + 20, dtype=np.uint8)
+        src = blocks.vector_source_b(data.tolist(), False, 1, link_tags([10, 50]))
+        tx = gpuldpc.packet_link_tx(fmt)
+        snk = blocks.vector_sink_c()
+        tb.connect(src, tx, snk)
+        tb.run()
+        self.assertEqual(tx.framer.packets, 1)
+        self.assertEqual(len(snk.data()), fmt.burst_samples)
+
+    def test_non_finite_samples_skip_their_burst_only(self):
+        fmt = self.fmt
+        payloads = [bytes([i]) * 40 for i in range(6)]
+        tb = gr.top_block()
+        data = np.frombuffer(b"".join(payloads), dtype=np.uint8)
+        src = blocks.vector_source_b(data.tolist(), False, 1, link_tags([40] * 6))
+        tx = gpuldpc.packet_link_tx(fmt)
+        snk = blocks.vector_sink_c()
+        tb.connect(src, tx, snk)
+        tb.run()
+        samples = np.array(snk.data(), dtype=np.complex64)
+        samples[2 * fmt.burst_samples + 700] = np.nan  # inside burst 2
+        samples[4 * fmt.burst_samples + 1500] = np.inf  # inside burst 4
+        tb = gr.top_block()
+        rx = gpuldpc.packet_link_rx(fmt, device="cpu")
+        tb.connect(blocks.vector_source_c(samples.tolist()), rx)
+        tb.run()
+        self.assertEqual(rx.stats()["bad_bursts"], 2)
+        self.assertEqual([(s, bytes(p)) for s, p in rx.received()],
+                         [(i, payloads[i]) for i in (0, 1, 3, 5)])
+        with self.assertRaisesRegex(ValueError, "guard=4"):
+            gpuldpc.link.burst_synchronizer(gpuldpc.link_format(CODE, "qpsk", guard=4))
+
     def test_twin_within_1db_of_the_decoder_alone(self):
         """At Es/N0 = 2.25 dB (the receiver's input, QPSK, rate 1/2) at least
         99 % of 1000 packets pass CRC through noise, a frequency offset of

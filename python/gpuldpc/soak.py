@@ -331,7 +331,8 @@ def run_pdus(args, code, dec):
             post(port, pmt.cons(meta, pmt.init_f32vector(count * n,
                                                          frames.ravel().tolist())))
             i += count
-            while made + i - checker.next > window:  # the decoder's pace
+            while (made + i - checker.next > window and  # the decoder's pace
+                   time.monotonic() - start < args.timeout):
                 time.sleep(0.0005)
         made += m
         memory.append((made, resident_mib()))
@@ -375,7 +376,7 @@ def run(args):
                                    max_iterations=args.iterations, output="packed",
                                    status_tags=False, stats_interval=1e9)
         report = run_pdus(args, code, dec)
-        mem = report.pop("memory")
+        mem = report.pop("memory") or [(0, resident_mib())]
         base = next((mib for m, mib in mem if m >= args.frames // 5), mem[0][1])
         growth = mem[-1][1] - base
         asan = "libasan" in open("/proc/self/maps").read()
@@ -413,7 +414,7 @@ def run(args):
     inj = src.injected
     good = src.made
     lost = sink.lost + (good - sink.next)  # the end of the run missing too
-    mem = src.memory
+    mem = src.memory or [(0, resident_mib())]
     base = next((mib for m, mib in mem if m >= args.frames // 5), mem[0][1])
     growth = mem[-1][1] - base
 
