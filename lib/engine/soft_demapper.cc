@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "noise_var_check.h"
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <volk/volk.h>
 #include <algorithm>
@@ -117,18 +118,6 @@ soft_demapper::soft_demapper(const constellation& c, demapping mode)
     m4 /= double(pts.size());
     d_kurtosis = m4 / (m2 * m2);
 }
-
-namespace {
-
-void check_noise_var(float noise_var)
-{
-    if (!(noise_var >= std::numeric_limits<float>::min()) || !std::isfinite(noise_var))
-        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
-                                    " is out of range; allowed: finite and > 0, at least "
-                                    "1.2e-38");
-}
-
-} // namespace
 
 void soft_demapper::demap(const std::complex<float>* y,
                           size_t n,

@@ -6,13 +6,12 @@
  */
 
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
-#include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #ifdef GPULDPC_HAVE_CUDA
 #include "cuda_check.h"
 #include "cuda_resources.h"
+#include "noise_var_check.h"
 #include "symbol_demap.h"
 #include <algorithm>
 #endif
@@ -100,10 +99,7 @@ void soft_demapper_cuda::demap(const std::complex<float>* y,
                                float noise_var,
                                float* llr)
 {
-    if (!(noise_var >= std::numeric_limits<float>::min()) || !std::isfinite(noise_var))
-        throw std::invalid_argument("noise_var=" + std::to_string(noise_var) +
-                                    " is out of range; allowed: finite and > 0, at least "
-                                    "1.2e-38");
+    check_noise_var(noise_var);
     auto& d = *d_impl;
     cuda::scoped_device on(d.device);
     const unsigned bits = d.cpu.bits_per_symbol();

@@ -55,7 +55,7 @@ from .gpuldpc_python import (constellation, ldpc_code, ldpc_decoder, ldpc_encode
 __all__ = ["link_format", "link_framer", "burst_modulator", "burst_sync",
            "link_deframer", "packet_link_tx", "packet_link_rx", "rrc_taps",
            "known_symbols", "test_payload", "test_packet_source", "energy_gain",
-           "channel_noise_voltage", "EXAMPLE_TAPS"]
+           "channel_noise_voltage", "EXAMPLE_TAPS", "length_tags"]
 
 # A three-path channel (taps a sample apart, unit energy) for simulated twins
 EXAMPLE_TAPS = (np.array([1.0, 0.25 + 0.15j, -0.1j]) /
@@ -333,6 +333,17 @@ def channel_noise_voltage(fmt, esn0_db, amplitude=0.5, taps=(1.0,)):
     return float(np.sqrt(es * 10 ** (-esn0_db / 10)))
 
 
+def length_tags(lengths, key="packet_len"):
+    """Length tags for packets of these lengths back to back (for a
+    vector_source_b feeding packet_link_tx)."""
+    tags, at = [], 0
+    for n in lengths:
+        tags.append(gr.python_to_tag((at, pmt.intern(key), pmt.from_long(int(n)),
+                                      pmt.PMT_F)))
+        at += int(n)
+    return tags
+
+
 def _long(value):
     return pmt.from_long(int(value))
 
@@ -529,7 +540,6 @@ class link_deframer(gr.basic_block):
         inp = input_items[0]
         k = self.fmt.k
         frames = len(inp) // k
-        start = self.nitems_read(0)
         for f in range(frames):
             tags = self.get_tags_in_window(0, f * k, f * k + 1, self.iter_key)
             if tags:
@@ -561,7 +571,6 @@ class link_deframer(gr.basic_block):
             if self.on_stats:
                 self.on_stats(self.stats())
         self.consume(0, frames * k)
-        del start
         return 0
 
 

@@ -25,7 +25,6 @@ import threading
 import time
 
 import numpy as np
-import pmt
 from gnuradio import blocks, channels, gr
 
 from . import link
@@ -107,12 +106,8 @@ def run_tx(args, fmt):
         raise SystemExit("nothing to send: --input is empty or --packets is 0")
     tb = gr.top_block("gpuldpc-link tx")
     data = np.frombuffer(b"".join(payloads), dtype=np.uint8)
-    tags, at = [], 0
-    for p in payloads:
-        tags.append(gr.python_to_tag((at, pmt.intern("packet_len"), pmt.from_long(len(p)),
-                                      pmt.PMT_F)))
-        at += len(p)
-    src = blocks.vector_source_b(data.tolist(), False, 1, tags)
+    src = blocks.vector_source_b(data.tolist(), False, 1,
+                                 link.length_tags(len(p) for p in payloads))
     tx = link.packet_link_tx(fmt, amplitude=args.amplitude)
     tb.connect(src, tx)
     chain = [tx]

@@ -16,7 +16,6 @@ import tempfile
 import time
 
 import numpy as np
-import pmt
 from gnuradio import blocks, channels, gr, gr_unittest
 
 from gnuradio import gpuldpc
@@ -44,13 +43,7 @@ def run_link(fmt, payloads, esn0_db, freq, epsilon, taps, seed):
     return rx
 
 
-def link_tags(lengths):
-    tags, at = [], 0
-    for n in lengths:
-        tags.append(gr.python_to_tag((at, pmt.intern("packet_len"), pmt.from_long(n),
-                                      pmt.PMT_F)))
-        at += n
-    return tags
+link_tags = gpuldpc.link.length_tags
 
 
 def delivered(rx, payloads):
