@@ -22,6 +22,7 @@
 #include <cooperative_groups.h>
 #include <cuda_fp16.h>
 #include <type_traits>
+#include <vector>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -38,8 +39,6 @@ constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
 // the kernel's static shared memory (per-frame counters) at most
 constexpr size_t static_shared_bytes = 1088;
-// checks of this degree at most keep their messages in registers
-constexpr unsigned register_check_degree = 8;
 // pairs: bits of this degree at most, flooding (exact fp16 sums)
 constexpr unsigned max_pair_flooding_degree = 15;
 
@@ -503,31 +502,36 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
     }
 }
 
-// update_check for checks of degree D at most: the messages in are made
-// once, all of a check's reads issued before its minima are needed, and kept
-// in registers for the messages out. The minima's edge is the position in the
-// check (the same tie rule: the first).
-template <typename A, bool Layered, unsigned G, unsigned D>
-__device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
-                                                       const group_state<A>& s,
-                                                       const typename A::check_t& fresh,
-                                                       uint32_t c,
-                                                       unsigned f,
-                                                       uint32_t keep)
+// update_check from a check's compact record (slot: its place in the
+// schedule's order): the graph is read in two loads, the messages in are made
+// once, all of the check's reads issued before its minima are needed, and
+// kept in registers for the messages out. The minima's edge is the position
+// in the check (the same tie rule: the first).
+template <typename A, bool Layered, unsigned G>
+__device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
+                                                     const group_state<A>& s,
+                                                     const typename A::check_t& fresh,
+                                                     uint32_t slot,
+                                                     unsigned f,
+                                                     uint32_t keep)
 {
+    constexpr unsigned D = min_sum_compact_degree;
     using value_t = typename A::value_t;
-    const uint32_t e0 = __ldg(g.check_offsets + c);
-    const uint32_t deg = __ldg(g.check_offsets + c + 1) - e0;
+    const uint32_t head = __ldg(g.slot_edges + slot);
+    const uint4 packed = __ldg(g.slot_variables + slot);
+    const uint32_t words[D / 2] = { packed.x, packed.y, packed.z, packed.w };
+    const uint32_t deg = head >> 28;
+    // the check's messages at c2v[i * G], the lane's beliefs at belief[v * G]
+    auto* const c2v = s.c2v + size_t(head & 0x0fffffffu) * G + f;
+    auto* const belief = s.belief + f;
     uint32_t v[D];
     value_t x[D];
 #pragma unroll
-    for (unsigned i = 0; i < D; ++i)
+    for (unsigned i = 0; i < D; ++i) {
+        v[i] = (i & 1 ? words[i / 2] >> 16 : words[i / 2] & 0xffffu) * G;
         if (i < deg)
-            v[i] = __ldg(g.edge_variable + e0 + i);
-#pragma unroll
-    for (unsigned i = 0; i < D; ++i)
-        if (i < deg)
-            x[i] = A::into_check(s.belief[v[i] * G + f], s.c2v[(e0 + i) * G + f]);
+            x[i] = A::into_check(belief[v[i]], c2v[i * G]);
+    }
     typename A::check_t mins = fresh;
 #pragma unroll
     for (unsigned i = 0; i < D; ++i)
@@ -538,28 +542,29 @@ __device__ __forceinline__ void update_check_registers(const min_sum_graph& g,
     for (unsigned i = 0; i < D; ++i)
         if (i < deg) {
             const value_t m = mins.message(x[i], i);
-            auto* out = &s.c2v[(e0 + i) * G + f];
-            *out = kept<A>(A::to_message(m), out, keep);
-            if constexpr (Layered) {
-                auto* b = &s.belief[v[i] * G + f];
-                *b = kept<A>(A::to_belief(A::add(x[i], m)), b, keep);
-            }
+            c2v[i * G] = kept<A>(A::to_message(m), &c2v[i * G], keep);
+            if constexpr (Layered)
+                belief[v[i]] =
+                    kept<A>(A::to_belief(A::add(x[i], m)), &belief[v[i]], keep);
         }
 }
 
-// The check update for checks of degree D at most (0: any degree).
-template <typename A, bool Layered, unsigned G, unsigned D>
+// The check update of the check at place \p at of the schedule's order
+// (layered: of run_checks; flooding: the check itself): from its compact
+// record (Compact), else from the graph's arrays.
+template <typename A, bool Layered, unsigned G, bool Compact>
 __device__ __forceinline__ void check_step(const min_sum_graph& g,
                                            const group_state<A>& s,
                                            const typename A::check_t& fresh,
-                                           uint32_t c,
+                                           uint32_t at,
                                            unsigned f,
                                            uint32_t keep)
 {
-    if constexpr (D == 0)
-        update_check<A, Layered, G>(g, s, fresh, c, f, keep);
+    if constexpr (Compact)
+        update_compact_check<A, Layered, G>(g, s, fresh, at, f, keep);
     else
-        update_check_registers<A, Layered, G, D>(g, s, fresh, c, f, keep);
+        update_check<A, Layered, G>(
+            g, s, fresh, Layered ? __ldg(g.run_checks + at) : at, f, keep);
 }
 
 // Flooding, bit v of lane f: the channel value plus the check messages in
@@ -583,7 +588,7 @@ __device__ __forceinline__ void update_variable(const min_sum_graph& g,
 // Decodes the team's frames in groups of G lanes of P frames (A's
 // frames_per_lane): F = G P frames a group, frame j of lane f of group gr is
 // the team's frame gr F + f P + j.
-template <typename A, bool Layered, unsigned G, unsigned D, typename Team>
+template <typename A, bool Layered, unsigned G, bool Compact, typename Team>
 __device__ void decode(const min_sum_params& p,
                        const Team& team,
                        uint8_t* state_base,
@@ -740,6 +745,19 @@ __device__ void decode(const min_sum_params& p,
     for (unsigned it = 1; it <= p.max_iterations; ++it) {
         if (*k.active == 0)
             break;
+        // a block's lane has one group: whether it decodes is known for the
+        // whole iteration (frames retire between iterations)
+        uint32_t block_keep = 0;
+        const bool block_live =
+            Team::single_group && lane_live(0, threadIdx.x & (G - 1), block_keep);
+        auto live_lane = [&](uint32_t gr, unsigned f, uint32_t& keep) {
+            if constexpr (Team::single_group) {
+                keep = block_keep;
+                return block_live;
+            } else {
+                return lane_live(gr, f, keep);
+            }
+        };
         if constexpr (Layered) {
             for (unsigned r = 0; r < g.runs; ++r) {
                 const uint32_t r0 = __ldg(g.run_offsets + r),
@@ -747,13 +765,9 @@ __device__ void decode(const min_sum_params& p,
                 for_each_item<G>(
                     team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
                         uint32_t keep;
-                        if (lane_live(gr, f, keep))
-                            check_step<A, true, G, D>(g,
-                                                      state(gr),
-                                                      rule,
-                                                      __ldg(g.run_checks + r0 + i),
-                                                      f,
-                                                      keep);
+                        if (live_lane(gr, f, keep))
+                            check_step<A, true, G, Compact>(
+                                g, state(gr), rule, r0 + i, f, keep);
                     });
                 team.sync();
             }
@@ -761,13 +775,13 @@ __device__ void decode(const min_sum_params& p,
             for_each_item<G>(
                 team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
                     uint32_t keep;
-                    if (lane_live(gr, f, keep))
-                        check_step<A, false, G, D>(g, state(gr), rule, c, f, keep);
+                    if (live_lane(gr, f, keep))
+                        check_step<A, false, G, Compact>(g, state(gr), rule, c, f, keep);
                 });
             team.sync();
             for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
                 uint32_t keep;
-                if (lane_live(gr, f, keep))
+                if (live_lane(gr, f, keep))
                     update_variable<A, G>(g, state(gr), v, f, keep);
             });
             team.sync();
@@ -812,7 +826,7 @@ __device__ void decode(const min_sum_params& p,
 
 // On chip: a block decodes a group (G lanes of A's frames_per_lane frames),
 // its state in shared memory.
-template <typename A, bool Layered, unsigned G, unsigned D>
+template <typename A, bool Layered, unsigned G, bool Compact>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
     constexpr unsigned F = G * A::frames_per_lane;
@@ -823,7 +837,7 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
     __shared__ int active;
     const size_t first = size_t(blockIdx.x) * F;
     const uint32_t frames = uint32_t(min(size_t(F), p.n_frames - first));
-    decode<A, Layered, G, D>(
+    decode<A, Layered, G, Compact>(
         p,
         block_team{},
         shared,
@@ -835,7 +849,7 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 lanes (32 frames, or 64 in pairs) with their state in the workspace,
 // every step spread over all blocks.
-template <typename A, bool Layered, unsigned D>
+template <typename A, bool Layered, bool Compact>
 __global__ void __launch_bounds__(grid_threads, 2)
     min_sum_grid_kernel(const min_sum_params p)
 {
@@ -844,7 +858,7 @@ __global__ void __launch_bounds__(grid_threads, 2)
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
-    decode<A, Layered, G, D>(p,
+    decode<A, Layered, G, Compact>(p,
                              grid_team{},
                              p.workspace,
                              0,
@@ -858,16 +872,16 @@ __global__ void __launch_bounds__(grid_threads, 2)
 
 // Kernels by arithmetic, schedule, group size and check degree bound (8, or
 // 0: any).
-template <typename A, bool Layered, unsigned D>
+template <typename A, bool Layered, bool Compact>
 const void* block_kernel(unsigned frames)
 {
     switch (frames / A::frames_per_lane) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, Compact>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 16, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 16, Compact>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 32, D>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 32, Compact>);
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
@@ -877,23 +891,23 @@ const void* block_kernel(unsigned frames)
 template <typename A>
 const void* choose_kernel_of(const min_sum_params& p)
 {
-    const bool small = p.graph.max_check_degree <= register_check_degree;
+    const bool compact = p.graph.slot_edges != nullptr && p.graph.slot_variables;
     if (p.variant.on_chip) {
         if (p.layered)
-            return small ? block_kernel<A, true, register_check_degree>(p.variant.frames)
-                         : block_kernel<A, true, 0>(p.variant.frames);
-        return small ? block_kernel<A, false, register_check_degree>(p.variant.frames)
-                     : block_kernel<A, false, 0>(p.variant.frames);
+            return compact ? block_kernel<A, true, true>(p.variant.frames)
+                           : block_kernel<A, true, false>(p.variant.frames);
+        return compact ? block_kernel<A, false, true>(p.variant.frames)
+                       : block_kernel<A, false, false>(p.variant.frames);
     }
     const void* kernels[2][2] = {
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, 0>),
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, false>),
           reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<A, false, register_check_degree>) },
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, 0>),
+              &min_sum_grid_kernel<A, false, true>) },
+        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, false>),
           reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<A, true, register_check_degree>) }
+              &min_sum_grid_kernel<A, true, true>) }
     };
-    return kernels[p.layered][small];
+    return kernels[p.layered][compact];
 }
 
 const void* choose_kernel(const min_sum_params& p)
@@ -911,6 +925,39 @@ const void* choose_kernel(const min_sum_params& p)
 }
 
 } // namespace
+
+bool min_sum_compact_usable(unsigned n, unsigned max_check_degree)
+{
+    return n <= 65536 && max_check_degree <= min_sum_compact_degree;
+}
+
+void min_sum_compact_checks(const uint32_t* check_offsets,
+                            const uint32_t* edge_variable,
+                            const uint32_t* order,
+                            size_t checks,
+                            unsigned n,
+                            std::vector<uint32_t>& slot_edges,
+                            std::vector<uint16_t>& slot_variables)
+{
+    constexpr unsigned D = min_sum_compact_degree;
+    static_assert(D % 8 == 0, "a check's bits fill whole uint4 records");
+    slot_edges.assign(checks, 0);
+    slot_variables.assign(checks * D, 0);
+    for (size_t slot = 0; slot < checks; ++slot) {
+        const uint32_t c = order[slot];
+        const uint32_t e0 = check_offsets[c], deg = check_offsets[c + 1] - e0;
+        if (deg > D || e0 >= (1u << 28) || n > 65536)
+            throw std::invalid_argument(
+                "min_sum_compact_checks: check " + std::to_string(c) + " (degree " +
+                std::to_string(deg) + ", first edge " + std::to_string(e0) +
+                ", n=" + std::to_string(n) +
+                ") has no compact record; allowed: degree <= " + std::to_string(D) +
+                ", edges < 2^28, n <= 65536");
+        slot_edges[slot] = e0 | deg << 28;
+        for (uint32_t i = 0; i < deg; ++i)
+            slot_variables[slot * D + i] = uint16_t(edge_variable[e0 + i]);
+    }
+}
 
 size_t min_sum_state_bytes(const min_sum_graph& g,
                            bool layered,

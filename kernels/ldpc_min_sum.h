@@ -34,6 +34,7 @@
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -59,7 +60,37 @@ struct min_sum_graph {
     const uint32_t* run_checks;
     const uint32_t* run_offsets;
     unsigned runs;
+    //! compact check records (min_sum_compact_checks), or null: then the
+    //! kernel reads check_offsets, edge_variable and run_checks
+    const uint32_t* slot_edges;
+    const uint4* slot_variables;
 };
+
+//! Checks of this many edges at most have compact records.
+constexpr unsigned min_sum_compact_degree = 8;
+
+/*!
+ * Whether a code's checks can have compact records: no check has more than
+ * min_sum_compact_degree edges, and the bits are numbered in 16 bits.
+ */
+bool min_sum_compact_usable(unsigned n, unsigned max_check_degree);
+
+/*!
+ * The compact records of the checks, in the order the schedule visits them
+ * (\p order: the layered order, or 0, 1, ... for flooding), a slot a check:
+ * \p slot_edges gets the check's first edge (low 28 bits) and its degree
+ * (high 4 bits); \p slot_variables 8 16-bit bits (0 past the degree), a
+ * uint4 a slot. A check's reads of the graph are then two loads, not 2 + its
+ * degree. The code MUST be min_sum_compact_usable() and have fewer than 2^28
+ * edges; std::invalid_argument otherwise.
+ */
+void min_sum_compact_checks(const uint32_t* check_offsets,
+                            const uint32_t* edge_variable,
+                            const uint32_t* order,
+                            size_t checks,
+                            unsigned n,
+                            std::vector<uint32_t>& slot_edges,
+                            std::vector<uint16_t>& slot_variables);
 
 //! The check rule and the arithmetic of the messages.
 enum class binary_rule : uint8_t {

@@ -5,10 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The edge-thread layout of the GPU FFT-BP decoder (kernels/ldpc_fft_bp.h):
+// The edge-thread layout of the GPU FFT-BP decoder (kernels/ldpc_fft_bp.h) and
+// the binary decoder's compact check records (kernels/ldpc_min_sum.h):
 // host code of CUDA builds, tested without a GPU.
 
 #include "ldpc_fft_bp.h"
+#include "ldpc_min_sum.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
@@ -141,4 +143,54 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                     }
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(binary_compact_check_records)
+{
+    // The binary decoder's compact records (kernels/ldpc_min_sum.h): slot s
+    // holds check order[s]'s first edge and degree and its bits in edge
+    // order, zeros after; codes that do not fit are refused by name.
+    const ldpc_code code = construct_regular_code(96, 3, 6, 2, 11);
+    BOOST_REQUIRE(kernels::min_sum_compact_usable(code.n(), 6));
+    std::vector<uint32_t> order(code.m());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = uint32_t(order.size() - 1 - i);
+    std::vector<uint32_t> edges;
+    std::vector<uint16_t> variables;
+    kernels::min_sum_compact_checks(code.check_offsets().data(),
+                                    code.edge_variable().data(),
+                                    order.data(),
+                                    order.size(),
+                                    code.n(),
+                                    edges,
+                                    variables);
+    BOOST_REQUIRE_EQUAL(edges.size(), order.size());
+    BOOST_REQUIRE_EQUAL(variables.size(), order.size() * kernels::min_sum_compact_degree);
+    for (size_t s = 0; s < order.size(); ++s) {
+        const uint32_t c = order[s], e0 = code.check_offsets()[c];
+        const uint32_t deg = code.check_offsets()[c + 1] - e0;
+        BOOST_CHECK_EQUAL(edges[s] & 0x0fffffffu, e0);
+        BOOST_CHECK_EQUAL(edges[s] >> 28, deg);
+        for (unsigned i = 0; i < kernels::min_sum_compact_degree; ++i)
+            BOOST_CHECK_EQUAL(variables[s * kernels::min_sum_compact_degree + i],
+                              i < deg ? code.edge_variable()[e0 + i] : 0u);
+    }
+    BOOST_CHECK(!kernels::min_sum_compact_usable(65537, 6));
+    BOOST_CHECK(!kernels::min_sum_compact_usable(1000, 9));
+    const ldpc_code dense = construct_regular_code(400, 3, 10, 2, 7);
+    std::vector<uint32_t> natural(dense.m());
+    for (size_t i = 0; i < natural.size(); ++i)
+        natural[i] = uint32_t(i);
+    BOOST_CHECK_EXCEPTION(kernels::min_sum_compact_checks(dense.check_offsets().data(),
+                                                          dense.edge_variable().data(),
+                                                          natural.data(),
+                                                          natural.size(),
+                                                          dense.n(),
+                                                          edges,
+                                                          variables),
+                          std::invalid_argument,
+                          [](const std::invalid_argument& e) {
+                              return std::string(e.what()).find("degree <= 8") !=
+                                     std::string::npos;
+                          });
 }

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <numeric>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -133,6 +134,32 @@ public:
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(c.layered_runs().size() - 1);
         }
+        // Checks of up to 8 edges read the graph from compact records, two
+        // loads a check; GPULDPC_GPU_DECODER_COMPACT_CHECKS=0 leaves them out,
+        // for comparisons
+        if (kernels::min_sum_compact_usable(g.n, g.max_check_degree) &&
+            c.num_edges() < (size_t(1) << 28) &&
+            cuda::environment_switch("GPULDPC_GPU_DECODER_COMPACT_CHECKS")) {
+            std::vector<uint32_t> order(c.m());
+            if (layered)
+                order = c.layered_check_order();
+            else
+                std::iota(order.begin(), order.end(), 0u);
+            std::vector<uint32_t> slot_edges;
+            std::vector<uint16_t> slot_variables;
+            kernels::min_sum_compact_checks(c.check_offsets().data(),
+                                            c.edge_variable().data(),
+                                            order.data(),
+                                            order.size(),
+                                            c.n(),
+                                            slot_edges,
+                                            slot_variables);
+            d_slot_edges = cuda::upload(slot_edges);
+            d_slot_variables = cuda::upload(slot_variables);
+            g.slot_edges = d_slot_edges.data();
+            // 16-byte records at the start of a device allocation: aligned
+            g.slot_variables = reinterpret_cast<const uint4*>(d_slot_variables.data());
+        }
         // The 8-bit rule two frames a lane in fp16 pairs, where exact: for
         // the global variant, whose state streams through device memory and
         // takes a third less time in pairs (DVB-S2 on an H100); on chip a
@@ -185,6 +212,8 @@ public:
         d_input_index = {};
         d_run_checks = {};
         d_run_offsets = {};
+        d_slot_edges = {};
+        d_slot_variables = {};
     }
 
     std::string device_name() const override { return d_name; }
@@ -463,7 +492,8 @@ private:
     std::string d_name;
     mutable std::mutex d_mutex; // calls take turns on the workspaces
     cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
-        d_variable_edges, d_info_positions, d_run_checks, d_run_offsets;
+        d_variable_edges, d_info_positions, d_run_checks, d_run_offsets, d_slot_edges;
+    cuda::device_buffer<uint16_t> d_slot_variables;
     cuda::device_buffer<int32_t> d_input_index;
     kernels::min_sum_graph d_graph{};
     kernels::min_sum_variant d_variant{};
