@@ -41,6 +41,8 @@ constexpr size_t state_alignment = 256;
 constexpr size_t static_shared_bytes = 1088;
 // pairs: bits of this degree at most, flooding (exact fp16 sums)
 constexpr unsigned max_pair_flooding_degree = 15;
+// pairs on chip, layered: runs of this many checks at least on average
+constexpr unsigned min_pair_run = 32;
 
 __device__ __forceinline__ int32_t saturate8(int32_t x) { return min(max(x, -127), 127); }
 
@@ -53,34 +55,41 @@ struct fixed_point_rule {
     }
 };
 
-// The min-sum state of one check: the two smallest input magnitudes (ties to
-// the first), the edge of the smallest, the parity of the signs; then the
-// magnitudes of the messages out.
+// Keeps the compiler from recomputing \p x where it is used (for values made
+// once a check and read at every edge).
+__device__ __forceinline__ int32_t computed_once(int32_t x)
+{
+    asm volatile("" : "+r"(x));
+    return x;
+}
+
+// The min-sum state of one check: the two smallest input magnitudes and the
+// parity of the signs; then the magnitudes of the messages out. The message
+// on an edge takes mag2 where the edge's input is the smallest: the edge of
+// the minimum (the CPU's first smallest), or a tie, where min2 == min1 and so
+// mag2 == mag1, which needs no edge index.
 struct check_minima {
     int32_t min1 = 255, min2 = 255;
-    uint32_t arg_min = 0;
     int32_t signs = 0; // sign bit: parity of the negative inputs
     int32_t mag1 = 0, mag2 = 0;
     fixed_point_rule rule;
 
-    // branch-free: the same minima, edge and ties as comparing in turn
-    __device__ __forceinline__ void add(int32_t x, uint32_t e)
+    __device__ __forceinline__ void add(int32_t x, uint32_t)
     {
         const int32_t a = abs(x);
         signs ^= x;
         min2 = min(min2, max(min1, a));
-        arg_min = a < min1 ? e : arg_min;
         min1 = min(min1, a);
     }
     __device__ __forceinline__ void finish()
     {
-        mag1 = rule.magnitude(min(min1, 127));
-        mag2 = rule.magnitude(min(min2, 127));
+        mag1 = computed_once(rule.magnitude(min(min1, 127)));
+        mag2 = computed_once(rule.magnitude(min(min2, 127)));
     }
-    // The message out on edge e, whose input was x.
-    __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
+    // The message out on an edge whose input was x.
+    __device__ __forceinline__ int32_t message(int32_t x, uint32_t) const
     {
-        const int32_t mag = e == arg_min ? mag2 : mag1;
+        const int32_t mag = abs(x) == min1 ? mag2 : mag1;
         const int32_t negative = (signs ^ x) >> 31; // 0 or -1
         return (mag ^ negative) - negative;
     }
@@ -999,12 +1008,17 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     min_sum_variant v{};
     v.rule = rule;
     v.pairs = pairs && min_sum_pairs_exact(g, layered, rule);
-    const unsigned per_lane = v.pairs ? 2 : 1;
+    // On chip, layered runs of few checks keep few warps busy, and a pair
+    // lane's check takes longer: one frame a lane there (the (3,6) n = 1008
+    // code, runs of 7 checks: 1.4x pairs on an H100)
+    const bool short_runs = layered && g.runs > 0 && g.checks < min_pair_run * g.runs;
+    const unsigned chip_per_lane = v.pairs && !short_runs ? 2 : 1;
     for (unsigned lanes : { 32u, 16u, 8u }) {
-        const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * per_lane);
+        const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * chip_per_lane);
         if (bytes <= budget) {
+            v.pairs = chip_per_lane == 2;
             v.on_chip = true;
-            v.frames = lanes * per_lane;
+            v.frames = lanes * chip_per_lane;
             // 32 threads a lane of the group: a warp per check (or 32 / lanes
             // checks)
             v.threads = 32 * lanes;
@@ -1014,11 +1028,24 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         }
     }
     v.on_chip = false;
-    v.frames = max_block_frames * per_lane;
+    v.frames = max_block_frames * (v.pairs ? 2 : 1);
     v.threads = grid_threads;
     v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
     v.shared_bytes = 0;
     return v;
+}
+
+unsigned min_sum_block_threads(const min_sum_variant& v,
+                               size_t shared_per_sm,
+                               size_t reserved_per_block,
+                               unsigned threads_per_sm)
+{
+    if (!v.on_chip)
+        return v.threads;
+    const size_t per_block = v.shared_bytes + static_shared_bytes + reserved_per_block;
+    const size_t blocks = std::max<size_t>(1, shared_per_sm / per_block);
+    const size_t fill = size_t(threads_per_sm) / blocks / 32 * 32;
+    return unsigned(std::clamp<size_t>(fill, v.threads, 1024));
 }
 
 bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)

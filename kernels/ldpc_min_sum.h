@@ -114,7 +114,7 @@ struct min_sum_variant {
     bool pairs;
     bool on_chip;        //!< state in shared memory, else in params::workspace
     unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global (x2 pairs)
-    unsigned threads;    //!< threads a block
+    unsigned threads;    //!< threads a block: at least 32 a lane on chip
     size_t shared_bytes; //!< dynamic shared memory a block
     size_t state_bytes;  //!< a group's state (in shared or global memory)
 };
@@ -122,13 +122,28 @@ struct min_sum_variant {
 /*!
  * The variant for a code: on chip with the largest group (32, 16 or 8 lanes)
  * whose state fits \p shared_limit bytes a block, else global. A lane is a
- * frame, or two frames in fp16 pairs when \p pairs and min_sum_pairs_exact().
+ * frame, or two frames in fp16 pairs when \p pairs and min_sum_pairs_exact(),
+ * except on chip for layered codes whose runs have fewer than 32 checks on
+ * average (few busy warps, and a pair's check takes longer).
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                binary_rule rule,
                                size_t shared_limit,
                                bool pairs = false);
+
+/*!
+ * Threads a block of an on-chip variant \p v: enough that the blocks an SM
+ * holds (as many as its \p shared_per_sm bytes of shared memory take, with
+ * \p reserved_per_block bytes a block for the runtime) fill its
+ * \p threads_per_sm threads, at most 1024 and at least v.threads, a multiple
+ * of 32. The warps share out a group's checks, and the check updates are
+ * latency-bound below about 32 warps an SM. v.threads for the global variant.
+ */
+unsigned min_sum_block_threads(const min_sum_variant& v,
+                               size_t shared_per_sm,
+                               size_t reserved_per_block,
+                               unsigned threads_per_sm);
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is

@@ -170,6 +170,11 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                frames,
                1);
     check_code(punctured_qc_code(), 4.0, frames, 2);
+    // on chip in pairs, a block's threads beyond 32 a lane
+    check_code(std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "1/2")),
+               2.5,
+               small() ? 5 : 40,
+               5);
     check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2", "short")),
                1.5,
                small() ? 2 : 40,

@@ -160,21 +160,34 @@ public:
             // 16-byte records at the start of a device allocation: aligned
             g.slot_variables = reinterpret_cast<const uint4*>(d_slot_variables.data());
         }
-        // The 8-bit rule two frames a lane in fp16 pairs, where exact: for
-        // the global variant, whose state streams through device memory and
-        // takes a third less time in pairs (DVB-S2 on an H100); on chip a
-        // group in pairs has half the threads for the same frames and is no
-        // faster. GPULDPC_GPU_DECODER_PAIRS=1 takes pairs on chip too, =0
-        // nowhere, for comparisons.
-        const char* pairs_env = std::getenv("GPULDPC_GPU_DECODER_PAIRS");
-        const bool pairs_set = pairs_env != nullptr;
+        // The 8-bit rule two frames a lane in fp16 pairs, where exact: an
+        // instruction for two frames, the same bytes a frame. On chip (n =
+        // 1944, H100) 1.4x one frame a lane with the block's threads filling
+        // the SM; in the global variant a third less time (DVB-S2).
+        // GPULDPC_GPU_DECODER_PAIRS=0 takes one frame a lane, for comparisons.
         const bool pairs = cuda::environment_switch("GPULDPC_GPU_DECODER_PAIRS");
         const size_t shared_limit = cuda_shared_memory_limit(d_device);
         const auto rule = binary_rule_of(d_config);
-        d_variant =
-            kernels::min_sum_choose(g, layered, rule, shared_limit, pairs_set && pairs);
-        if (!pairs_set && !d_variant.on_chip)
-            d_variant = kernels::min_sum_choose(g, layered, rule, shared_limit, true);
+        d_variant = kernels::min_sum_choose(g, layered, rule, shared_limit, pairs);
+        // an SM's shared memory as the limit allows (a capped limit stands
+        // for a smaller card), its threads filled by the blocks it holds
+        const size_t shared_per_sm = std::min<size_t>(
+            prop.sharedMemPerMultiprocessor, shared_limit + prop.reservedSharedMemPerBlock);
+        d_variant.threads = kernels::min_sum_block_threads(d_variant,
+                                                           shared_per_sm,
+                                                           prop.reservedSharedMemPerBlock,
+                                                           unsigned(prop.maxThreadsPerMultiProcessor));
+        // threads a block on chip (a multiple of 32, at most 1024; the warps
+        // share out a group's checks), for comparisons
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
+            const long v = std::strtol(env, nullptr, 10);
+            if (v < 32 || v > 1024 || v % 32 != 0)
+                throw std::invalid_argument(
+                    std::string("GPULDPC_GPU_DECODER_BLOCK_THREADS='") + env +
+                    "' is not usable; allowed: a multiple of 32 from 32 to 1024");
+            if (d_variant.on_chip)
+                d_variant.threads = unsigned(v);
+        }
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {
