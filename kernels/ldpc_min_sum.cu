@@ -22,10 +22,10 @@
 #include <cooperative_groups.h>
 #include <cuda_fp16.h>
 #include <type_traits>
-#include <vector>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -514,8 +514,9 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
 // update_check from a check's compact record (slot: its place in the
 // schedule's order): the graph is read in two loads, the messages in are made
 // once, all of the check's reads issued before its minima are needed, and
-// kept in registers for the messages out. The minima's edge is the position
-// in the check (the same tie rule: the first).
+// kept in registers for the messages out. An edge is named by its position
+// in the check (float min-sum's minimum: the first smallest, as over edge
+// ids).
 template <typename A, bool Layered, unsigned G>
 __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
                                                      const group_state<A>& s,
@@ -867,30 +868,34 @@ __global__ void __launch_bounds__(grid_threads, 2)
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
-    decode<A, Layered, G, Compact>(p,
-                             grid_team{},
-                             p.workspace,
-                             0,
-                             n,
-                             frame_counters{ base,
-                                             base + n,
-                                             base + 2 * n,
-                                             base + 3 * n,
-                                             reinterpret_cast<int*>(base + 4 * n) });
+    decode<A, Layered, G, Compact>(
+        p,
+        grid_team{},
+        p.workspace,
+        0,
+        n,
+        frame_counters{ base,
+                        base + n,
+                        base + 2 * n,
+                        base + 3 * n,
+                        reinterpret_cast<int*>(base + 4 * n) });
 }
 
-// Kernels by arithmetic, schedule, group size and check degree bound (8, or
-// 0: any).
+// Kernels by arithmetic, schedule, group size and whether the checks have
+// compact records.
 template <typename A, bool Layered, bool Compact>
 const void* block_kernel(unsigned frames)
 {
     switch (frames / A::frames_per_lane) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, Compact>);
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 8, Compact>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 16, Compact>);
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 16, Compact>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 32, Compact>);
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 32, Compact>);
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
@@ -910,11 +915,9 @@ const void* choose_kernel_of(const min_sum_params& p)
     }
     const void* kernels[2][2] = {
         { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, false>),
-          reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<A, false, true>) },
+          reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, true>) },
         { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, false>),
-          reinterpret_cast<const void*>(
-              &min_sum_grid_kernel<A, true, true>) }
+          reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, true>) }
     };
     return kernels[p.layered][compact];
 }
@@ -1019,8 +1022,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.pairs = chip_per_lane == 2;
             v.on_chip = true;
             v.frames = lanes * chip_per_lane;
-            // 32 threads a lane of the group: a warp per check (or 32 / lanes
-            // checks)
+            // 32 threads a lane of the group at least: a warp per check (or
+            // 32 / lanes checks); min_sum_block_threads() may give more
             v.threads = 32 * lanes;
             v.state_bytes = bytes;
             v.shared_bytes = bytes;

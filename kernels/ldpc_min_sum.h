@@ -20,8 +20,9 @@
 // frame-interleaved (value x of frame f at x * G + f): G lanes of a warp, a
 // frame each, take one check or bit, so that they touch G neighbouring bytes
 // and share every read of the graph. A warp updates 32 / G checks at once.
-// - on chip: a thread block of 32 G threads decodes one group for all
-//   iterations, its state in shared memory (codes of a few thousand bits);
+// - on chip: a thread block (32 G threads or more, min_sum_block_threads)
+//   decodes one group for all iterations, its state in shared memory (codes
+//   of a few thousand bits);
 // - global: the whole grid of a cooperative launch decodes every group, the
 //   state in a global workspace (DVB-S2's 64800 bits), each step spread over
 //   all blocks and a grid-wide barrier between steps.

@@ -22,9 +22,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <numeric>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <vector>
 #endif
 
@@ -171,12 +171,14 @@ public:
         d_variant = kernels::min_sum_choose(g, layered, rule, shared_limit, pairs);
         // an SM's shared memory as the limit allows (a capped limit stands
         // for a smaller card), its threads filled by the blocks it holds
-        const size_t shared_per_sm = std::min<size_t>(
-            prop.sharedMemPerMultiprocessor, shared_limit + prop.reservedSharedMemPerBlock);
-        d_variant.threads = kernels::min_sum_block_threads(d_variant,
-                                                           shared_per_sm,
-                                                           prop.reservedSharedMemPerBlock,
-                                                           unsigned(prop.maxThreadsPerMultiProcessor));
+        const size_t shared_per_sm =
+            std::min<size_t>(prop.sharedMemPerMultiprocessor,
+                             shared_limit + prop.reservedSharedMemPerBlock);
+        d_variant.threads =
+            kernels::min_sum_block_threads(d_variant,
+                                           shared_per_sm,
+                                           prop.reservedSharedMemPerBlock,
+                                           unsigned(prop.maxThreadsPerMultiProcessor));
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
