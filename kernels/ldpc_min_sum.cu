@@ -43,6 +43,8 @@ constexpr size_t static_shared_bytes = 1088;
 constexpr unsigned max_pair_flooding_degree = 15;
 // pairs on chip, layered: runs of this many checks at least on average
 constexpr unsigned min_pair_run = 32;
+// registers a thread of the block kernel at most (__launch_bounds__(1024))
+constexpr unsigned block_kernel_registers = 64;
 
 __device__ __forceinline__ int32_t saturate8(int32_t x) { return min(max(x, -127), 127); }
 
@@ -952,19 +954,26 @@ void min_sum_compact_checks(const uint32_t* check_offsets,
                             std::vector<uint16_t>& slot_variables)
 {
     constexpr unsigned D = min_sum_compact_degree;
-    static_assert(D % 8 == 0, "a check's bits fill whole uint4 records");
+    static_assert(D == 8, "a check's bits fill one uint4 record");
+    if (n > 65536)
+        throw std::invalid_argument("min_sum_compact_checks: n=" + std::to_string(n) +
+                                    " has no compact records; allowed: n <= 65536");
     slot_edges.assign(checks, 0);
     slot_variables.assign(checks * D, 0);
     for (size_t slot = 0; slot < checks; ++slot) {
         const uint32_t c = order[slot];
+        if (c >= checks)
+            throw std::invalid_argument("min_sum_compact_checks: order[" +
+                                        std::to_string(slot) + "]=" + std::to_string(c) +
+                                        " is not a check; allowed: below " +
+                                        std::to_string(checks));
         const uint32_t e0 = check_offsets[c], deg = check_offsets[c + 1] - e0;
-        if (deg > D || e0 >= (1u << 28) || n > 65536)
+        if (deg > D || e0 >= (1u << 28))
             throw std::invalid_argument(
                 "min_sum_compact_checks: check " + std::to_string(c) + " (degree " +
                 std::to_string(deg) + ", first edge " + std::to_string(e0) +
-                ", n=" + std::to_string(n) +
                 ") has no compact record; allowed: degree <= " + std::to_string(D) +
-                ", edges < 2^28, n <= 65536");
+                ", edges < 2^28");
         slot_edges[slot] = e0 | deg << 28;
         for (uint32_t i = 0; i < deg; ++i)
             slot_variables[slot * D + i] = uint16_t(edge_variable[e0 + i]);
@@ -1013,21 +1022,25 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     v.pairs = pairs && min_sum_pairs_exact(g, layered, rule);
     // On chip, layered runs of few checks keep few warps busy, and a pair
     // lane's check takes longer: one frame a lane there (the (3,6) n = 1008
-    // code, runs of 7 checks: 1.4x pairs on an H100)
+    // code, runs of 7 checks: one frame a lane 1.4x faster than pairs, H100)
     const bool short_runs = layered && g.runs > 0 && g.checks < min_pair_run * g.runs;
-    const unsigned chip_per_lane = v.pairs && !short_runs ? 2 : 1;
-    for (unsigned lanes : { 32u, 16u, 8u }) {
-        const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * chip_per_lane);
-        if (bytes <= budget) {
-            v.pairs = chip_per_lane == 2;
-            v.on_chip = true;
-            v.frames = lanes * chip_per_lane;
-            // 32 threads a lane of the group at least: a warp per check (or
-            // 32 / lanes checks); min_sum_block_threads() may give more
-            v.threads = 32 * lanes;
-            v.state_bytes = bytes;
-            v.shared_bytes = bytes;
-            return v;
+    // on chip in pairs where they serve, else (or where no group in pairs
+    // fits) one frame a lane: a group on chip beats the grid variant
+    for (const unsigned per_lane : { v.pairs && !short_runs ? 2u : 1u, 1u }) {
+        for (unsigned lanes : { 32u, 16u, 8u }) {
+            const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * per_lane);
+            if (bytes <= budget) {
+                v.pairs = per_lane == 2;
+                v.on_chip = true;
+                v.frames = lanes * per_lane;
+                // 32 threads a lane of the group at least: a warp per check
+                // (or 32 / lanes checks); min_sum_block_threads() may give
+                // more
+                v.threads = 32 * lanes;
+                v.state_bytes = bytes;
+                v.shared_bytes = bytes;
+                return v;
+            }
         }
     }
     v.on_chip = false;
@@ -1041,14 +1054,18 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
 unsigned min_sum_block_threads(const min_sum_variant& v,
                                size_t shared_per_sm,
                                size_t reserved_per_block,
-                               unsigned threads_per_sm)
+                               unsigned threads_per_sm,
+                               unsigned registers_per_sm)
 {
     if (!v.on_chip)
         return v.threads;
     const size_t per_block = v.shared_bytes + static_shared_bytes + reserved_per_block;
     const size_t blocks = std::max<size_t>(1, shared_per_sm / per_block);
-    const size_t fill = size_t(threads_per_sm) / blocks / 32 * 32;
-    return unsigned(std::clamp<size_t>(fill, v.threads, 1024));
+    // the block kernel's registers are bounded for 1024 threads a block
+    const size_t resident =
+        std::min<size_t>(threads_per_sm, registers_per_sm / block_kernel_registers);
+    const size_t fill = resident / blocks / 32 * 32;
+    return unsigned(std::min<size_t>(std::max<size_t>(fill, v.threads), 1024));
 }
 
 bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)
@@ -1073,6 +1090,19 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             "launch_min_sum: a bit of degree " +
             std::to_string(p.graph.max_variable_degree) +
             " overflows the 16-bit beliefs; allowed: degrees up to 256");
+    if (p.graph.slot_edges && p.graph.slot_variables &&
+        !min_sum_compact_usable(p.graph.n, p.graph.max_check_degree))
+        throw std::invalid_argument(
+            "launch_min_sum: compact check records for a code of n=" +
+            std::to_string(p.graph.n) + " with checks of degree " +
+            std::to_string(p.graph.max_check_degree) +
+            "; allowed: n <= 65536, degree <= " + std::to_string(min_sum_compact_degree));
+    if (p.variant.on_chip && (p.variant.threads < 32 || p.variant.threads > 1024 ||
+                              p.variant.threads % 32 != 0))
+        throw std::invalid_argument(
+            "launch_min_sum: variant.threads=" + std::to_string(p.variant.threads) +
+            " is not usable on chip; allowed: a multiple of 32 "
+            "from 32 to 1024");
     if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
         throw std::invalid_argument(
             "launch_min_sum: variant.pairs takes the 8-bit rule, and flooding bits "

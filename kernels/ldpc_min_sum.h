@@ -113,9 +113,11 @@ struct min_sum_variant {
     binary_rule rule;
     //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
     bool pairs;
-    bool on_chip;        //!< state in shared memory, else in params::workspace
-    unsigned frames;     //!< frames a group: 8, 16 or 32 on chip, 32 global (x2 pairs)
-    unsigned threads;    //!< threads a block: at least 32 a lane on chip
+    bool on_chip;    //!< state in shared memory, else in params::workspace
+    unsigned frames; //!< frames a group: 8, 16 or 32 on chip, 32 global (x2 pairs)
+    //! threads a block: on chip a multiple of 32 up to 1024 (min_sum_choose
+    //! gives 32 a lane, min_sum_block_threads more), global 512
+    unsigned threads;
     size_t shared_bytes; //!< dynamic shared memory a block
     size_t state_bytes;  //!< a group's state (in shared or global memory)
 };
@@ -125,7 +127,8 @@ struct min_sum_variant {
  * whose state fits \p shared_limit bytes a block, else global. A lane is a
  * frame, or two frames in fp16 pairs when \p pairs and min_sum_pairs_exact(),
  * except on chip for layered codes whose runs have fewer than 32 checks on
- * average (few busy warps, and a pair's check takes longer).
+ * average (few busy warps, and a pair's check takes longer); a code that
+ * fits on chip only with one frame a lane stays on chip.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
@@ -137,14 +140,16 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
  * Threads a block of an on-chip variant \p v: enough that the blocks an SM
  * holds (as many as its \p shared_per_sm bytes of shared memory take, with
  * \p reserved_per_block bytes a block for the runtime) fill its
- * \p threads_per_sm threads, at most 1024 and at least v.threads, a multiple
+ * \p threads_per_sm threads, as far as its \p registers_per_sm registers
+ * hold them (64 a thread); at most 1024 and at least v.threads, a multiple
  * of 32. The warps share out a group's checks, and the check updates are
  * latency-bound below about 32 warps an SM. v.threads for the global variant.
  */
 unsigned min_sum_block_threads(const min_sum_variant& v,
                                size_t shared_per_sm,
                                size_t reserved_per_block,
-                               unsigned threads_per_sm);
+                               unsigned threads_per_sm,
+                               unsigned registers_per_sm);
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is

@@ -194,3 +194,61 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
                                      std::string::npos;
                           });
 }
+
+BOOST_AUTO_TEST_CASE(binary_variant_choice)
+{
+    // The binary decoder's variant (kernels/ldpc_min_sum.h), host side: the
+    // 8-bit rule in pairs on chip, one frame a lane for layered codes of short
+    // runs, on chip with one frame a lane rather than global where only that
+    // fits; the block's threads fill an SM within its registers.
+    using kernels::binary_rule;
+    kernels::min_sum_graph g{};
+    g.n = 1944;
+    g.checks = 972;
+    g.edges = 6966;
+    g.max_variable_degree = 11;
+    g.max_check_degree = 8;
+    g.runs = 12; // runs of 81 checks
+    const size_t h100 = 227 * 1024;
+    auto v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    BOOST_CHECK(v.on_chip && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 16u); // 8 lanes of pairs
+    BOOST_CHECK_EQUAL(v.threads, 256u);
+    // one block an SM (228 KiB), 2048 threads of 64 registers: 1024
+    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536),
+                      1024u);
+    // a card of 1024 threads an SM (Turing) gets no more than that
+    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 1024, 65536),
+                      1024u);
+    // where 16 frames do not fit, 8 frames one a lane stay on chip
+    const size_t small_card = 99 * 1024;
+    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, small_card, true);
+    BOOST_CHECK(v.on_chip && !v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 8u);
+    // runs of about 7 checks: one frame a lane on chip
+    g.runs = 139;
+    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    BOOST_CHECK(v.on_chip && !v.pairs);
+    // flooding has no runs: pairs
+    g.runs = 0;
+    v = kernels::min_sum_choose(g, false, binary_rule::fixed_min_sum, h100, true);
+    BOOST_CHECK(v.on_chip && v.pairs);
+    // small blocks, several an SM: their threads share the SM's registers
+    g.n = 96;
+    g.checks = 48;
+    g.edges = 288;
+    v = kernels::min_sum_choose(g, false, binary_rule::fixed_min_sum, h100, true);
+    BOOST_REQUIRE(v.on_chip);
+    const unsigned t = kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536);
+    BOOST_CHECK_EQUAL(t % 32, 0u);
+    BOOST_CHECK_GE(t, v.threads);
+    BOOST_CHECK_LE(t, 1024u);
+    // the global variant keeps its threads
+    g.n = 64800;
+    g.checks = 32400;
+    g.edges = 226799;
+    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    BOOST_CHECK(!v.on_chip);
+    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536),
+                      v.threads);
+}

@@ -178,12 +178,14 @@ public:
             kernels::min_sum_block_threads(d_variant,
                                            shared_per_sm,
                                            prop.reservedSharedMemPerBlock,
-                                           unsigned(prop.maxThreadsPerMultiProcessor));
+                                           unsigned(prop.maxThreadsPerMultiProcessor),
+                                           unsigned(prop.regsPerMultiprocessor));
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
-            const long v = std::strtol(env, nullptr, 10);
-            if (v < 32 || v > 1024 || v % 32 != 0)
+            char* end = nullptr;
+            const long v = std::strtol(env, &end, 10);
+            if (end == env || *end != '\0' || v < 32 || v > 1024 || v % 32 != 0)
                 throw std::invalid_argument(
                     std::string("GPULDPC_GPU_DECODER_BLOCK_THREADS='") + env +
                     "' is not usable; allowed: a multiple of 32 from 32 to 1024");
