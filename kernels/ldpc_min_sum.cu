@@ -940,9 +940,10 @@ const void* choose_kernel(const min_sum_params& p)
 
 } // namespace
 
-bool min_sum_compact_usable(unsigned n, unsigned max_check_degree)
+bool min_sum_compact_usable(unsigned n, unsigned max_check_degree, size_t edges)
 {
-    return n <= 65536 && max_check_degree <= min_sum_compact_degree;
+    return n <= 65536 && max_check_degree <= min_sum_compact_degree &&
+           edges < (size_t(1) << 28);
 }
 
 void min_sum_compact_checks(const uint32_t* check_offsets,
@@ -1091,12 +1092,13 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             std::to_string(p.graph.max_variable_degree) +
             " overflows the 16-bit beliefs; allowed: degrees up to 256");
     if (p.graph.slot_edges && p.graph.slot_variables &&
-        !min_sum_compact_usable(p.graph.n, p.graph.max_check_degree))
+        !min_sum_compact_usable(p.graph.n, p.graph.max_check_degree, p.graph.edges))
         throw std::invalid_argument(
             "launch_min_sum: compact check records for a code of n=" +
             std::to_string(p.graph.n) + " with checks of degree " +
-            std::to_string(p.graph.max_check_degree) +
-            "; allowed: n <= 65536, degree <= " + std::to_string(min_sum_compact_degree));
+            std::to_string(p.graph.max_check_degree) + " and " +
+            std::to_string(p.graph.edges) + " edges; allowed: n <= 65536, degree <= " +
+            std::to_string(min_sum_compact_degree) + ", edges < 2^28");
     if (p.variant.on_chip && (p.variant.threads < 32 || p.variant.threads > 1024 ||
                               p.variant.threads % 32 != 0))
         throw std::invalid_argument(

@@ -72,9 +72,10 @@ constexpr unsigned min_sum_compact_degree = 8;
 
 /*!
  * Whether a code's checks can have compact records: no check has more than
- * min_sum_compact_degree edges, and the bits are numbered in 16 bits.
+ * min_sum_compact_degree edges, the bits are numbered in 16 bits and the
+ * edges in 28.
  */
-bool min_sum_compact_usable(unsigned n, unsigned max_check_degree);
+bool min_sum_compact_usable(unsigned n, unsigned max_check_degree, size_t edges);
 
 /*!
  * The compact records of the checks, in the order the schedule visits them
@@ -82,8 +83,8 @@ bool min_sum_compact_usable(unsigned n, unsigned max_check_degree);
  * \p slot_edges gets the check's first edge (low 28 bits) and its degree
  * (high 4 bits); \p slot_variables 8 16-bit bits (0 past the degree), a
  * uint4 a slot. A check's reads of the graph are then two loads, not 2 + its
- * degree. The code MUST be min_sum_compact_usable() and have fewer than 2^28
- * edges; std::invalid_argument otherwise.
+ * degree. The code MUST be min_sum_compact_usable(); std::invalid_argument
+ * otherwise.
  */
 void min_sum_compact_checks(const uint32_t* check_offsets,
                             const uint32_t* edge_variable,

@@ -46,17 +46,43 @@ make_batch_decoder(ldpc_code::sptr code,
                    float min_sum_offset = 0.0f);
 
 /*!
+ * Where a block with a GPU path runs, for device_name() from any thread: the
+ * GPU's name from construction until the block falls back, then "cpu".
+ * set() only while the block is made; left_gpu() from the work thread
+ * (run_on_gpu_or_cpu() calls it when it drops the engine).
+ */
+class device_status
+{
+public:
+    //! the engine choose_engine() made, or null (the CPU)
+    template <typename Engine>
+    void set(const Engine* gpu)
+    {
+        d_gpu_name = gpu ? gpu->device_name() : std::string();
+        d_on_gpu.store(gpu != nullptr);
+    }
+    void left_gpu() { d_on_gpu.store(false); }
+    std::string name() const { return d_on_gpu.load() ? d_gpu_name : "cpu"; }
+
+private:
+    std::string d_gpu_name;
+    std::atomic<bool> d_on_gpu{ false };
+};
+
+/*!
  * Runs \p on_gpu when a GPU engine is present, else \p on_cpu. A GPU failure
  * at run time (a cuda_error) drops the engine (with a log line) and redoes the
  * call on the CPU: work() has consumed nothing yet, so nothing is lost. Any
  * other exception (an invalid argument, a logic error) is a bug, not a GPU
- * failure: it propagates and the engine stays.
+ * failure: it propagates and the engine stays. \p where, if given, learns
+ * that the block left the GPU.
  */
 template <typename Engine, typename Gpu, typename Cpu>
 void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
                        gr::logger_ptr logger,
                        Gpu&& on_gpu,
-                       Cpu&& on_cpu)
+                       Cpu&& on_cpu,
+                       device_status* where = nullptr)
 {
     if (gpu) {
         try {
@@ -65,6 +91,8 @@ void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
         } catch (const cuda_error& e) {
             logger->error("GPU failed ({}); falling back to the CPU", e.what());
             gpu.reset();
+            if (where)
+                where->left_gpu();
         }
     }
     on_cpu();
@@ -103,27 +131,6 @@ choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
         return nullptr;
     }
 }
-
-/*!
- * Where a block with a GPU path runs, for device_name() from any thread: the
- * GPU's name from construction until the block falls back, then "cpu".
- * set() only while the block is made; left_gpu() from the work thread.
- */
-class device_status
-{
-public:
-    void set(const std::string& gpu_name)
-    {
-        d_gpu_name = gpu_name;
-        d_on_gpu.store(!gpu_name.empty());
-    }
-    void left_gpu() { d_on_gpu.store(false); }
-    std::string name() const { return d_on_gpu.load() ? d_gpu_name : "cpu"; }
-
-private:
-    std::string d_gpu_name;
-    std::atomic<bool> d_on_gpu{ false };
-};
 
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
 void log_skipped(gr::logger_ptr logger,

@@ -52,7 +52,7 @@ fft_impl::fft_impl(int fft_size,
     d_gpu = choose_engine<fft_cuda>(device, d_logger, [&](int index) {
         return std::make_unique<fft_cuda>(d_n, forward, window, shift, index);
     });
-    d_where.set(d_gpu ? d_gpu->device_name() : "");
+    d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
     // the CPU path keeps GNU Radio's default buffers
     if (d_gpu)
@@ -74,9 +74,8 @@ int fft_impl::work(int noutput_items,
         d_gpu,
         d_logger,
         [&](fft_cuda& gpu) { gpu.execute(in, out, size_t(noutput_items)); },
-        [&] { execute_cpu(in, out, noutput_items); });
-    if (!d_gpu)
-        d_where.left_gpu();
+        [&] { execute_cpu(in, out, noutput_items); },
+        &d_where);
     return noutput_items;
 }
 

@@ -35,7 +35,7 @@ fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
         return std::make_unique<fwht_cuda>(
             transform.length(), transform.normalization(), transform.ordering(), index);
     });
-    d_where.set(d_gpu ? d_gpu->device_name() : "");
+    d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
     // the CPU path keeps GNU Radio's default buffers
     if (d_gpu)
@@ -54,9 +54,8 @@ int fwht_impl::work(int noutput_items,
         d_gpu,
         d_logger,
         [&](fwht_cuda& gpu) { gpu.execute(in, out, n); },
-        [&] { d_cpu.execute(in, out, n); });
-    if (!d_gpu)
-        d_where.left_gpu();
+        [&] { d_cpu.execute(in, out, n); },
+        &d_where);
     return noutput_items;
 }
 

@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
     // holds check order[s]'s first edge and degree and its bits in edge
     // order, zeros after; codes that do not fit are refused by name.
     const ldpc_code code = construct_regular_code(96, 3, 6, 2, 11);
-    BOOST_REQUIRE(kernels::min_sum_compact_usable(code.n(), 6));
+    BOOST_REQUIRE(kernels::min_sum_compact_usable(code.n(), 6, code.num_edges()));
     std::vector<uint32_t> order(code.m());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = uint32_t(order.size() - 1 - i);
@@ -175,8 +175,9 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
             BOOST_CHECK_EQUAL(variables[s * kernels::min_sum_compact_degree + i],
                               i < deg ? code.edge_variable()[e0 + i] : 0u);
     }
-    BOOST_CHECK(!kernels::min_sum_compact_usable(65537, 6));
-    BOOST_CHECK(!kernels::min_sum_compact_usable(1000, 9));
+    BOOST_CHECK(!kernels::min_sum_compact_usable(65537, 6, 1000));
+    BOOST_CHECK(!kernels::min_sum_compact_usable(1000, 9, 1000));
+    BOOST_CHECK(!kernels::min_sum_compact_usable(1000, 6, size_t(1) << 28));
     const ldpc_code dense = construct_regular_code(400, 3, 10, 2, 7);
     std::vector<uint32_t> natural(dense.m());
     for (size_t i = 0; i < natural.size(); ++i)

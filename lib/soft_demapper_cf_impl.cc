@@ -56,7 +56,7 @@ soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
     d_gpu = choose_engine<soft_demapper_cuda>(device, d_logger, [this](int index) {
         return std::make_unique<soft_demapper_cuda>(d_demapper, index);
     });
-    d_where.set(d_gpu ? d_gpu->device_name() : "");
+    d_where.set(d_gpu.get());
 }
 
 std::string soft_demapper_cf_impl::device_name() const { return d_where.name(); }
@@ -70,9 +70,8 @@ void soft_demapper_cf_impl::demap(const std::complex<float>* y,
         d_gpu,
         d_logger,
         [&](soft_demapper_cuda& gpu) { gpu.demap(y, n, noise_var, llr); },
-        [&] { d_demapper.demap(y, n, noise_var, llr); });
-    if (!d_gpu)
-        d_where.left_gpu();
+        [&] { d_demapper.demap(y, n, noise_var, llr); },
+        &d_where);
 }
 
 void soft_demapper_cf_impl::set_noise_var(float noise_var)

@@ -44,7 +44,7 @@ spectral_transform_impl<T>::spectral_transform_impl(
                 transform.length(), transform.kind(), transform.forward()),
             index);
     });
-    d_where.set(d_gpu ? d_gpu->device_name() : "");
+    d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);
     // the CPU path keeps GNU Radio's default buffers
     if (d_gpu)
@@ -64,9 +64,8 @@ int spectral_transform_impl<T>::work(int noutput_items,
         d_gpu,
         this->d_logger,
         [&](butterfly_cuda<T>& gpu) { gpu.execute(in, out, n); },
-        [&] { d_transform.execute(in, out, n); });
-    if (!d_gpu)
-        d_where.left_gpu();
+        [&] { d_transform.execute(in, out, n); },
+        &d_where);
     return noutput_items;
 }
 

@@ -34,8 +34,6 @@ private:
 
 public:
     std::string device_name() const override { return d_where.name(); }
-
-private:
 };
 
 } // namespace gpuldpc

@@ -137,8 +137,7 @@ public:
         // Checks of up to 8 edges read the graph from compact records, two
         // loads a check; GPULDPC_GPU_DECODER_COMPACT_CHECKS=0 leaves them out,
         // for comparisons
-        if (kernels::min_sum_compact_usable(g.n, g.max_check_degree) &&
-            c.num_edges() < (size_t(1) << 28) &&
+        if (kernels::min_sum_compact_usable(g.n, g.max_check_degree, g.edges) &&
             cuda::environment_switch("GPULDPC_GPU_DECODER_COMPACT_CHECKS")) {
             std::vector<uint32_t> order(c.m());
             if (layered)
