@@ -23,6 +23,7 @@
 #include <cuda_fp16.h>
 #include <type_traits>
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,7 +43,12 @@ constexpr size_t static_shared_bytes = 1088;
 // pairs: bits of this degree at most, flooding (exact fp16 sums)
 constexpr unsigned max_pair_flooding_degree = 15;
 // pairs on chip, layered: runs of this many checks at least on average
-constexpr unsigned min_pair_run = 32;
+constexpr unsigned min_pair_run = 16;
+// threads a block at least, flooding on chip
+constexpr unsigned min_flooding_threads = 128;
+// lanes a group, in the order the choice of a variant tries them
+constexpr std::array<unsigned, 6> smaller_first{ 1, 2, 4, 8, 16, 32 };
+constexpr std::array<unsigned, 6> short_run_lanes{ 32, 16, 8, 0, 0, 0 };
 // registers a thread of the block kernel at most (__launch_bounds__(1024))
 constexpr unsigned block_kernel_registers = 64;
 
@@ -687,8 +693,9 @@ __device__ void decode(const min_sum_params& p,
         A::set_input(s.belief, Layered ? nullptr : s.channel, size_t(v) * F + fr % F, x);
     }
     // check messages start at 0 (the lanes of frames beyond the batch too)
+    // (rounded up: the c2v region ends on a 16-byte boundary)
     const uint32_t c2v_words =
-        uint32_t(g.edges) * G * uint32_t(sizeof(typename A::message_t)) / 4;
+        (uint32_t(g.edges) * G * uint32_t(sizeof(typename A::message_t)) + 3) / 4;
     for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
         const uint32_t gr = w / c2v_words;
         reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] =
@@ -889,6 +896,15 @@ template <typename A, bool Layered, bool Compact>
 const void* block_kernel(unsigned frames)
 {
     switch (frames / A::frames_per_lane) {
+    case 1:
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 1, Compact>);
+    case 2:
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 2, Compact>);
+    case 4:
+        return reinterpret_cast<const void*>(
+            &min_sum_block_kernel<A, Layered, 4, Compact>);
     case 8:
         return reinterpret_cast<const void*>(
             &min_sum_block_kernel<A, Layered, 8, Compact>);
@@ -1009,41 +1025,119 @@ size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
            sizeof(int);
 }
 
+namespace {
+
+// The per-frame counters of a block of F frames (static shared memory)
+constexpr size_t counter_bytes(unsigned frames) { return 16 * size_t(frames) + 16; }
+
+min_sum_variant on_chip_variant(const min_sum_graph& g,
+                                bool layered,
+                                binary_rule rule,
+                                unsigned lanes,
+                                unsigned per_lane)
+{
+    min_sum_variant v{};
+    v.rule = rule;
+    v.pairs = per_lane == 2;
+    v.on_chip = true;
+    v.frames = lanes * per_lane;
+    v.threads = 32;
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
+    v.shared_bytes = v.state_bytes;
+    return v;
+}
+
+} // namespace
+
+size_t
+min_sum_blocks_per_sm(const min_sum_variant& v, const min_sum_sm& sm, unsigned registers)
+{
+    const size_t per_block =
+        v.shared_bytes + counter_bytes(v.frames) + sm.reserved_per_block;
+    const size_t warps = (v.threads + 31) / 32;
+    const size_t warp_registers = align_up(size_t(std::max(registers, 1u)) * 32, 256);
+    return std::min({ sm.shared_bytes / per_block,
+                      size_t(sm.threads) / (32 * warps),
+                      size_t(sm.registers) / (warp_registers * warps),
+                      size_t(sm.blocks) });
+}
+
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                binary_rule rule,
-                               size_t shared_limit,
-                               bool pairs)
+                               const min_sum_choice& choice)
 {
-    // room for the kernel's static counters
-    const size_t budget =
-        shared_limit > static_shared_bytes ? shared_limit - static_shared_bytes : 0;
-    min_sum_variant v{};
-    v.rule = rule;
-    v.pairs = pairs && min_sum_pairs_exact(g, layered, rule);
-    // On chip, layered runs of few checks keep few warps busy, and a pair
-    // lane's check takes longer: one frame a lane there (the (3,6) n = 1008
-    // code, runs of 7 checks: one frame a lane 1.4x faster than pairs, H100)
-    const bool short_runs = layered && g.runs > 0 && g.checks < min_pair_run * g.runs;
-    // on chip in pairs where they serve, else (or where no group in pairs
-    // fits) one frame a lane: a group on chip beats the grid variant
-    for (const unsigned per_lane : { v.pairs && !short_runs ? 2u : 1u, 1u }) {
-        for (unsigned lanes : { 32u, 16u, 8u }) {
-            const size_t bytes = min_sum_state_bytes(g, layered, rule, lanes * per_lane);
-            if (bytes <= budget) {
-                v.pairs = per_lane == 2;
-                v.on_chip = true;
-                v.frames = lanes * per_lane;
-                // 32 threads a lane of the group at least: a warp per check
-                // (or 32 / lanes checks); min_sum_block_threads() may give
-                // more
-                v.threads = 32 * lanes;
-                v.state_bytes = bytes;
-                v.shared_bytes = bytes;
-                return v;
+    const min_sum_sm& sm = choice.sm;
+    auto registers = [&](const min_sum_variant& v) {
+        return choice.registers ? choice.registers(v) : block_kernel_registers;
+    };
+    const bool pairs = choice.pairs && min_sum_pairs_exact(g, layered, rule);
+    // layered: the checks of a run at once, a lane each
+    const size_t run_checks =
+        layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : 0;
+    // Runs of few checks keep few warps busy, and a pair lane's check takes
+    // longer: there one frame a lane in groups of 8 lanes or more (the (3,6)
+    // n = 1008 code, runs of 7 checks, H100: 8 lanes of one frame 4.1
+    // Gbit/s; 1, 2 or 4 lanes of pairs 2.5 to 2.9)
+    const bool short_runs = layered && g.runs > 0 && run_checks < min_pair_run;
+
+    // The threads of a block of v: as many as keep the blocks an SM holds by
+    // its shared memory (as far as threads and registers allow), layered at
+    // least a lane for each check of a run, flooding at least 128 (checks
+    // enough for them); a multiple of 32 up to 1024.
+    auto block_threads = [&](min_sum_variant v) {
+        const size_t per_block =
+            v.shared_bytes + counter_bytes(v.frames) + sm.reserved_per_block;
+        const size_t by_shared =
+            std::max<size_t>(1, std::min<size_t>(sm.shared_bytes / per_block, sm.blocks));
+        const unsigned r = registers(v);
+        unsigned fill = 32;
+        for (unsigned t = 1024; t > 32; t -= 32) {
+            v.threads = t;
+            if (min_sum_blocks_per_sm(v, sm, r) >= by_shared) {
+                fill = t;
+                break;
             }
         }
+        const size_t least =
+            layered ? align_up(run_checks * (v.frames / (v.pairs ? 2 : 1)), 32)
+                    : size_t(min_flooding_threads);
+        return unsigned(std::clamp<size_t>(std::max<size_t>(fill, least), 32, 1024));
+    };
+
+    min_sum_variant best{};
+    size_t best_frames = 0; // resident an SM
+    for (const unsigned per_lane : { pairs && !short_runs ? 2u : 1u, 1u }) {
+        // flooding and layered in pairs: the smallest group first; layered
+        // short runs: one frame a lane in the largest group that fits
+        const bool largest_first = short_runs && per_lane == 1 && !choice.lanes;
+        const auto& order = largest_first ? short_run_lanes : smaller_first;
+        for (const unsigned lanes : order) {
+            if (lanes == 0 || (choice.lanes && lanes != choice.lanes))
+                continue;
+            min_sum_variant v = on_chip_variant(g, layered, rule, lanes, per_lane);
+            if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
+                continue;
+            v.threads = block_threads(v);
+            const size_t frames =
+                std::max<size_t>(1, min_sum_blocks_per_sm(v, sm, registers(v))) *
+                v.frames;
+            if (!layered || largest_first)
+                return v; // the first that fits
+            // layered: the most frames resident an SM, the smaller group of
+            // as many
+            if (frames > best_frames) {
+                best = v;
+                best_frames = frames;
+            }
+        }
+        if (best_frames >= min_sum_layered_frames_per_sm ||
+            (choice.lanes && best_frames > 0))
+            return best;
     }
+    min_sum_variant v{};
+    v.rule = rule;
+    v.pairs = pairs;
     v.on_chip = false;
     v.frames = max_block_frames * (v.pairs ? 2 : 1);
     v.threads = grid_threads;
@@ -1052,21 +1146,20 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     return v;
 }
 
-unsigned min_sum_block_threads(const min_sum_variant& v,
-                               size_t shared_per_sm,
-                               size_t reserved_per_block,
-                               unsigned threads_per_sm,
-                               unsigned registers_per_sm)
+unsigned min_sum_block_registers(const min_sum_variant& v, bool layered, bool compact)
 {
-    if (!v.on_chip)
-        return v.threads;
-    const size_t per_block = v.shared_bytes + static_shared_bytes + reserved_per_block;
-    const size_t blocks = std::max<size_t>(1, shared_per_sm / per_block);
-    // the block kernel's registers are bounded for 1024 threads a block
-    const size_t resident =
-        std::min<size_t>(threads_per_sm, registers_per_sm / block_kernel_registers);
-    const size_t fill = resident / blocks / 32 * 32;
-    return unsigned(std::min<size_t>(std::max<size_t>(fill, v.threads), 1024));
+    min_sum_params p{};
+    p.variant = v;
+    p.layered = layered;
+    static const uint32_t some_record = 0;
+    static const uint4 some_variables{};
+    if (compact) {
+        p.graph.slot_edges = &some_record;
+        p.graph.slot_variables = &some_variables;
+    }
+    cudaFuncAttributes a{};
+    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&a, choose_kernel(p)));
+    return unsigned(a.numRegs);
 }
 
 bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)

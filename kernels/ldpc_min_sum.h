@@ -16,13 +16,12 @@
 // min-sum and sum-product (the check_rules.h rules in float: the same
 // decisions at high SNR, the same error rates within statistics).
 //
-// Frames are decoded in groups of G (8, 16 or 32), their state laid out
+// Frames are decoded in groups of G (1, 2, 4 ... 32), their state laid out
 // frame-interleaved (value x of frame f at x * G + f): G lanes of a warp, a
 // frame each, take one check or bit, so that they touch G neighbouring bytes
 // and share every read of the graph. A warp updates 32 / G checks at once.
-// - on chip: a thread block (32 G threads or more, min_sum_block_threads)
-//   decodes one group for all iterations, its state in shared memory (codes
-//   of a few thousand bits);
+// - on chip: a thread block decodes one group for all iterations, its state
+//   in shared memory (codes of up to some ten thousand bits; min_sum_choose);
 // - global: the whole grid of a cooperative launch decodes every group, the
 //   state in a global workspace (DVB-S2's 64800 bits), each step spread over
 //   all blocks and a grid-wide barrier between steps.
@@ -35,6 +34,7 @@
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace gr {
@@ -115,42 +115,72 @@ struct min_sum_variant {
     //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
     bool pairs;
     bool on_chip;    //!< state in shared memory, else in params::workspace
-    unsigned frames; //!< frames a group: 8, 16 or 32 on chip, 32 global (x2 pairs)
-    //! threads a block: on chip a multiple of 32 up to 1024 (min_sum_choose
-    //! gives 32 a lane, min_sum_block_threads more), global 512
+    unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
+    //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
     size_t shared_bytes; //!< dynamic shared memory a block
     size_t state_bytes;  //!< a group's state (in shared or global memory)
 };
 
+/*! One SM of the device, as the choice of an on-chip variant weighs it. */
+struct min_sum_sm {
+    size_t shared_bytes;       //!< shared memory an SM holds (as the limit allows)
+    size_t reserved_per_block; //!< shared memory the runtime takes a block
+    unsigned threads;          //!< resident threads at most
+    unsigned registers;        //!< 32-bit registers
+    unsigned blocks;           //!< resident blocks at most
+};
+
+/*! What min_sum_choose() weighs besides the code. */
+struct min_sum_choice {
+    size_t shared_limit = 48 * 1024; //!< dynamic and static shared memory a block
+    //! the SM; blocks are sized for it (a capped shared_limit stands for a
+    //! smaller card: the SM's shared memory SHOULD then be the cap plus the
+    //! reserve)
+    min_sum_sm sm{ 100 * 1024, 1024, 2048, 65536, 32 };
+    bool pairs = true;  //!< fp16 pairs where min_sum_pairs_exact()
+    unsigned lanes = 0; //!< lanes a group on chip (1, 2, ... 32), 0: chosen
+    //! registers a thread of the block kernel of a variant (the
+    //! kernels' own: min_sum_block_registers()); null: 64, their bound
+    std::function<unsigned(const min_sum_variant&)> registers;
+};
+
 /*!
- * The variant for a code: on chip with the largest group (32, 16 or 8 lanes)
- * whose state fits \p shared_limit bytes a block, else global. A lane is a
- * frame, or two frames in fp16 pairs when \p pairs and min_sum_pairs_exact(),
- * except on chip for layered codes whose runs have fewer than 32 checks on
- * average (few busy warps, and a pair's check takes longer); a code that
- * fits on chip only with one frame a lane stays on chip.
+ * The variant for a code: a group of G lanes (G = 1, 2, ... 32; a lane one
+ * frame, or two in fp16 pairs where min_sum_pairs_exact()) a thread block,
+ * its state in shared memory, or the global variant where no group fits.
+ * - Flooding: the smallest group that fits (the most blocks an SM, each a
+ *   frame or two a lane: a check step has enough checks to keep all of an
+ *   SM's threads busy), its threads filling the SM (the most that keep the
+ *   blocks its shared memory holds, at least 128).
+ * - Layered: the group with the most frames resident an SM (ties: the
+ *   smaller group), its threads filling the SM as flooding's, and at least
+ *   a lane for each check of a run; the global variant where fewer than
+ *   min_sum_layered_frames_per_sm frames would be resident (a run's checks
+ *   then keep too few warps busy). Codes whose runs average fewer than 16
+ *   checks take one frame a lane in the largest group of 8 lanes or more
+ *   that fits (few busy warps, and a pair's check takes longer).
+ * A group that fits on chip only with one frame a lane stays on chip.
+ * \p choice.lanes, where set, takes that group wherever it fits.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
                                binary_rule rule,
-                               size_t shared_limit,
-                               bool pairs = false);
+                               const min_sum_choice& choice);
+
+//! Layered on chip: frames resident an SM at least.
+constexpr unsigned min_sum_layered_frames_per_sm = 8;
 
 /*!
- * Threads a block of an on-chip variant \p v: enough that the blocks an SM
- * holds (as many as its \p shared_per_sm bytes of shared memory take, with
- * \p reserved_per_block bytes a block for the runtime) fill its
- * \p threads_per_sm threads, as far as its \p registers_per_sm registers
- * hold them (64 a thread); at most 1024 and at least v.threads, a multiple
- * of 32. The warps share out a group's checks, and the check updates are
- * latency-bound below about 32 warps an SM. v.threads for the global variant.
+ * Blocks of an on-chip variant that an SM \p sm holds at once with
+ * \p registers registers a thread (as cudaOccupancy counts them: by shared
+ * memory, threads, registers a warp in units of 256, and blocks).
  */
-unsigned min_sum_block_threads(const min_sum_variant& v,
-                               size_t shared_per_sm,
-                               size_t reserved_per_block,
-                               unsigned threads_per_sm,
-                               unsigned registers_per_sm);
+size_t
+min_sum_blocks_per_sm(const min_sum_variant& v, const min_sum_sm& sm, unsigned registers);
+
+/*! Registers a thread of the block kernel of \p v (cudaFuncGetAttributes). */
+unsigned min_sum_block_registers(const min_sum_variant& v, bool layered, bool compact);
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is

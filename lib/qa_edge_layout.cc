@@ -198,10 +198,10 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
 
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
-    // The binary decoder's variant (kernels/ldpc_min_sum.h), host side: the
-    // 8-bit rule in pairs on chip, one frame a lane for layered codes of short
-    // runs, on chip with one frame a lane rather than global where only that
-    // fits; the block's threads fill an SM within its registers.
+    // The binary decoder's variant (kernels/ldpc_min_sum.h), host side:
+    // flooding the smallest group that fits with the SM's threads shared out;
+    // layered the group of the most frames an SM, a lane a check of a run, one
+    // frame a lane for short runs, global where few frames fit.
     using kernels::binary_rule;
     kernels::min_sum_graph g{};
     g.n = 1944;
@@ -210,46 +210,93 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     g.max_variable_degree = 11;
     g.max_check_degree = 8;
     g.runs = 12; // runs of 81 checks
-    const size_t h100 = 227 * 1024;
-    auto v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    kernels::min_sum_choice h100;
+    h100.shared_limit = 227 * 1024;
+    h100.sm = { 228 * 1024, 1024, 2048, 65536, 32 };
+    h100.registers = [](const kernels::min_sum_variant&) { return 32u; };
+    const auto fixed = binary_rule::fixed_min_sum;
+    // a pair group's state: 2 bytes a bit and a check message a frame
+    const size_t pair_lane = 2 * (2 * 1944 + 6966);
+    auto v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_REQUIRE(v.on_chip && v.pairs);
+    // lanes of 2 frames: 1 lane (21.8 KB) makes 10 blocks an SM and 2 lanes
+    // 5, 20 frames (the smaller group is taken); 4 or 8 lanes 16 frames
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_GE(v.state_bytes, pair_lane);
+    // 2048 threads over 10 blocks (a run's 81 checks take 96)
+    BOOST_CHECK_EQUAL(v.threads, 192u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, h100.sm, 32), 10u);
+    // registers bound the blocks: 64 a thread, 6 warps a block, 5 blocks
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 64), 5u);
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 72), 4u);
+    // the lanes asked for
+    kernels::min_sum_choice eight = h100;
+    eight.lanes = 8;
+    v = kernels::min_sum_choose(g, true, fixed, eight);
     BOOST_CHECK(v.on_chip && v.pairs);
-    BOOST_CHECK_EQUAL(v.frames, 16u); // 8 lanes of pairs
-    BOOST_CHECK_EQUAL(v.threads, 256u);
-    // one block an SM (228 KiB), 2048 threads of 64 registers: 1024
-    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536),
-                      1024u);
-    // a card of 1024 threads an SM (Turing) gets no more than that
-    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 1024, 65536),
-                      1024u);
-    // where 16 frames do not fit, 8 frames one a lane stay on chip
-    const size_t small_card = 99 * 1024;
-    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, small_card, true);
-    BOOST_CHECK(v.on_chip && !v.pairs);
-    BOOST_CHECK_EQUAL(v.frames, 8u);
-    // runs of about 7 checks: one frame a lane on chip
+    BOOST_CHECK_EQUAL(v.frames, 16u);
+    BOOST_CHECK_EQUAL(v.threads, 1024u); // a block an SM: its threads fill it
+    // with 32 threads an SM, a run's 81 x 8 lanes still get a lane each
+    eight.sm.threads = 32;
+    v = kernels::min_sum_choose(g, true, fixed, eight);
+    BOOST_CHECK_EQUAL(v.threads, 672u);
+    // a card of 99 KiB: 8 frames an SM in groups of 1, 2 or 4 lanes
+    kernels::min_sum_choice small_card = h100;
+    small_card.shared_limit = 99 * 1024;
+    small_card.sm.shared_bytes = 100 * 1024;
+    v = kernels::min_sum_choose(g, true, fixed, small_card);
+    BOOST_CHECK(v.on_chip && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, small_card.sm, 32), 4u);
+    // runs of about 7 checks: one frame a lane, the largest group that fits
     g.runs = 139;
-    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    v = kernels::min_sum_choose(g, true, fixed, h100);
     BOOST_CHECK(v.on_chip && !v.pairs);
-    // flooding has no runs: pairs
+    BOOST_CHECK_EQUAL(v.frames, 16u);
+    BOOST_CHECK_EQUAL(v.threads % 32, 0u);
+    // flooding: the smallest group, a lane of pairs, the SM's 2048 threads
+    // over the 8 blocks it holds
     g.runs = 0;
-    v = kernels::min_sum_choose(g, false, binary_rule::fixed_min_sum, h100, true);
+    v = kernels::min_sum_choose(g, false, fixed, h100);
     BOOST_CHECK(v.on_chip && v.pairs);
-    // small blocks, several an SM: their threads share the SM's registers
-    g.n = 96;
-    g.checks = 48;
-    g.edges = 288;
-    v = kernels::min_sum_choose(g, false, binary_rule::fixed_min_sum, h100, true);
-    BOOST_REQUIRE(v.on_chip);
-    const unsigned t = kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536);
-    BOOST_CHECK_EQUAL(t % 32, 0u);
-    BOOST_CHECK_GE(t, v.threads);
-    BOOST_CHECK_LE(t, 1024u);
-    // the global variant keeps its threads
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_EQUAL(v.threads, 256u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, h100.sm, 32), 8u);
+    // pairs off: one frame a lane
+    kernels::min_sum_choice single = h100;
+    single.pairs = false;
+    v = kernels::min_sum_choose(g, false, fixed, single);
+    BOOST_CHECK(v.on_chip && !v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    // DVB-S2's short frame (16200 bits): flooding on chip, a block an SM of
+    // 1024 threads; layered global, as 2 frames an SM keep too few warps
+    // busy in runs of 360 checks
+    g.n = 16200;
+    g.checks = 9000;
+    g.edges = 48599;
+    g.max_variable_degree = 8;
+    g.max_check_degree = 6;
+    v = kernels::min_sum_choose(g, false, fixed, h100);
+    BOOST_CHECK(v.on_chip && v.pairs);
+    BOOST_CHECK_EQUAL(v.threads, 1024u);
+    g.runs = 25;
+    v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(!v.on_chip);
+    // unless lanes are asked for
+    kernels::min_sum_choice two = h100;
+    two.lanes = 2;
+    v = kernels::min_sum_choose(g, true, fixed, two);
+    BOOST_CHECK(v.on_chip);
+    // the normal frame fits no SM
     g.n = 64800;
     g.checks = 32400;
     g.edges = 226799;
-    v = kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, h100, true);
+    g.runs = 90;
+    v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(!v.on_chip && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 64u);
+    v = kernels::min_sum_choose(g, false, fixed, h100);
     BOOST_CHECK(!v.on_chip);
-    BOOST_CHECK_EQUAL(kernels::min_sum_block_threads(v, 228 * 1024, 1024, 2048, 65536),
-                      v.threads);
 }

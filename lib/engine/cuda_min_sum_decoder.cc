@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -164,21 +165,33 @@ public:
         // 1944, H100) 1.4x one frame a lane with the block's threads filling
         // the SM; in the global variant a third less time (DVB-S2).
         // GPULDPC_GPU_DECODER_PAIRS=0 takes one frame a lane, for comparisons.
-        const bool pairs = cuda::environment_switch("GPULDPC_GPU_DECODER_PAIRS");
-        const size_t shared_limit = cuda_shared_memory_limit(d_device);
-        const auto rule = binary_rule_of(d_config);
-        d_variant = kernels::min_sum_choose(g, layered, rule, shared_limit, pairs);
+        kernels::min_sum_choice choice;
+        choice.pairs = cuda::environment_switch("GPULDPC_GPU_DECODER_PAIRS");
+        choice.shared_limit = cuda_shared_memory_limit(d_device);
         // an SM's shared memory as the limit allows (a capped limit stands
-        // for a smaller card), its threads filled by the blocks it holds
-        const size_t shared_per_sm =
+        // for a smaller card)
+        choice.sm.shared_bytes =
             std::min<size_t>(prop.sharedMemPerMultiprocessor,
-                             shared_limit + prop.reservedSharedMemPerBlock);
-        d_variant.threads =
-            kernels::min_sum_block_threads(d_variant,
-                                           shared_per_sm,
-                                           prop.reservedSharedMemPerBlock,
-                                           unsigned(prop.maxThreadsPerMultiProcessor),
-                                           unsigned(prop.regsPerMultiprocessor));
+                             choice.shared_limit + prop.reservedSharedMemPerBlock);
+        choice.sm.reserved_per_block = prop.reservedSharedMemPerBlock;
+        choice.sm.threads = unsigned(prop.maxThreadsPerMultiProcessor);
+        choice.sm.registers = unsigned(prop.regsPerMultiprocessor);
+        choice.sm.blocks = unsigned(prop.maxBlocksPerMultiProcessor);
+        const bool compact = g.slot_edges != nullptr;
+        choice.registers = [&](const kernels::min_sum_variant& v) {
+            return kernels::min_sum_block_registers(v, layered, compact);
+        };
+        // lanes a group on chip (1, 2, 4 ... 32), for comparisons
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LANES")) {
+            char* end = nullptr;
+            const long v = std::strtol(env, &end, 10);
+            if (end == env || *end != '\0' || v < 1 || v > 32 || (v & (v - 1)) != 0)
+                throw std::invalid_argument(
+                    std::string("GPULDPC_GPU_DECODER_LANES='") + env +
+                    "' is not usable; allowed: 1, 2, 4, 8, 16 or 32");
+            choice.lanes = unsigned(v);
+        }
+        d_variant = kernels::min_sum_choose(g, layered, binary_rule_of(d_config), choice);
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
