@@ -46,6 +46,9 @@ constexpr unsigned max_pair_flooding_degree = 15;
 constexpr unsigned min_pair_run = 16;
 // threads a block at least, flooding on chip
 constexpr unsigned min_flooding_threads = 128;
+// layered on chip: of groups with as many frames an SM, one whose block has
+// this many threads at least
+constexpr unsigned min_layered_threads = 96;
 // lanes a group, in the order the choice of a variant tries them
 constexpr std::array<unsigned, 6> smaller_first{ 1, 2, 4, 8, 16, 32 };
 constexpr std::array<unsigned, 6> short_run_lanes{ 32, 16, 8, 0, 0, 0 };
@@ -410,9 +413,11 @@ struct state_layout {
     state_layout(size_t n, size_t edges, bool layered, binary_rule rule, unsigned G)
     {
         const value_sizes z = sizes_of(rule);
+        // a bit and a message more, never written: what a compact check's
+        // positions past its degree read (update_compact_check)
         belief = 0;
-        c2v = align_up(z.belief * n * G, 16);
-        channel = align_up(c2v + z.message * edges * G, 16);
+        c2v = align_up(z.belief * (n + 1) * G, 16);
+        channel = align_up(c2v + z.message * (edges + 1) * G, 16);
         bytes =
             align_up(layered ? channel : channel + z.channel * n * G, state_alignment);
     }
@@ -524,8 +529,10 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
 // once, all of the check's reads issued before its minima are needed, and
 // kept in registers for the messages out. An edge is named by its position
 // in the check (float min-sum's minimum: the first smallest, as over edge
-// ids).
-template <typename A, bool Layered, unsigned G>
+// ids). Positions past the check's degree are skipped (Full: they read the
+// bit and the message past the last, never written, rather than branch, and
+// take no part in the minima).
+template <typename A, bool Layered, unsigned G, bool Full>
 __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
                                                      const group_state<A>& s,
                                                      const typename A::check_t& fresh,
@@ -541,14 +548,21 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
     const uint32_t deg = head >> 28;
     // the check's messages at c2v[i * G], the lane's beliefs at belief[v * G]
     auto* const c2v = s.c2v + size_t(head & 0x0fffffffu) * G + f;
+    auto* const unused_message = s.c2v + g.edges * G + f;
     auto* const belief = s.belief + f;
     uint32_t v[D];
     value_t x[D];
 #pragma unroll
     for (unsigned i = 0; i < D; ++i) {
-        v[i] = (i & 1 ? words[i / 2] >> 16 : words[i / 2] & 0xffffu) * G;
-        if (i < deg)
-            x[i] = A::into_check(belief[v[i]], c2v[i * G]);
+        const uint32_t bit = i & 1 ? words[i / 2] >> 16 : words[i / 2] & 0xffffu;
+        if constexpr (Full) {
+            v[i] = (i < deg ? bit : g.n) * G;
+            x[i] = A::into_check(belief[v[i]], *(i < deg ? c2v + i * G : unused_message));
+        } else {
+            v[i] = bit * G;
+            if (i < deg)
+                x[i] = A::into_check(belief[v[i]], c2v[i * G]);
+        }
     }
     typename A::check_t mins = fresh;
 #pragma unroll
@@ -556,21 +570,34 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
         if (i < deg)
             mins.add(x[i], i);
     mins.finish();
+    // pair lanes with a frame done keep its values: known a check at a time
+    auto write = [&](auto keeping) {
+        constexpr bool Keeping = decltype(keeping)::value;
 #pragma unroll
-    for (unsigned i = 0; i < D; ++i)
-        if (i < deg) {
-            const value_t m = mins.message(x[i], i);
-            c2v[i * G] = kept<A>(A::to_message(m), &c2v[i * G], keep);
-            if constexpr (Layered)
-                belief[v[i]] =
-                    kept<A>(A::to_belief(A::add(x[i], m)), &belief[v[i]], keep);
-        }
+        for (unsigned i = 0; i < D; ++i)
+            if (i < deg) {
+                const value_t m = mins.message(x[i], i);
+                const auto message = A::to_message(m);
+                c2v[i * G] = Keeping ? kept<A>(message, &c2v[i * G], keep) : message;
+                if constexpr (Layered) {
+                    const auto b = A::to_belief(A::add(x[i], m));
+                    belief[v[i]] = Keeping ? kept<A>(b, &belief[v[i]], keep) : b;
+                }
+            }
+    };
+    if (A::frames_per_lane > 1 && keep)
+        write(std::true_type{});
+    else
+        write(std::false_type{});
 }
 
+// How a check reads the graph: its compact record, read in full where
+// min_sum_graph::full_records, or the graph's arrays.
+enum class check_records { graph, compact, full };
+
 // The check update of the check at place \p at of the schedule's order
-// (layered: of run_checks; flooding: the check itself): from its compact
-// record (Compact), else from the graph's arrays.
-template <typename A, bool Layered, unsigned G, bool Compact>
+// (layered: of run_checks; flooding: the check itself).
+template <typename A, bool Layered, unsigned G, check_records R>
 __device__ __forceinline__ void check_step(const min_sum_graph& g,
                                            const group_state<A>& s,
                                            const typename A::check_t& fresh,
@@ -578,8 +605,9 @@ __device__ __forceinline__ void check_step(const min_sum_graph& g,
                                            unsigned f,
                                            uint32_t keep)
 {
-    if constexpr (Compact)
-        update_compact_check<A, Layered, G>(g, s, fresh, at, f, keep);
+    if constexpr (R != check_records::graph)
+        update_compact_check<A, Layered, G, R == check_records::full>(
+            g, s, fresh, at, f, keep);
     else
         update_check<A, Layered, G>(
             g, s, fresh, Layered ? __ldg(g.run_checks + at) : at, f, keep);
@@ -606,7 +634,7 @@ __device__ __forceinline__ void update_variable(const min_sum_graph& g,
 // Decodes the team's frames in groups of G lanes of P frames (A's
 // frames_per_lane): F = G P frames a group, frame j of lane f of group gr is
 // the team's frame gr F + f P + j.
-template <typename A, bool Layered, unsigned G, bool Compact, typename Team>
+template <typename A, bool Layered, unsigned G, check_records R, typename Team>
 __device__ void decode(const min_sum_params& p,
                        const Team& team,
                        uint8_t* state_base,
@@ -692,10 +720,14 @@ __device__ void decode(const min_sum_params& p,
         const group_state<A> s = state(fr / F);
         A::set_input(s.belief, Layered ? nullptr : s.channel, size_t(v) * F + fr % F, x);
     }
+    // the bit past the last, which only compact checks' unused positions
+    // read
+    for (uint32_t w = team.thread(); w < groups * F; w += team.threads())
+        A::set_input(state(w / F).belief, nullptr, size_t(g.n) * F + w % F, 0);
     // check messages start at 0 (the lanes of frames beyond the batch too)
     // (rounded up: the c2v region ends on a 16-byte boundary)
     const uint32_t c2v_words =
-        (uint32_t(g.edges) * G * uint32_t(sizeof(typename A::message_t)) + 3) / 4;
+        (uint32_t(g.edges + 1) * G * uint32_t(sizeof(typename A::message_t)) + 3) / 4;
     for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
         const uint32_t gr = w / c2v_words;
         reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] =
@@ -785,7 +817,7 @@ __device__ void decode(const min_sum_params& p,
                     team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
                         uint32_t keep;
                         if (live_lane(gr, f, keep))
-                            check_step<A, true, G, Compact>(
+                            check_step<A, true, G, R>(
                                 g, state(gr), rule, r0 + i, f, keep);
                     });
                 team.sync();
@@ -795,7 +827,7 @@ __device__ void decode(const min_sum_params& p,
                 team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
                     uint32_t keep;
                     if (live_lane(gr, f, keep))
-                        check_step<A, false, G, Compact>(g, state(gr), rule, c, f, keep);
+                        check_step<A, false, G, R>(g, state(gr), rule, c, f, keep);
                 });
             team.sync();
             for_each_item<G>(team, groups, g.n, [&](uint32_t gr, uint32_t v, unsigned f) {
@@ -845,7 +877,7 @@ __device__ void decode(const min_sum_params& p,
 
 // On chip: a block decodes a group (G lanes of A's frames_per_lane frames),
 // its state in shared memory.
-template <typename A, bool Layered, unsigned G, bool Compact>
+template <typename A, bool Layered, unsigned G, check_records R>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
     constexpr unsigned F = G * A::frames_per_lane;
@@ -856,7 +888,7 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
     __shared__ int active;
     const size_t first = size_t(blockIdx.x) * F;
     const uint32_t frames = uint32_t(min(size_t(F), p.n_frames - first));
-    decode<A, Layered, G, Compact>(
+    decode<A, Layered, G, R>(
         p,
         block_team{},
         shared,
@@ -868,7 +900,7 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 lanes (32 frames, or 64 in pairs) with their state in the workspace,
 // every step spread over all blocks.
-template <typename A, bool Layered, bool Compact>
+template <typename A, bool Layered, check_records R>
 __global__ void __launch_bounds__(grid_threads, 2)
     min_sum_grid_kernel(const min_sum_params p)
 {
@@ -877,43 +909,36 @@ __global__ void __launch_bounds__(grid_threads, 2)
     const size_t counters = align_up(groups * p.variant.state_bytes, 16);
     uint32_t* base = reinterpret_cast<uint32_t*>(p.workspace + counters);
     const uint32_t n = uint32_t(p.n_frames);
-    decode<A, Layered, G, Compact>(
-        p,
-        grid_team{},
-        p.workspace,
-        0,
-        n,
-        frame_counters{ base,
-                        base + n,
-                        base + 2 * n,
-                        base + 3 * n,
-                        reinterpret_cast<int*>(base + 4 * n) });
+    decode<A, Layered, G, R>(p,
+                             grid_team{},
+                             p.workspace,
+                             0,
+                             n,
+                             frame_counters{ base,
+                                             base + n,
+                                             base + 2 * n,
+                                             base + 3 * n,
+                                             reinterpret_cast<int*>(base + 4 * n) });
 }
 
 // Kernels by arithmetic, schedule, group size and whether the checks have
 // compact records.
-template <typename A, bool Layered, bool Compact>
+template <typename A, bool Layered, check_records R>
 const void* block_kernel(unsigned frames)
 {
     switch (frames / A::frames_per_lane) {
     case 1:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 1, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 1, R>);
     case 2:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 2, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 2, R>);
     case 4:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 4, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 4, R>);
     case 8:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 8, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 8, R>);
     case 16:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 16, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 16, R>);
     case 32:
-        return reinterpret_cast<const void*>(
-            &min_sum_block_kernel<A, Layered, 32, Compact>);
+        return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, 32, R>);
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
@@ -923,21 +948,30 @@ const void* block_kernel(unsigned frames)
 template <typename A>
 const void* choose_kernel_of(const min_sum_params& p)
 {
+    using R = check_records;
     const bool compact = p.graph.slot_edges != nullptr && p.graph.slot_variables;
+    const R records = !compact                            ? R::graph
+                      : p.layered && p.graph.full_records ? R::full
+                                                          : R::compact;
     if (p.variant.on_chip) {
         if (p.layered)
-            return compact ? block_kernel<A, true, true>(p.variant.frames)
-                           : block_kernel<A, true, false>(p.variant.frames);
-        return compact ? block_kernel<A, false, true>(p.variant.frames)
-                       : block_kernel<A, false, false>(p.variant.frames);
+            return records == R::full ? block_kernel<A, true, R::full>(p.variant.frames)
+                   : records == R::compact
+                       ? block_kernel<A, true, R::compact>(p.variant.frames)
+                       : block_kernel<A, true, R::graph>(p.variant.frames);
+        return compact ? block_kernel<A, false, R::compact>(p.variant.frames)
+                       : block_kernel<A, false, R::graph>(p.variant.frames);
     }
-    const void* kernels[2][2] = {
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, false>),
-          reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, true>) },
-        { reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, false>),
-          reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, true>) }
-    };
-    return kernels[p.layered][compact];
+    if (p.layered)
+        return records == R::full
+                   ? reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, R::full>)
+               : records == R::compact ? reinterpret_cast<const void*>(
+                                             &min_sum_grid_kernel<A, true, R::compact>)
+                                       : reinterpret_cast<const void*>(
+                                             &min_sum_grid_kernel<A, true, R::graph>);
+    return compact
+               ? reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, R::compact>)
+               : reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, R::graph>);
 }
 
 const void* choose_kernel(const min_sum_params& p)
@@ -955,6 +989,11 @@ const void* choose_kernel(const min_sum_params& p)
 }
 
 } // namespace
+
+bool min_sum_full_records(size_t checks, size_t edges, bool layered)
+{
+    return layered && checks > 0 && edges >= 7 * checks;
+}
 
 bool min_sum_compact_usable(unsigned n, unsigned max_check_degree, size_t edges)
 {
@@ -1099,10 +1138,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
                 break;
             }
         }
-        const size_t least =
-            layered ? align_up(run_checks * (v.frames / (v.pairs ? 2 : 1)), 32)
-                    : size_t(min_flooding_threads);
-        return unsigned(std::clamp<size_t>(std::max<size_t>(fill, least), 32, 1024));
+        return unsigned(
+            std::clamp<size_t>(std::max<size_t>(fill, min_flooding_threads), 32, 1024));
     };
 
     min_sum_variant best{};
@@ -1118,15 +1155,25 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             min_sum_variant v = on_chip_variant(g, layered, rule, lanes, per_lane);
             if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
                 continue;
-            v.threads = block_threads(v);
+            // layered: a lane for each check of a run (more threads than
+            // that only wait at the runs' barriers: n = 1944, 1 lane of pairs,
+            // H100: 96 threads 10.0 Gbit/s, 160 9.8, 256 8.9)
+            v.threads = layered && !largest_first
+                            ? unsigned(std::clamp<size_t>(
+                                  align_up(run_checks * lanes, 32), 32, 1024))
+                            : block_threads(v);
             const size_t frames =
                 std::max<size_t>(1, min_sum_blocks_per_sm(v, sm, registers(v))) *
                 v.frames;
             if (!layered || largest_first)
                 return v; // the first that fits
-            // layered: the most frames resident an SM, the smaller group of
-            // as many
-            if (frames > best_frames) {
+            // layered: the most frames resident an SM; of as many, the
+            // smaller group, but blocks of 3 warps or more (n = 648: 8 lanes
+            // of pairs in 4 warps 8.9 Gbit/s, 2 lanes in 2 warps 8.8, 1 lane
+            // in 1 or 2 warps 5.4 to 8.1)
+            const bool roomier =
+                best.threads < min_layered_threads && v.threads >= min_layered_threads;
+            if (frames > best_frames || (frames == best_frames && roomier)) {
                 best = v;
                 best_frames = frames;
             }
@@ -1146,17 +1193,13 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     return v;
 }
 
-unsigned min_sum_block_registers(const min_sum_variant& v, bool layered, bool compact)
+unsigned
+min_sum_block_registers(const min_sum_variant& v, const min_sum_graph& g, bool layered)
 {
     min_sum_params p{};
     p.variant = v;
     p.layered = layered;
-    static const uint32_t some_record = 0;
-    static const uint4 some_variables{};
-    if (compact) {
-        p.graph.slot_edges = &some_record;
-        p.graph.slot_variables = &some_variables;
-    }
+    p.graph = g;
     cudaFuncAttributes a{};
     GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(&a, choose_kernel(p)));
     return unsigned(a.numRegs);

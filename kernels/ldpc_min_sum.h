@@ -65,7 +65,15 @@ struct min_sum_graph {
     //! kernel reads check_offsets, edge_variable and run_checks
     const uint32_t* slot_edges;
     const uint4* slot_variables;
+    //! layered, compact records: a check reads all min_sum_compact_degree
+    //! positions of its record, those past its degree from a bit and a
+    //! message never written, rather than branch (min_sum_full_records())
+    bool full_records;
 };
+
+//! Whether compact records are read in full: layered codes whose checks
+//! average 7 edges or more.
+bool min_sum_full_records(size_t checks, size_t edges, bool layered);
 
 //! Checks of this many edges at most have compact records.
 constexpr unsigned min_sum_compact_degree = 8;
@@ -179,8 +187,10 @@ constexpr unsigned min_sum_layered_frames_per_sm = 8;
 size_t
 min_sum_blocks_per_sm(const min_sum_variant& v, const min_sum_sm& sm, unsigned registers);
 
-/*! Registers a thread of the block kernel of \p v (cudaFuncGetAttributes). */
-unsigned min_sum_block_registers(const min_sum_variant& v, bool layered, bool compact);
+/*! Registers a thread of the block kernel of \p v for \p g's records
+ *  (cudaFuncGetAttributes). */
+unsigned
+min_sum_block_registers(const min_sum_variant& v, const min_sum_graph& g, bool layered);
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is

@@ -223,25 +223,21 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     // 5, 20 frames (the smaller group is taken); 4 or 8 lanes 16 frames
     BOOST_CHECK_EQUAL(v.frames, 2u);
     BOOST_CHECK_GE(v.state_bytes, pair_lane);
-    // 2048 threads over 10 blocks (a run's 81 checks take 96)
-    BOOST_CHECK_EQUAL(v.threads, 192u);
+    BOOST_CHECK_EQUAL(v.threads, 96u); // a lane for each of a run's 81 checks
     BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, h100.sm, 32), 10u);
-    // registers bound the blocks: 64 a thread, 6 warps a block, 5 blocks
+    // registers bound the blocks: 3 warps a block of 64 registers a thread,
+    // 10 blocks; of 72, 9
     BOOST_CHECK_EQUAL(
-        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 64), 5u);
+        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 64), 10u);
     BOOST_CHECK_EQUAL(
-        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 72), 4u);
+        kernels::min_sum_blocks_per_sm(v, { 1 << 20, 0, 2048, 65536, 32 }, 72), 9u);
     // the lanes asked for
     kernels::min_sum_choice eight = h100;
     eight.lanes = 8;
     v = kernels::min_sum_choose(g, true, fixed, eight);
     BOOST_CHECK(v.on_chip && v.pairs);
     BOOST_CHECK_EQUAL(v.frames, 16u);
-    BOOST_CHECK_EQUAL(v.threads, 1024u); // a block an SM: its threads fill it
-    // with 32 threads an SM, a run's 81 x 8 lanes still get a lane each
-    eight.sm.threads = 32;
-    v = kernels::min_sum_choose(g, true, fixed, eight);
-    BOOST_CHECK_EQUAL(v.threads, 672u);
+    BOOST_CHECK_EQUAL(v.threads, 672u); // 81 x 8 lanes, in whole warps
     // a card of 99 KiB: 8 frames an SM in groups of 1, 2 or 4 lanes
     kernels::min_sum_choice small_card = h100;
     small_card.shared_limit = 99 * 1024;
@@ -250,6 +246,16 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     BOOST_CHECK(v.on_chip && v.pairs);
     BOOST_CHECK_EQUAL(v.frames, 2u);
     BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, small_card.sm, 32), 4u);
+    // Wi-Fi n = 648 (runs of 27 checks): 56 frames an SM in groups of 1, 2 or
+    // 4 lanes of pairs; 4 lanes have blocks of 4 warps
+    kernels::min_sum_graph w648 = g;
+    w648.n = 648;
+    w648.checks = 324;
+    w648.edges = 2376;
+    v = kernels::min_sum_choose(w648, true, fixed, h100);
+    BOOST_CHECK(v.on_chip && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 8u);
+    BOOST_CHECK_EQUAL(v.threads, 128u);
     // runs of about 7 checks: one frame a lane, the largest group that fits
     g.runs = 139;
     v = kernels::min_sum_choose(g, true, fixed, h100);

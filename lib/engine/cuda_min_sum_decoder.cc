@@ -159,6 +159,7 @@ public:
             g.slot_edges = d_slot_edges.data();
             // 16-byte records at the start of a device allocation: aligned
             g.slot_variables = reinterpret_cast<const uint4*>(d_slot_variables.data());
+            g.full_records = kernels::min_sum_full_records(g.checks, g.edges, layered);
         }
         // The 8-bit rule two frames a lane in fp16 pairs, where exact: an
         // instruction for two frames, the same bytes a frame. On chip (n =
@@ -177,9 +178,8 @@ public:
         choice.sm.threads = unsigned(prop.maxThreadsPerMultiProcessor);
         choice.sm.registers = unsigned(prop.regsPerMultiprocessor);
         choice.sm.blocks = unsigned(prop.maxBlocksPerMultiProcessor);
-        const bool compact = g.slot_edges != nullptr;
         choice.registers = [&](const kernels::min_sum_variant& v) {
-            return kernels::min_sum_block_registers(v, layered, compact);
+            return kernels::min_sum_block_registers(v, g, layered);
         };
         // lanes a group on chip (1, 2, 4 ... 32), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LANES")) {
