@@ -162,8 +162,8 @@ struct min_sum_choice {
  *   SM's threads busy), its threads filling the SM (the most that keep the
  *   blocks its shared memory holds, at least 128).
  * - Layered: the group with the most frames resident an SM (ties: the
- *   smaller group), its threads filling the SM as flooding's, and at least
- *   a lane for each check of a run; the global variant where fewer than
+ *   smaller group whose block has 3 warps or more), its threads a lane for
+ *   each check of a run; the global variant where fewer than
  *   min_sum_layered_frames_per_sm frames would be resident (a run's checks
  *   then keep too few warps busy). Codes whose runs average fewer than 16
  *   checks take one frame a lane in the largest group of 8 lanes or more

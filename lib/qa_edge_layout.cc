@@ -196,6 +196,18 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
                           });
 }
 
+BOOST_AUTO_TEST_CASE(binary_full_records)
+{
+    // compact records are read in full by layered codes whose checks average
+    // 7 edges or more
+    BOOST_CHECK(kernels::min_sum_full_records(972, 6966, true));  // Wi-Fi 1944
+    BOOST_CHECK(!kernels::min_sum_full_records(972, 6966, false)); // flooding
+    BOOST_CHECK(!kernels::min_sum_full_records(504, 3024, true));  // (3,6)
+    BOOST_CHECK(kernels::min_sum_full_records(100, 700, true));
+    BOOST_CHECK(!kernels::min_sum_full_records(100, 699, true));
+    BOOST_CHECK(!kernels::min_sum_full_records(0, 0, true));
+}
+
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
     // The binary decoder's variant (kernels/ldpc_min_sum.h), host side:
