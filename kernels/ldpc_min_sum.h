@@ -71,9 +71,9 @@ struct min_sum_graph {
     bool full_records;
 };
 
-//! Whether compact records are read in full: layered codes whose checks
-//! average 7 edges or more.
-bool min_sum_full_records(size_t checks, size_t edges, bool layered);
+//! Whether compact records are read in full: layered, in the global variant
+//! (\p on_chip false), or on chip where the checks average 7 edges or more.
+bool min_sum_full_records(size_t checks, size_t edges, bool layered, bool on_chip);
 
 //! Checks of this many edges at most have compact records.
 constexpr unsigned min_sum_compact_degree = 8;

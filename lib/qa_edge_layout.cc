@@ -198,14 +198,17 @@ BOOST_AUTO_TEST_CASE(binary_compact_check_records)
 
 BOOST_AUTO_TEST_CASE(binary_full_records)
 {
-    // compact records are read in full by layered codes whose checks average
-    // 7 edges or more
-    BOOST_CHECK(kernels::min_sum_full_records(972, 6966, true));  // Wi-Fi 1944
-    BOOST_CHECK(!kernels::min_sum_full_records(972, 6966, false)); // flooding
-    BOOST_CHECK(!kernels::min_sum_full_records(504, 3024, true));  // (3,6)
-    BOOST_CHECK(kernels::min_sum_full_records(100, 700, true));
-    BOOST_CHECK(!kernels::min_sum_full_records(100, 699, true));
-    BOOST_CHECK(!kernels::min_sum_full_records(0, 0, true));
+    // compact records are read in full by layered codes in the global
+    // variant, and on chip where their checks average 7 edges or more
+    using kernels::min_sum_full_records;
+    BOOST_CHECK(min_sum_full_records(972, 6966, true, true));   // Wi-Fi 1944
+    BOOST_CHECK(!min_sum_full_records(972, 6966, false, true)); // flooding
+    BOOST_CHECK(!min_sum_full_records(972, 6966, false, false));
+    BOOST_CHECK(!min_sum_full_records(504, 3024, true, true)); // (3,6)
+    BOOST_CHECK(min_sum_full_records(504, 3024, true, false));
+    BOOST_CHECK(min_sum_full_records(100, 700, true, true));
+    BOOST_CHECK(!min_sum_full_records(100, 699, true, true));
+    BOOST_CHECK(!min_sum_full_records(0, 0, true, false));
 }
 
 BOOST_AUTO_TEST_CASE(binary_variant_choice)

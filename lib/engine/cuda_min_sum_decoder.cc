@@ -159,7 +159,8 @@ public:
             g.slot_edges = d_slot_edges.data();
             // 16-byte records at the start of a device allocation: aligned
             g.slot_variables = reinterpret_cast<const uint4*>(d_slot_variables.data());
-            g.full_records = kernels::min_sum_full_records(g.checks, g.edges, layered);
+            g.full_records =
+                kernels::min_sum_full_records(g.checks, g.edges, layered, true);
         }
         // The 8-bit rule two frames a lane in fp16 pairs, where exact: an
         // instruction for two frames, the same bytes a frame. On chip (n =
@@ -192,6 +193,9 @@ public:
             choice.lanes = unsigned(v);
         }
         d_variant = kernels::min_sum_choose(g, layered, binary_rule_of(d_config), choice);
+        if (g.slot_edges)
+            g.full_records = kernels::min_sum_full_records(
+                g.checks, g.edges, layered, d_variant.on_chip);
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
