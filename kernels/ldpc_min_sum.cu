@@ -942,7 +942,7 @@ const void* block_kernel(unsigned frames)
     }
     throw std::invalid_argument(
         "launch_min_sum: variant.frames=" + std::to_string(frames) +
-        " is not usable on chip; allowed: 8, 16, 32 (16, 32, 64 in pairs)");
+        " is not usable on chip; allowed: 1, 2, 4, 8, 16, 32 (2 to 64 in pairs)");
 }
 
 template <typename A>
@@ -1050,7 +1050,8 @@ size_t min_sum_state_bytes(const min_sum_graph& g,
 size_t min_sum_max_global_frames(const min_sum_graph& g)
 {
     // the grid's indices over frames x bits and frames x edges are 32-bit
-    const size_t per_frame = std::max<size_t>({ g.n, g.k, g.edges, 1 });
+    // (the state has a bit and a message more than the code)
+    const size_t per_frame = std::max<size_t>({ g.n + 1, g.k, g.edges + 1 });
     // whole groups of pairs, so that a last group rounded up stays in range
     constexpr size_t whole = 2 * max_block_frames;
     const size_t fit = size_t(UINT32_MAX) / per_frame;
@@ -1096,7 +1097,7 @@ min_sum_blocks_per_sm(const min_sum_variant& v, const min_sum_sm& sm, unsigned r
 {
     const size_t per_block =
         v.shared_bytes + counter_bytes(v.frames) + sm.reserved_per_block;
-    const size_t warps = (v.threads + 31) / 32;
+    const size_t warps = std::max<size_t>((v.threads + 31) / 32, 1);
     const size_t warp_registers = align_up(size_t(std::max(registers, 1u)) * 32, 256);
     return std::min({ sm.shared_bytes / per_block,
                       size_t(sm.threads) / (32 * warps),
@@ -1119,7 +1120,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : 0;
     // Runs of few checks keep few warps busy, and a pair lane's check takes
     // longer: there one frame a lane in groups of 8 lanes or more (the (3,6)
-    // n = 1008 code, runs of 7 checks, H100: 8 lanes of one frame 4.1
+    // n = 1008 code, runs of 7 checks, H100: 32 lanes of one frame 4.15
     // Gbit/s; 1, 2 or 4 lanes of pairs 2.5 to 2.9)
     const bool short_runs = layered && g.runs > 0 && run_checks < min_pair_run;
 
@@ -1244,6 +1245,10 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             "launch_min_sum: variant.threads=" + std::to_string(p.variant.threads) +
             " is not usable on chip; allowed: a multiple of 32 "
             "from 32 to 1024");
+    if (p.variant.pairs && p.variant.frames % 2 != 0)
+        throw std::invalid_argument(
+            "launch_min_sum: variant.frames=" + std::to_string(p.variant.frames) +
+            " with pairs; allowed: an even number");
     if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
         throw std::invalid_argument(
             "launch_min_sum: variant.pairs takes the 8-bit rule, and flooding bits "

@@ -146,8 +146,9 @@ struct min_sum_choice {
     //! smaller card: the SM's shared memory SHOULD then be the cap plus the
     //! reserve)
     min_sum_sm sm{ 100 * 1024, 1024, 2048, 65536, 32 };
-    bool pairs = true;  //!< fp16 pairs where min_sum_pairs_exact()
-    unsigned lanes = 0; //!< lanes a group on chip (1, 2, ... 32), 0: chosen
+    bool pairs = true; //!< fp16 pairs where min_sum_pairs_exact()
+    //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
+    unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the
     //! kernels' own: min_sum_block_registers()); null: 64, their bound
     std::function<unsigned(const min_sum_variant&)> registers;
@@ -168,8 +169,9 @@ struct min_sum_choice {
  *   then keep too few warps busy). Codes whose runs average fewer than 16
  *   checks take one frame a lane in the largest group of 8 lanes or more
  *   that fits (few busy warps, and a pair's check takes longer).
- * A group that fits on chip only with one frame a lane stays on chip.
- * \p choice.lanes, where set, takes that group wherever it fits.
+ * Where groups in pairs do not fit, groups of one frame a lane are weighed
+ * by the same rules. \p choice.lanes, where set (1, 2, 4 ... 32; other
+ * values fit no group), takes that group wherever it fits.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
