@@ -38,8 +38,12 @@ constexpr unsigned max_block_frames = 32;
 constexpr unsigned grid_threads = 512;
 constexpr float input_limit = 64.0f; // batch_decoder::max_input_magnitude
 constexpr size_t state_alignment = 256;
-// the kernel's static shared memory (per-frame counters) at most
-constexpr size_t static_shared_bytes = 1088;
+// the block kernel's static shared memory (the per-frame counters) for F
+// frames, as the choice of a variant counts it
+__host__ __device__ constexpr size_t counter_bytes(unsigned frames)
+{
+    return 16 * size_t(frames) + 16;
+}
 // pairs: bits of this degree at most, flooding (exact fp16 sums)
 constexpr unsigned max_pair_flooding_degree = 15;
 // pairs on chip, layered: runs of this many checks at least on average
@@ -881,7 +885,7 @@ template <typename A, bool Layered, unsigned G, check_records R>
 __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_params p)
 {
     constexpr unsigned F = G * A::frames_per_lane;
-    static_assert(sizeof(uint32_t) * 4 * F + sizeof(int) <= static_shared_bytes,
+    static_assert(sizeof(uint32_t) * 4 * F + sizeof(int) <= counter_bytes(F),
                   "the per-frame counters fit the static shared memory allowed for");
     extern __shared__ __align__(16) uint8_t shared[];
     __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
@@ -1070,9 +1074,6 @@ size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
 
 namespace {
 
-// The per-frame counters of a block of F frames (static shared memory)
-constexpr size_t counter_bytes(unsigned frames) { return 16 * size_t(frames) + 16; }
-
 min_sum_variant on_chip_variant(const min_sum_graph& g,
                                 bool layered,
                                 binary_rule rule,
@@ -1124,9 +1125,9 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Gbit/s; 1, 2 or 4 lanes of pairs 2.5 to 2.9)
     const bool short_runs = layered && g.runs > 0 && run_checks < min_pair_run;
 
-    // The threads of a block of v: as many as keep the blocks an SM holds by
-    // its shared memory (as far as threads and registers allow), layered at
-    // least a lane for each check of a run, flooding at least 128 (checks
+    // The threads of a block of v (flooding, and layered short runs): as
+    // many as keep the blocks an SM holds by its shared memory (as far as
+    // threads and registers allow), at least 128 (a check step has checks
     // enough for them); a multiple of 32 up to 1024.
     auto block_threads = [&](min_sum_variant v) {
         const size_t per_block =
@@ -1267,7 +1268,7 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
         const void* kernel = choose_kernel(p);
         // beyond 48 KiB with the static counters, dynamic shared memory is
         // opted into
-        if (p.variant.shared_bytes + static_shared_bytes > 48 * 1024)
+        if (p.variant.shared_bytes + counter_bytes(p.variant.frames) > 48 * 1024)
             allow_large_shared_memory(kernel);
         const size_t blocks = (p.n_frames + p.variant.frames - 1) / p.variant.frames;
         min_sum_params q = p;
