@@ -184,6 +184,7 @@ struct single_frame_lanes {
     using input_t = Value; // a channel value as the input stage makes it
     static constexpr unsigned frames_per_lane = 1;
     static constexpr uint32_t zero_message_word = 0;
+    static constexpr bool compressed = false;
     __device__ static message_t to_message(value_t m) { return message_t(m); }
     __device__ static belief_t to_belief(value_t x) { return belief_t(x); }
     __device__ static value_t message_value(message_t m) { return value_t(m); }
@@ -214,9 +215,44 @@ struct fixed8_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t> {
         return c;
     }
     // a message into a check: the belief less the check's message
+    __device__ static value_t check_input(belief_t b, value_t m)
+    {
+        return saturate8(int32_t(b) - m);
+    }
     __device__ static value_t into_check(belief_t b, message_t m)
     {
-        return saturate8(int32_t(b) - int32_t(m));
+        return check_input(b, int32_t(m));
+    }
+
+    // Compressed check messages (compressed_arith): a check's messages out in
+    // a word, bits 0-7 mag1, 8-15 mag2, bit 16 + i the sign of the message
+    // on position i, bit 24 + i whether position i's input was the smallest
+    // (then its message has mag2: ties have mag2 == mag1).
+    using word_t = uint32_t;
+    struct stored_messages {
+        uint32_t bits;
+        int32_t mag1, mag2;
+    };
+    __device__ static stored_messages read_messages(word_t w)
+    {
+        return { w, int32_t(w & 0xffu), int32_t((w >> 8) & 0xffu) };
+    }
+    __device__ static value_t stored_message(const stored_messages& s, unsigned i)
+    {
+        const int32_t mag = (s.bits >> (24 + i)) & 1u ? s.mag2 : s.mag1;
+        return (s.bits >> (16 + i)) & 1u ? -mag : mag;
+    }
+    __device__ static word_t first_word(const check_t& mins)
+    {
+        return uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8;
+    }
+    // position i: input x, message out m
+    __device__ static word_t
+    with_message(word_t w, const check_t& mins, value_t x, value_t, unsigned i)
+    {
+        const uint32_t negative = uint32_t(mins.signs ^ x) >> 31;
+        const uint32_t at_min = abs(x) == mins.min1 ? 1u : 0u;
+        return w | negative << (16 + i) | at_min << (24 + i);
     }
 };
 
@@ -279,6 +315,17 @@ __device__ __forceinline__ uint32_t hmax(uint32_t a, uint32_t b)
 }
 constexpr uint32_t half_signs = 0x80008000u;
 constexpr uint32_t half_bias = 0x64806480u; // 1152 in both halves
+constexpr uint32_t half_1024 = 0x64006400u;
+
+// 0xffff in each half of \p x whose top bit (15, 31) is set, else 0
+__device__ __forceinline__ uint32_t sign_halves(uint32_t x)
+{
+    uint32_t r;
+    // prmt: a selector nibble with its top bit set replicates the sign of
+    // the byte it names (bytes 1 and 3 here)
+    asm("prmt.b32 %0, %1, 0, 0xBB99;" : "=r"(r) : "r"(x));
+    return r;
+}
 
 // two stored bytes (128 + x each) -> the pair x (exact: |x| <= 127)
 __device__ __forceinline__ uint32_t unpack_pair(uint16_t stored)
@@ -335,6 +382,7 @@ struct fixed8_pair_arith {
     static constexpr binary_rule rule = binary_rule::fixed_min_sum;
     static constexpr unsigned frames_per_lane = 2;
     static constexpr uint32_t zero_message_word = 0x80808080u;
+    static constexpr bool compressed = false;
     __device__ static check_t check(const min_sum_params& p)
     {
         check_t c;
@@ -343,9 +391,13 @@ struct fixed8_pair_arith {
         c.offset = pair_of(float(p.offset_q));
         return c;
     }
+    __device__ static value_t check_input(belief_t b, value_t m)
+    {
+        return hmax(hmin(hsub(b, m), pair_of(127.0f)), pair_of(-127.0f));
+    }
     __device__ static value_t into_check(belief_t b, message_t m)
     {
-        return hmax(hmin(hsub(b, unpack_pair(m)), pair_of(127.0f)), pair_of(-127.0f));
+        return check_input(b, unpack_pair(m));
     }
     __device__ static message_t to_message(value_t m) { return pack_pair(m); }
     __device__ static belief_t to_belief(value_t x) { return x; }
@@ -377,6 +429,62 @@ struct fixed8_pair_arith {
         const uint32_t bytes = (keep & 0xffu) | ((keep >> 8) & 0xff00u);
         return uint16_t((fresh & ~bytes) | (old & bytes));
     }
+
+    // Compressed check messages (compressed_arith), the single-frame word's
+    // fields for both frames in two words: x the magnitudes (bytes mag1 of
+    // frame 0, of frame 1, mag2 of frame 0, of frame 1), y frame j's signs of
+    // the messages out in byte 2 j, its positions of the smallest input in
+    // byte 2 j + 1 (bit i: position i).
+    using word_t = uint2;
+    struct stored_messages {
+        uint32_t mag1, mag2; // fp16 pairs
+        uint32_t bits;
+    };
+    __device__ static stored_messages read_messages(word_t w)
+    {
+        // byte b -> fp16 1024 + b, less 1024 (exact)
+        return { hsub(__byte_perm(w.x, 0x64u, 0x4140), half_1024),
+                 hsub(__byte_perm(w.x, 0x64u, 0x4342), half_1024),
+                 w.y };
+    }
+    __device__ static value_t stored_message(const stored_messages& s, unsigned i)
+    {
+        // the position bits of both frames to the top of bytes 1 and 3, then
+        // each spread over its half (prmt's sign replication)
+        const uint32_t at_min = sign_halves(s.bits << (7 - i));
+        const uint32_t sign = (s.bits << (15 - i)) & half_signs;
+        return (s.mag2 & at_min) | (s.mag1 & ~at_min) | sign;
+    }
+    __device__ static word_t first_word(const check_t& mins)
+    {
+        return { __byte_perm(
+                     hadd(mins.mag1, half_1024), hadd(mins.mag2, half_1024), 0x6420),
+                 0u };
+    }
+    __device__ static word_t
+    with_message(word_t w, const check_t& mins, value_t x, value_t m, unsigned i)
+    {
+        const uint32_t at_min =
+            __heq2_mask(as_half2(x & ~half_signs), as_half2(mins.min1));
+        w.y |= (m & half_signs) >> (15 - i) | (at_min & half_signs) >> (7 - i);
+        return w;
+    }
+    __device__ static word_t kept(word_t fresh, word_t old, uint32_t keep)
+    {
+        const uint32_t magnitudes =
+            (keep & 1u ? 0x00ff00ffu : 0u) | (keep & 0x10000u ? 0xff00ff00u : 0u);
+        return { (fresh.x & ~magnitudes) | (old.x & magnitudes),
+                 (fresh.y & ~keep) | (old.y & keep) };
+    }
+};
+
+// An 8-bit arithmetic whose check messages are stored compressed: a word (a
+// pair lane: two) a check, from which the messages out are made again (the
+// same values, 4 bytes a frame a check instead of a byte an edge).
+template <typename Base>
+struct compressed_arith : Base {
+    static constexpr bool compressed = true;
+    static constexpr uint32_t zero_message_word = 0;
 };
 
 // The state of a group of G frames, frame-interleaved: value x of frame f at
@@ -411,19 +519,26 @@ __host__ __device__ constexpr value_sizes sizes_of(binary_rule rule)
 }
 
 struct state_layout {
-    size_t belief, c2v, channel, bytes;
+    size_t belief, c2v, c2v_bytes, channel, bytes;
 
-    __host__ __device__
-    state_layout(size_t n, size_t edges, bool layered, binary_rule rule, unsigned G)
+    // F frames; compressed: a 4-byte word a frame a check (compressed_arith)
+    __host__ __device__ state_layout(size_t n,
+                                     size_t edges,
+                                     size_t checks,
+                                     bool layered,
+                                     binary_rule rule,
+                                     unsigned F,
+                                     bool compressed)
     {
         const value_sizes z = sizes_of(rule);
         // a bit and a message more, never written: what a compact check's
         // positions past its degree read (update_compact_check)
         belief = 0;
-        c2v = align_up(z.belief * (n + 1) * G, 16);
-        channel = align_up(c2v + z.message * (edges + 1) * G, 16);
+        c2v = align_up(z.belief * (n + 1) * F, 16);
+        c2v_bytes = compressed ? 4 * checks * F : z.message * (edges + 1) * F;
+        channel = align_up(c2v + c2v_bytes, 16);
         bytes =
-            align_up(layered ? channel : channel + z.channel * n * G, state_alignment);
+            align_up(layered ? channel : channel + z.channel * n * F, state_alignment);
     }
     template <typename A>
     __device__ group_state<A> at(uint8_t* base) const
@@ -550,16 +665,39 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
     const uint4 packed = __ldg(g.slot_variables + slot);
     const uint32_t words[D / 2] = { packed.x, packed.y, packed.z, packed.w };
     const uint32_t deg = head >> 28;
-    // the check's messages at c2v[i * G], the lane's beliefs at belief[v * G]
+    // the check's messages at c2v[i * G] (compressed: its word at
+    // stored[0]), the lane's beliefs at belief[v * G]
     auto* const c2v = s.c2v + size_t(head & 0x0fffffffu) * G + f;
     auto* const unused_message = s.c2v + g.edges * G + f;
     auto* const belief = s.belief + f;
+    [[maybe_unused]] auto const stored = [&] {
+        if constexpr (A::compressed)
+            return reinterpret_cast<typename A::word_t*>(s.c2v) + size_t(slot) * G + f;
+        else
+            return nullptr;
+    }();
+    [[maybe_unused]] const auto old = [&] {
+        if constexpr (A::compressed)
+            return *stored;
+        else
+            return 0;
+    }();
+    [[maybe_unused]] const auto messages = [&] {
+        if constexpr (A::compressed)
+            return A::read_messages(old);
+        else
+            return 0;
+    }();
     uint32_t v[D];
     value_t x[D];
 #pragma unroll
     for (unsigned i = 0; i < D; ++i) {
         const uint32_t bit = i & 1 ? words[i / 2] >> 16 : words[i / 2] & 0xffffu;
-        if constexpr (Full) {
+        if constexpr (A::compressed) {
+            v[i] = (!Full || i < deg ? bit : g.n) * G;
+            if (Full || i < deg)
+                x[i] = A::check_input(belief[v[i]], A::stored_message(messages, i));
+        } else if constexpr (Full) {
             v[i] = (i < deg ? bit : g.n) * G;
             x[i] = A::into_check(belief[v[i]], *(i < deg ? c2v + i * G : unused_message));
         } else {
@@ -577,17 +715,29 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
     // pair lanes with a frame done keep its values: known a check at a time
     auto write = [&](auto keeping) {
         constexpr bool Keeping = decltype(keeping)::value;
+        [[maybe_unused]] auto out = [&] {
+            if constexpr (A::compressed)
+                return A::first_word(mins);
+            else
+                return 0;
+        }();
 #pragma unroll
         for (unsigned i = 0; i < D; ++i)
             if (i < deg) {
                 const value_t m = mins.message(x[i], i);
-                const auto message = A::to_message(m);
-                c2v[i * G] = Keeping ? kept<A>(message, &c2v[i * G], keep) : message;
+                if constexpr (A::compressed) {
+                    out = A::with_message(out, mins, x[i], m, i);
+                } else {
+                    const auto message = A::to_message(m);
+                    c2v[i * G] = Keeping ? kept<A>(message, &c2v[i * G], keep) : message;
+                }
                 if constexpr (Layered) {
                     const auto b = A::to_belief(A::add(x[i], m));
                     belief[v[i]] = Keeping ? kept<A>(b, &belief[v[i]], keep) : b;
                 }
             }
+        if constexpr (A::compressed)
+            *stored = Keeping ? kept<A>(out, &old, keep) : out;
     };
     if (A::frames_per_lane > 1 && keep)
         write(std::true_type{});
@@ -648,7 +798,7 @@ __device__ void decode(const min_sum_params& p,
 {
     constexpr unsigned P = A::frames_per_lane, F = G * P;
     const min_sum_graph& g = p.graph;
-    const state_layout layout(g.n, g.edges, Layered, A::rule, F);
+    const state_layout layout(g.n, g.edges, g.checks, Layered, A::rule, F, A::compressed);
     const uint32_t groups = (team_frames + F - 1) / F;
     const typename A::check_t rule = A::check(p);
     auto state = [&](uint32_t group) {
@@ -730,8 +880,7 @@ __device__ void decode(const min_sum_params& p,
         A::set_input(state(w / F).belief, nullptr, size_t(g.n) * F + w % F, 0);
     // check messages start at 0 (the lanes of frames beyond the batch too)
     // (rounded up: the c2v region ends on a 16-byte boundary)
-    const uint32_t c2v_words =
-        (uint32_t(g.edges + 1) * G * uint32_t(sizeof(typename A::message_t)) + 3) / 4;
+    const uint32_t c2v_words = uint32_t((layout.c2v_bytes + 3) / 4);
     for (uint32_t w = team.thread(); w < groups * c2v_words; w += team.threads()) {
         const uint32_t gr = w / c2v_words;
         reinterpret_cast<uint32_t*>(state(gr).c2v)[w - gr * c2v_words] =
@@ -817,13 +966,12 @@ __device__ void decode(const min_sum_params& p,
             for (unsigned r = 0; r < g.runs; ++r) {
                 const uint32_t r0 = __ldg(g.run_offsets + r),
                                r1 = __ldg(g.run_offsets + r + 1);
-                for_each_item<G>(
-                    team, groups, r1 - r0, [&](uint32_t gr, uint32_t i, unsigned f) {
-                        uint32_t keep;
-                        if (live_lane(gr, f, keep))
-                            check_step<A, true, G, R>(
-                                g, state(gr), rule, r0 + i, f, keep);
-                    });
+                auto step = [&](uint32_t gr, uint32_t i, unsigned f) {
+                    uint32_t keep;
+                    if (live_lane(gr, f, keep))
+                        check_step<A, true, G, R>(g, state(gr), rule, r0 + i, f, keep);
+                };
+                for_each_item<G>(team, groups, r1 - r0, step);
                 team.sync();
             }
         } else {
@@ -957,31 +1105,50 @@ const void* choose_kernel_of(const min_sum_params& p)
     const R records = !compact                            ? R::graph
                       : p.layered && p.graph.full_records ? R::full
                                                           : R::compact;
-    if (p.variant.on_chip) {
-        if (p.layered)
-            return records == R::full ? block_kernel<A, true, R::full>(p.variant.frames)
-                   : records == R::compact
-                       ? block_kernel<A, true, R::compact>(p.variant.frames)
-                       : block_kernel<A, true, R::graph>(p.variant.frames);
-        return compact ? block_kernel<A, false, R::compact>(p.variant.frames)
-                       : block_kernel<A, false, R::graph>(p.variant.frames);
-    }
-    if (p.layered)
+    if constexpr (A::compressed) {
+        // layered with compact records only (min_sum_compressed_usable)
+        if (p.variant.on_chip)
+            return records == R::full
+                       ? block_kernel<A, true, R::full>(p.variant.frames)
+                       : block_kernel<A, true, R::compact>(p.variant.frames);
         return records == R::full
                    ? reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, R::full>)
-               : records == R::compact ? reinterpret_cast<const void*>(
-                                             &min_sum_grid_kernel<A, true, R::compact>)
-                                       : reinterpret_cast<const void*>(
-                                             &min_sum_grid_kernel<A, true, R::graph>);
-    return compact
-               ? reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, R::compact>)
-               : reinterpret_cast<const void*>(&min_sum_grid_kernel<A, false, R::graph>);
+                   : reinterpret_cast<const void*>(
+                         &min_sum_grid_kernel<A, true, R::compact>);
+    } else {
+        if (p.variant.on_chip) {
+            if (p.layered)
+                return records == R::full
+                           ? block_kernel<A, true, R::full>(p.variant.frames)
+                       : records == R::compact
+                           ? block_kernel<A, true, R::compact>(p.variant.frames)
+                           : block_kernel<A, true, R::graph>(p.variant.frames);
+            return compact ? block_kernel<A, false, R::compact>(p.variant.frames)
+                           : block_kernel<A, false, R::graph>(p.variant.frames);
+        }
+        if (p.layered)
+            return records == R::full ? reinterpret_cast<const void*>(
+                                            &min_sum_grid_kernel<A, true, R::full>)
+                   : records == R::compact
+                       ? reinterpret_cast<const void*>(
+                             &min_sum_grid_kernel<A, true, R::compact>)
+                       : reinterpret_cast<const void*>(
+                             &min_sum_grid_kernel<A, true, R::graph>);
+        return compact ? reinterpret_cast<const void*>(
+                             &min_sum_grid_kernel<A, false, R::compact>)
+                       : reinterpret_cast<const void*>(
+                             &min_sum_grid_kernel<A, false, R::graph>);
+    }
 }
 
 const void* choose_kernel(const min_sum_params& p)
 {
     switch (p.variant.rule) {
     case binary_rule::fixed_min_sum:
+        if (p.variant.compressed)
+            return p.variant.pairs
+                       ? choose_kernel_of<compressed_arith<fixed8_pair_arith>>(p)
+                       : choose_kernel_of<compressed_arith<fixed8_arith>>(p);
         return p.variant.pairs ? choose_kernel_of<fixed8_pair_arith>(p)
                                : choose_kernel_of<fixed8_arith>(p);
     case binary_rule::float_min_sum:
@@ -1046,9 +1213,16 @@ void min_sum_compact_checks(const uint32_t* check_offsets,
 size_t min_sum_state_bytes(const min_sum_graph& g,
                            bool layered,
                            binary_rule rule,
-                           unsigned frames)
+                           unsigned frames,
+                           bool compressed)
 {
-    return state_layout(g.n, g.edges, layered, rule, frames).bytes;
+    return state_layout(g.n, g.edges, g.checks, layered, rule, frames, compressed).bytes;
+}
+
+bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule rule)
+{
+    return layered && rule == binary_rule::fixed_min_sum && g.slot_edges != nullptr &&
+           g.slot_variables != nullptr;
 }
 
 size_t min_sum_max_global_frames(const min_sum_graph& g)
@@ -1078,7 +1252,8 @@ min_sum_variant on_chip_variant(const min_sum_graph& g,
                                 bool layered,
                                 binary_rule rule,
                                 unsigned lanes,
-                                unsigned per_lane)
+                                unsigned per_lane,
+                                bool compressed)
 {
     min_sum_variant v{};
     v.rule = rule;
@@ -1086,7 +1261,8 @@ min_sum_variant on_chip_variant(const min_sum_graph& g,
     v.on_chip = true;
     v.frames = lanes * per_lane;
     v.threads = 32;
-    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
+    v.compressed = compressed;
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames, compressed);
     v.shared_bytes = v.state_bytes;
     return v;
 }
@@ -1116,6 +1292,9 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         return choice.registers ? choice.registers(v) : block_kernel_registers;
     };
     const bool pairs = choice.pairs && min_sum_pairs_exact(g, layered, rule);
+    const bool compressed =
+        choice.compressed && min_sum_compressed_usable(g, layered, rule);
+    const bool compressed_on_chip = compressed && choice.compressed_on_chip;
     // layered: the checks of a run at once, a lane each
     const size_t run_checks =
         layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : 0;
@@ -1157,7 +1336,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         for (const unsigned lanes : order) {
             if (lanes == 0 || (choice.lanes && lanes != choice.lanes))
                 continue;
-            min_sum_variant v = on_chip_variant(g, layered, rule, lanes, per_lane);
+            min_sum_variant v =
+                on_chip_variant(g, layered, rule, lanes, per_lane, compressed_on_chip);
             if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
                 continue;
             // layered: a lane for each check of a run (more threads than
@@ -1191,9 +1371,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     v.rule = rule;
     v.pairs = pairs;
     v.on_chip = false;
+    v.compressed = compressed;
     v.frames = max_block_frames * (v.pairs ? 2 : 1);
     v.threads = grid_threads;
-    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames);
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames, compressed);
     v.shared_bytes = 0;
     return v;
 }
@@ -1250,6 +1431,10 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
         throw std::invalid_argument(
             "launch_min_sum: variant.frames=" + std::to_string(p.variant.frames) +
             " with pairs; allowed: an even number");
+    if (p.variant.compressed &&
+        !min_sum_compressed_usable(p.graph, p.layered, p.variant.rule))
+        throw std::invalid_argument("launch_min_sum: variant.compressed takes the 8-bit "
+                                    "rule, layered, with compact check records");
     if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
         throw std::invalid_argument(
             "launch_min_sum: variant.pairs takes the 8-bit rule, and flooding bits "

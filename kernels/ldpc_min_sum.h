@@ -122,7 +122,11 @@ struct min_sum_variant {
     binary_rule rule;
     //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
     bool pairs;
-    bool on_chip;    //!< state in shared memory, else in params::workspace
+    bool on_chip; //!< state in shared memory, else in params::workspace
+    //! check messages compressed, a 4-byte word a frame a check (mag1, mag2,
+    //! signs, positions of the smallest input) instead of a byte an edge:
+    //! min_sum_compressed_usable() codes
+    bool compressed;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -147,6 +151,10 @@ struct min_sum_choice {
     //! reserve)
     min_sum_sm sm{ 100 * 1024, 1024, 2048, 65536, 32 };
     bool pairs = true; //!< fp16 pairs where min_sum_pairs_exact()
+    //! compressed check messages where min_sum_compressed_usable(): in the
+    //! global variant, and on chip where compressed_on_chip
+    bool compressed = true;
+    bool compressed_on_chip = false;
     //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
     unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the
@@ -227,11 +235,19 @@ struct min_sum_params {
     min_sum_status* status; //!< per frame
 };
 
-/*! The state bytes of one block of \p frames frames. */
+/*! The state bytes of one group of \p frames frames. */
 size_t min_sum_state_bytes(const min_sum_graph& g,
                            bool layered,
                            binary_rule rule,
-                           unsigned frames);
+                           unsigned frames,
+                           bool compressed);
+
+/*!
+ * Whether the check messages can be stored compressed
+ * (min_sum_variant::compressed): the 8-bit rule, layered, and the checks
+ * have compact records (min_sum_graph::slot_edges).
+ */
+bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule rule);
 
 /*! Workspace bytes (params::workspace) of a launch of \p n_frames frames:
  *  0 on chip; for the global variant, the groups' state and per-frame

@@ -211,6 +211,66 @@ BOOST_AUTO_TEST_CASE(binary_full_records)
     BOOST_CHECK(!min_sum_full_records(0, 0, true, false));
 }
 
+BOOST_AUTO_TEST_CASE(binary_compressed_messages)
+{
+    // Check messages compressed (a word a frame a check): the 8-bit rule,
+    // layered, checks with compact records; the global variant by default,
+    // on chip where asked for.
+    using kernels::binary_rule;
+    kernels::min_sum_graph g{};
+    g.n = 64800;
+    g.checks = 32400;
+    g.edges = 226799;
+    g.max_variable_degree = 8;
+    g.max_check_degree = 7;
+    g.runs = 90;
+    const auto fixed = binary_rule::fixed_min_sum;
+    BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, fixed)); // no records
+    const uint32_t record = 0; // only whether the records exist is weighed
+    const uint4 variables{};
+    g.slot_edges = &record;
+    g.slot_variables = &variables;
+    BOOST_CHECK(kernels::min_sum_compressed_usable(g, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_compressed_usable(g, false, fixed));
+    BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, binary_rule::float_min_sum));
+    kernels::min_sum_choice h100;
+    h100.shared_limit = 227 * 1024;
+    h100.sm = { 228 * 1024, 1024, 2048, 65536, 32 };
+    h100.registers = [](const kernels::min_sum_variant&) { return 32u; };
+    auto v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(!v.on_chip && v.pairs && v.compressed);
+    // 64 frames: 2 bytes a bit (and the bit past the last) and 4 a check,
+    // against a byte an edge (and the message past the last)
+    BOOST_CHECK_EQUAL(v.state_bytes,
+                      kernels::min_sum_state_bytes(g, true, fixed, 64, true));
+    BOOST_CHECK_GE(v.state_bytes, 64 * (2 * 64801 + 4 * 32400));
+    BOOST_CHECK_LT(v.state_bytes, 64 * (2 * 64801 + 4 * 32400) + 512);
+    BOOST_CHECK_GE(kernels::min_sum_state_bytes(g, true, fixed, 64, false),
+                   64 * (2 * 64801 + 226800));
+    kernels::min_sum_choice plain = h100;
+    plain.compressed = false;
+    v = kernels::min_sum_choose(g, true, fixed, plain);
+    BOOST_CHECK(!v.on_chip && !v.compressed);
+    BOOST_CHECK_EQUAL(v.state_bytes,
+                      kernels::min_sum_state_bytes(g, true, fixed, 64, false));
+    BOOST_CHECK(!kernels::min_sum_choose(g, false, fixed, h100).compressed);
+    // on chip (Wi-Fi n = 1944) only where asked for
+    g.n = 1944;
+    g.checks = 972;
+    g.edges = 6966;
+    g.max_variable_degree = 11;
+    g.max_check_degree = 8;
+    g.runs = 12;
+    v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(v.on_chip && !v.compressed);
+    kernels::min_sum_choice on_chip = h100;
+    on_chip.compressed_on_chip = true;
+    v = kernels::min_sum_choose(g, true, fixed, on_chip);
+    BOOST_CHECK(v.on_chip && v.compressed);
+    BOOST_CHECK_EQUAL(v.state_bytes,
+                      kernels::min_sum_state_bytes(g, true, fixed, v.frames, true));
+}
+
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
     // The binary decoder's variant (kernels/ldpc_min_sum.h), host side:
