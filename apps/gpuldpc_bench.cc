@@ -1369,23 +1369,34 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                 // figures of the same input
                 // 16 batches of the block's automatic size (4096 frames, fewer
                 // where they hold more than 64 MiB of input) or more, so that
-                // filling and draining its pipeline count little
-                const auto passes_for = [&](size_t item_bytes) {
+                // filling and draining its pipeline count little, and 0.5 s
+                // at the engine's host-to-host rate at least (small frames:
+                // 16 batches of n = 648 are some 10 ms, where the start of
+                // the flowgraph's threads weighs)
+                const auto passes_for = [&](size_t item_bytes, double engine_rate) {
                     const size_t batch = std::max<size_t>(
                         1,
                         std::min<size_t>(4096, (size_t(64) << 20) / (nl * item_bytes)));
-                    return unsigned(
-                        std::max<size_t>(2, (16 * batch + frames - 1) / frames));
+                    const double bits_a_pass = double(frames) * nb;
+                    const size_t by_time =
+                        engine_rate > 0
+                            ? size_t(std::ceil(0.5 * engine_rate / bits_a_pass))
+                            : 0;
+                    return unsigned(std::min<size_t>(
+                        4096,
+                        std::max<size_t>(
+                            { 2, (16 * batch + frames - 1) / frames, by_time })));
                 };
-                const unsigned passes = passes_for(sizeof(float)),
-                               passes8 = passes_for(sizeof(int8_t));
-                const double bf =
-                    block_rate(code, cfg, llr, frames, "cuda", passes, false);
-                const double b8 =
-                    block_rate(code, cfg, llr, frames, "cuda", passes8, false, &llr8);
+                const unsigned passes = passes_for(sizeof(float), g),
+                               passes8 = passes_for(sizeof(int8_t), g8);
+                block_run run_f, run_8;
+                const double bf = block_rate(
+                    code, cfg, llr, frames, "cuda", passes, false, nullptr, &run_f);
+                const double b8 = block_rate(
+                    code, cfg, llr, frames, "cuda", passes8, false, &llr8, &run_8);
                 std::printf("%-24s %-9s %-10s %7zu %7s   decoder block: float %.1f Mb/s "
                             "(%.0f%% of h2h), 8-bit %.1f Mb/s (%.0f%% of h2h8, %.2fx "
-                            "the float block)\n",
+                            "the float block; decoder busy %.0f%%, source %.0f%%)\n",
                             name.c_str(),
                             to_string(sched).c_str(),
                             "block",
@@ -1395,7 +1406,9 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                             100.0 * bf / g,
                             b8 / 1e6,
                             100.0 * b8 / g8,
-                            b8 / bf);
+                            b8 / bf,
+                            100.0 * run_8.decoder_busy,
+                            100.0 * run_8.source_busy);
                 for (bool eight : { false, true }) {
                     record b;
                     b.section = "decoder";
@@ -1409,9 +1422,18 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                                             : "engine host to host, float LLRs";
                     b.baseline = eight ? g8 : g;
                     b.ratio = b.value / b.baseline;
+                    const block_run& run = eight ? run_8 : run_f;
+                    char busy[160];
+                    std::snprintf(busy,
+                                  sizeof busy,
+                                  "; mean batch %.0f frames, decoder busy %.0f %%, "
+                                  "source busy %.0f %%",
+                                  run.mean_batch,
+                                  100.0 * run.decoder_busy,
+                                  100.0 * run.source_busy);
                     b.variant = "10 iterations at 1 dB, status tags off; 8-bit block / "
                                 "float block " +
-                                std::to_string(b8 / bf);
+                                std::to_string(b8 / bf) + busy;
                     g_records.push_back(b);
                 }
             }
