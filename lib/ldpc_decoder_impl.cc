@@ -205,20 +205,24 @@ size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
 constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 
 // Frames a batch for max_batch = 0: enough for a GPU to have every SM busy
-// with a few frames, few enough on the CPU to keep latency low.
+// with a few frames (more where the decoder prefers it: small codes on chip
+// hold many frames an SM), few enough on the CPU to keep latency low.
 constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
 
 size_t decoder_batch(const ldpc_code& code,
                      int max_batch,
-                     bool gpu,
+                     const batch_decoder& decoder,
                      const std::string& input,
                      size_t item_size)
 {
     if (max_batch < 0)
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
                                     " is out of range; allowed: 0 (automatic) or more");
+    const bool gpu = decoder.device_name() != "cpu";
     if (max_batch == 0)
-        max_batch = gpu ? auto_batch_gpu : auto_batch_cpu;
+        max_batch = gpu ? int(std::clamp<size_t>(
+                              decoder.preferred_batch(), auto_batch_gpu, 1 << 20))
+                        : auto_batch_cpu;
     const size_t frame_bytes = items_per_frame(code, input) * item_size;
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);
@@ -270,16 +274,13 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                 // streams are optional: the block also works on PDUs alone
                 gr::io_signature::make(0, 1, soft_item_size(p.input)),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
-      framed_block(items_per_frame(*code, p.input),
-                   soft_item_size(p.input),
-                   output_bytes_per_frame(*code, p.output),
-                   decoder_batch(*code,
-                                 p.max_batch,
-                                 decoder->device_name() != "cpu",
-                                 p.input,
-                                 soft_item_size(p.input)),
-                   p.length_tag_key,
-                   "soft bits"),
+      framed_block(
+          items_per_frame(*code, p.input),
+          soft_item_size(p.input),
+          output_bytes_per_frame(*code, p.output),
+          decoder_batch(*code, p.max_batch, *decoder, p.input, soft_item_size(p.input)),
+          p.length_tag_key,
+          "soft bits"),
       d_code(code),
       d_decoder(std::move(decoder)),
       d_mode(p.output == "packed" ? output_mode::packed

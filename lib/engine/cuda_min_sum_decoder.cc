@@ -218,6 +218,16 @@ public:
             if (d_variant.on_chip)
                 d_variant.threads = unsigned(v);
         }
+        // a batch that fills every SM twice over (on chip: the blocks an SM
+        // holds; global: the frames of a launch, which spread over all SMs)
+        if (d_variant.on_chip) {
+            const size_t per_sm = kernels::min_sum_blocks_per_sm(
+                d_variant,
+                choice.sm,
+                kernels::min_sum_block_registers(d_variant, g, layered));
+            d_preferred_batch = 2 * std::max<size_t>(per_sm, 1) *
+                                size_t(prop.multiProcessorCount) * d_variant.frames;
+        }
         if (d_variant.on_chip) {
             d_max_launch = max_on_chip_launch;
         } else {
@@ -237,6 +247,8 @@ public:
                     "' is not usable; allowed: a whole number >= 1");
             d_max_launch = std::min(d_max_launch, size_t(v));
         }
+        if (!d_variant.on_chip)
+            d_preferred_batch = d_max_launch;
     }
 
     ~cuda_min_sum_decoder() override
@@ -261,6 +273,7 @@ public:
 
     std::string device_name() const override { return d_name; }
     unsigned threads() const override { return 1; }
+    size_t preferred_batch() const override { return d_preferred_batch; }
     size_t workspaces() const override
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -540,6 +553,7 @@ private:
     cuda::device_buffer<int32_t> d_input_index;
     kernels::min_sum_graph d_graph{};
     kernels::min_sum_variant d_variant{};
+    size_t d_preferred_batch = 0;
     size_t d_max_launch = 1;
     // 0: decode(), decode_device() and even tickets; 1: odd tickets
     workspace d_slots[max_outstanding];

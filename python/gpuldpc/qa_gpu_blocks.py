@@ -150,6 +150,19 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-6 * np.abs(cpu).max())
         self.assertIn("cuda:0", gpuldpc.fwht_cuda(8).device_name)
 
+    def test_binary_decoder_block_batch_fills_the_gpu(self):
+        # the automatic batch: the GPU decoder's preferred batch where above
+        # 4096 (small binary codes on chip: twice the frames its SMs hold)
+        code = gpuldpc.ldpc_code.wifi(648, "1/2")
+        args = dict(algorithm="min-sum", schedule="layered", messages="int8")
+        engine = gpuldpc.batch_decoder(code, device="cuda", **args)
+        preferred = engine.preferred_batch()
+        self.assertGreater(preferred, 0)
+        dec = gpuldpc.ldpc_decoder(code, device="cuda", input="int8", **args)
+        self.assertEqual(dec.batch_size(), max(4096, preferred))
+        # a CPU decoder has no preference
+        self.assertEqual(gpuldpc.batch_decoder(code, device="cpu", **args).preferred_batch(), 0)
+
     def test_output_buffer_floor_on_gpu(self):
         # as many items as fit 8 MiB, at least 2 (it was 64: 128 MiB here)
         blk = gpuldpc.fft(1 << 18, True, [], False, 1, "cuda")

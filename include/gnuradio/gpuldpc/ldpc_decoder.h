@@ -46,8 +46,10 @@ namespace gpuldpc {
  * frames are output_frame_length() bytes each).
  *
  * Batching: every call decodes as many complete frames as are waiting (at
- * most \p max_batch; 0, the default, takes 256 on the CPU and 4096 on a GPU,
- * where a launch needs thousands of frames to fill the device), so batches
+ * most \p max_batch; 0, the default, takes 256 on the CPU and on a GPU 4096
+ * or the decoder's batch_decoder::preferred_batch() where larger (a launch
+ * needs thousands of frames to fill the device, small codes on chip tens of
+ * thousands), so batches
  * fill under load and a lone frame is decoded
  * at once when input runs dry. The block declares its rate (output frame per
  * input frame) and an output multiple of one batch, so GNU Radio gives the
@@ -148,7 +150,8 @@ public:
      * \param flip_llr_sign true when positive LLRs mean 0
      * \param output "packed", "bits" or "symbols"
      * \param max_batch frames per decoder call at most; 0: automatic, 256 on
-     *        the CPU and 4096 on a GPU (less where 64 MiB of input is less)
+     *        the CPU and on a GPU 4096 or the decoder's preferred batch where
+     *        larger (less where 64 MiB of input is less)
      * \param device "auto", "cpu", "cuda" or "cuda:N"
      * \param length_tag_key length tag key; "" for untagged streams (in and out)
      * \param pass_failed pass frames that did not converge (flagged) or drop them

@@ -268,6 +268,10 @@ void bind_decoder(py::module& m)
             [](const batch_decoder& d) { return d.config().max_iterations; })
         .def_property_readonly("device", &batch_decoder::device_name)
         .def_property_readonly("threads", &batch_decoder::threads)
+        .def("preferred_batch",
+             &batch_decoder::preferred_batch,
+             "Frames a call should hold for the decoder to be busy throughout (0: no "
+             "preference).")
         .def("workspaces",
              &batch_decoder::workspaces,
              "Per-thread workspaces allocated so far (one per worker a call has used).")

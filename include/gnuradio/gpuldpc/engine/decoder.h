@@ -315,6 +315,14 @@ public:
      * holds one whatever the thread count.
      */
     virtual size_t workspaces() const = 0;
+    /*!
+     * Frames a call SHOULD hold for the decoder to be busy throughout (a
+     * GPU's SMs all decoding, with a second wave to cover the first's
+     * tail); 0 where the decoder has no preference (the CPU's decoders, or
+     * where a call of any size keeps it busy). Callers that choose their
+     * batch (the decoder block's automatic batch) take at least this many.
+     */
+    virtual size_t preferred_batch() const { return 0; }
 
     //! bit LLRs per frame: the transmitted symbols' bits
     size_t llr_per_frame() const
