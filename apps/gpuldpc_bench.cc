@@ -1367,8 +1367,9 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                 // the decoder block in a flowgraph, float and 8-bit input
                 // (status tags off: line rate), against the engine's host-to-host
                 // figures of the same input
-                // 16 batches of the block's automatic size (4096 frames, fewer
-                // where they hold more than 64 MiB of input) or more, so that
+                // 16 batches of 4096 frames (fewer where they hold more than
+                // 64 MiB of input; the block's automatic batch may be larger,
+                // its decoder's preferred batch) or more, so that
                 // filling and draining its pipeline count little, and 0.5 s
                 // at the engine's host-to-host rate at least (small frames:
                 // 16 batches of n = 648 are some 10 ms, where the start of

@@ -531,8 +531,9 @@ struct state_layout {
                                      bool compressed)
     {
         const value_sizes z = sizes_of(rule);
-        // a bit and a message more, never written: what a compact check's
-        // positions past its degree read (update_compact_check)
+        // a bit and (not compressed) a message more, never written: what a
+        // compact check's positions past its degree read
+        // (update_compact_check)
         belief = 0;
         c2v = align_up(z.belief * (n + 1) * F, 16);
         c2v_bytes = compressed ? 4 * checks * F : z.message * (edges + 1) * F;
@@ -667,8 +668,9 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
     const uint32_t deg = head >> 28;
     // the check's messages at c2v[i * G] (compressed: its word at
     // stored[0]), the lane's beliefs at belief[v * G]
-    auto* const c2v = s.c2v + size_t(head & 0x0fffffffu) * G + f;
-    auto* const unused_message = s.c2v + g.edges * G + f;
+    // (compressed: the per-edge places are not there)
+    auto* const c2v = A::compressed ? s.c2v : s.c2v + size_t(head & 0x0fffffffu) * G + f;
+    auto* const unused_message = A::compressed ? s.c2v : s.c2v + g.edges * G + f;
     auto* const belief = s.belief + f;
     [[maybe_unused]] auto const stored = [&] {
         if constexpr (A::compressed)
@@ -1223,6 +1225,26 @@ bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule
 {
     return layered && rule == binary_rule::fixed_min_sum && g.slot_edges != nullptr &&
            g.slot_variables != nullptr;
+}
+
+size_t min_sum_global_batch(const min_sum_graph& g,
+                            const min_sum_variant& v,
+                            bool layered,
+                            unsigned sms)
+{
+    min_sum_params p{};
+    p.graph = g;
+    p.variant = v;
+    p.layered = layered;
+    int per_sm = 0;
+    GPULDPC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, choose_kernel(p), grid_threads, 0));
+    // a step's items (a run's checks, or all checks), a warp each for a
+    // group: twice the grid's warps
+    const size_t warps = size_t(std::max(per_sm, 1)) * sms * (grid_threads / 32);
+    const size_t items = std::max<size_t>(
+        1, layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : g.checks);
+    return (2 * warps + items - 1) / items * v.frames;
 }
 
 size_t min_sum_max_global_frames(const min_sum_graph& g)

@@ -254,6 +254,15 @@ bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule
  *  counters. */
 size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames);
 
+/*!
+ * Frames that keep every warp of the global variant's grid busy twice over
+ * in a step (a run's checks, a warp a group each) on a device of \p sms SMs.
+ */
+size_t min_sum_global_batch(const min_sum_graph& g,
+                            const min_sum_variant& v,
+                            bool layered,
+                            unsigned sms);
+
 /*! Frames one launch of the global variant takes at most. */
 size_t min_sum_max_global_frames(const min_sum_graph& g);
 

@@ -219,7 +219,7 @@ public:
                 d_variant.threads = unsigned(v);
         }
         // a batch that fills every SM twice over (on chip: the blocks an SM
-        // holds; global: the frames of a launch, which spread over all SMs)
+        // holds; global: a step's checks a warp each, min_sum_global_batch)
         if (d_variant.on_chip) {
             const size_t per_sm = kernels::min_sum_blocks_per_sm(
                 d_variant,
@@ -248,7 +248,10 @@ public:
             d_max_launch = std::min(d_max_launch, size_t(v));
         }
         if (!d_variant.on_chip)
-            d_preferred_batch = d_max_launch;
+            d_preferred_batch =
+                std::min(d_max_launch,
+                         kernels::min_sum_global_batch(
+                             g, d_variant, layered, unsigned(prop.multiProcessorCount)));
     }
 
     ~cuda_min_sum_decoder() override

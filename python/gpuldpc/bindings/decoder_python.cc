@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(24eaa3278c3479b0683091dc4c82dc32) */
+/* BINDTOOL_HEADER_FILE_HASH(8c44558089578c57362b0447f872b8ef) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

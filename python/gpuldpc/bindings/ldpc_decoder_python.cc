@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(f09c9b4c6d194bfb4491598d8f61b7ce) */
+/* BINDTOOL_HEADER_FILE_HASH(1cf0ae4270a5bdc93b3a99a139d69c2d) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

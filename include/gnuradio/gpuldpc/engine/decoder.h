@@ -320,7 +320,8 @@ public:
      * GPU's SMs all decoding, with a second wave to cover the first's
      * tail); 0 where the decoder has no preference (the CPU's decoders, or
      * where a call of any size keeps it busy). Callers that choose their
-     * batch (the decoder block's automatic batch) take at least this many.
+     * batch SHOULD take this many where they can (the decoder block's
+     * automatic batch does, within its 64 MiB of input).
      */
     virtual size_t preferred_batch() const { return 0; }
 
