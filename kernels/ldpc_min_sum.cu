@@ -1351,6 +1351,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     min_sum_variant best{};
     size_t best_frames = 0; // resident an SM
     for (const unsigned per_lane : { pairs && !short_runs ? 2u : 1u, 1u }) {
+        if (!choice.on_chip)
+            break;
         // flooding and layered in pairs: the smallest group first; layered
         // short runs: one frame a lane in the largest group that fits
         const bool largest_first = short_runs && per_lane == 1 && !choice.lanes;

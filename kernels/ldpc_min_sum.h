@@ -155,6 +155,8 @@ struct min_sum_choice {
     //! global variant, and on chip where compressed_on_chip
     bool compressed = true;
     bool compressed_on_chip = false;
+    //! false: the global variant for every code (for tests and comparisons)
+    bool on_chip = true;
     //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
     unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the

@@ -267,6 +267,12 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     on_chip.compressed_on_chip = true;
     v = kernels::min_sum_choose(g, true, fixed, on_chip);
     BOOST_CHECK(v.on_chip && v.compressed);
+    // the global variant where asked for, compressed there
+    kernels::min_sum_choice global = h100;
+    global.on_chip = false;
+    v = kernels::min_sum_choose(g, true, fixed, global);
+    BOOST_CHECK(!v.on_chip && v.compressed && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 64u);
     BOOST_CHECK_EQUAL(v.state_bytes,
                       kernels::min_sum_state_bytes(g, true, fixed, v.frames, true));
 }

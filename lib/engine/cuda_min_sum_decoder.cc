@@ -176,6 +176,9 @@ public:
         // 0.90x). GPULDPC_GPU_DECODER_COMPRESSED=0 and
         // GPULDPC_GPU_DECODER_COMPRESSED_ON_CHIP=1, for comparisons.
         choice.compressed = cuda::environment_switch("GPULDPC_GPU_DECODER_COMPRESSED");
+        // GPULDPC_GPU_DECODER_ON_CHIP=0: the global variant for every code,
+        // for tests and comparisons
+        choice.on_chip = cuda::environment_switch("GPULDPC_GPU_DECODER_ON_CHIP");
         choice.compressed_on_chip =
             std::getenv("GPULDPC_GPU_DECODER_COMPRESSED_ON_CHIP") &&
             cuda::environment_switch("GPULDPC_GPU_DECODER_COMPRESSED_ON_CHIP");
