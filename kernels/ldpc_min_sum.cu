@@ -1099,6 +1099,16 @@ const void* block_kernel(unsigned frames)
         " is not usable on chip; allowed: 1, 2, 4, 8, 16, 32 (2 to 64 in pairs)");
 }
 
+// The kernel of a schedule and record kind: a block a group on chip, or the
+// grid.
+template <typename A, bool Layered, check_records R>
+const void* kernel_of(const min_sum_params& p)
+{
+    return p.variant.on_chip
+               ? block_kernel<A, Layered, R>(p.variant.frames)
+               : reinterpret_cast<const void*>(&min_sum_grid_kernel<A, Layered, R>);
+}
+
 template <typename A>
 const void* choose_kernel_of(const min_sum_params& p)
 {
@@ -1109,37 +1119,15 @@ const void* choose_kernel_of(const min_sum_params& p)
                                                           : R::compact;
     if constexpr (A::compressed) {
         // layered with compact records only (min_sum_compressed_usable)
-        if (p.variant.on_chip)
-            return records == R::full
-                       ? block_kernel<A, true, R::full>(p.variant.frames)
-                       : block_kernel<A, true, R::compact>(p.variant.frames);
-        return records == R::full
-                   ? reinterpret_cast<const void*>(&min_sum_grid_kernel<A, true, R::full>)
-                   : reinterpret_cast<const void*>(
-                         &min_sum_grid_kernel<A, true, R::compact>);
+        return records == R::full ? kernel_of<A, true, R::full>(p)
+                                  : kernel_of<A, true, R::compact>(p);
     } else {
-        if (p.variant.on_chip) {
-            if (p.layered)
-                return records == R::full
-                           ? block_kernel<A, true, R::full>(p.variant.frames)
-                       : records == R::compact
-                           ? block_kernel<A, true, R::compact>(p.variant.frames)
-                           : block_kernel<A, true, R::graph>(p.variant.frames);
-            return compact ? block_kernel<A, false, R::compact>(p.variant.frames)
-                           : block_kernel<A, false, R::graph>(p.variant.frames);
-        }
         if (p.layered)
-            return records == R::full ? reinterpret_cast<const void*>(
-                                            &min_sum_grid_kernel<A, true, R::full>)
-                   : records == R::compact
-                       ? reinterpret_cast<const void*>(
-                             &min_sum_grid_kernel<A, true, R::compact>)
-                       : reinterpret_cast<const void*>(
-                             &min_sum_grid_kernel<A, true, R::graph>);
-        return compact ? reinterpret_cast<const void*>(
-                             &min_sum_grid_kernel<A, false, R::compact>)
-                       : reinterpret_cast<const void*>(
-                             &min_sum_grid_kernel<A, false, R::graph>);
+            return records == R::full      ? kernel_of<A, true, R::full>(p)
+                   : records == R::compact ? kernel_of<A, true, R::compact>(p)
+                                           : kernel_of<A, true, R::graph>(p);
+        return compact ? kernel_of<A, false, R::compact>(p)
+                       : kernel_of<A, false, R::graph>(p);
     }
 }
 

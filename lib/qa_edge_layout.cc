@@ -211,19 +211,45 @@ BOOST_AUTO_TEST_CASE(binary_full_records)
     BOOST_CHECK(!min_sum_full_records(0, 0, true, false));
 }
 
+namespace {
+
+// A binary code's shape, as the choice of a variant weighs it.
+kernels::min_sum_graph code_shape(unsigned n,
+                                  unsigned checks,
+                                  size_t edges,
+                                  unsigned max_variable_degree,
+                                  unsigned max_check_degree,
+                                  unsigned runs)
+{
+    kernels::min_sum_graph g{};
+    g.n = n;
+    g.checks = checks;
+    g.edges = edges;
+    g.max_variable_degree = max_variable_degree;
+    g.max_check_degree = max_check_degree;
+    g.runs = runs;
+    return g;
+}
+
+// An H100's SM, kernels of 32 registers a thread.
+kernels::min_sum_choice h100_choice()
+{
+    kernels::min_sum_choice c;
+    c.shared_limit = 227 * 1024;
+    c.sm = { 228 * 1024, 1024, 2048, 65536, 32 };
+    c.registers = [](const kernels::min_sum_variant&) { return 32u; };
+    return c;
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(binary_compressed_messages)
 {
     // Check messages compressed (a word a frame a check): the 8-bit rule,
     // layered, checks with compact records; the global variant by default,
     // on chip where asked for.
     using kernels::binary_rule;
-    kernels::min_sum_graph g{};
-    g.n = 64800;
-    g.checks = 32400;
-    g.edges = 226799;
-    g.max_variable_degree = 8;
-    g.max_check_degree = 7;
-    g.runs = 90;
+    kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 90);
     const auto fixed = binary_rule::fixed_min_sum;
     BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, fixed)); // no records
     const uint32_t record = 0; // only whether the records exist is weighed
@@ -233,10 +259,7 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     BOOST_CHECK(kernels::min_sum_compressed_usable(g, true, fixed));
     BOOST_CHECK(!kernels::min_sum_compressed_usable(g, false, fixed));
     BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, binary_rule::float_min_sum));
-    kernels::min_sum_choice h100;
-    h100.shared_limit = 227 * 1024;
-    h100.sm = { 228 * 1024, 1024, 2048, 65536, 32 };
-    h100.registers = [](const kernels::min_sum_variant&) { return 32u; };
+    const kernels::min_sum_choice h100 = h100_choice();
     auto v = kernels::min_sum_choose(g, true, fixed, h100);
     BOOST_CHECK(!v.on_chip && v.pairs && v.compressed);
     // 64 frames: 2 bytes a bit (and the bit past the last) and 4 a check,
@@ -255,12 +278,10 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
                       kernels::min_sum_state_bytes(g, true, fixed, 64, false));
     BOOST_CHECK(!kernels::min_sum_choose(g, false, fixed, h100).compressed);
     // on chip (Wi-Fi n = 1944) only where asked for
-    g.n = 1944;
-    g.checks = 972;
-    g.edges = 6966;
-    g.max_variable_degree = 11;
-    g.max_check_degree = 8;
-    g.runs = 12;
+    const kernels::min_sum_graph dvbs2 = g;
+    g = code_shape(1944, 972, 6966, 11, 8, 12);
+    g.slot_edges = dvbs2.slot_edges;
+    g.slot_variables = dvbs2.slot_variables;
     v = kernels::min_sum_choose(g, true, fixed, h100);
     BOOST_CHECK(v.on_chip && !v.compressed);
     kernels::min_sum_choice on_chip = h100;
@@ -284,17 +305,8 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     // layered the group of the most frames an SM, a lane a check of a run, one
     // frame a lane for short runs, global where few frames fit.
     using kernels::binary_rule;
-    kernels::min_sum_graph g{};
-    g.n = 1944;
-    g.checks = 972;
-    g.edges = 6966;
-    g.max_variable_degree = 11;
-    g.max_check_degree = 8;
-    g.runs = 12; // runs of 81 checks
-    kernels::min_sum_choice h100;
-    h100.shared_limit = 227 * 1024;
-    h100.sm = { 228 * 1024, 1024, 2048, 65536, 32 };
-    h100.registers = [](const kernels::min_sum_variant&) { return 32u; };
+    kernels::min_sum_graph g = code_shape(1944, 972, 6966, 11, 8, 12); // runs of 81
+    const kernels::min_sum_choice h100 = h100_choice();
     const auto fixed = binary_rule::fixed_min_sum;
     // a pair group's state: 2 bytes a bit and a check message a frame
     const size_t pair_lane = 2 * (2 * 1944 + 6966);
@@ -329,10 +341,7 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     BOOST_CHECK_EQUAL(kernels::min_sum_blocks_per_sm(v, small_card.sm, 32), 4u);
     // Wi-Fi n = 648 (runs of 27 checks): 56 frames an SM in groups of 1, 2 or
     // 4 lanes of pairs; 4 lanes have blocks of 4 warps
-    kernels::min_sum_graph w648 = g;
-    w648.n = 648;
-    w648.checks = 324;
-    w648.edges = 2376;
+    const kernels::min_sum_graph w648 = code_shape(648, 324, 2376, 11, 8, 12);
     v = kernels::min_sum_choose(w648, true, fixed, h100);
     BOOST_CHECK(v.on_chip && v.pairs);
     BOOST_CHECK_EQUAL(v.frames, 8u);
@@ -360,11 +369,7 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     // DVB-S2's short frame (16200 bits): flooding on chip, a block an SM of
     // 1024 threads; layered global, as 2 frames an SM keep too few warps
     // busy in runs of 360 checks
-    g.n = 16200;
-    g.checks = 9000;
-    g.edges = 48599;
-    g.max_variable_degree = 8;
-    g.max_check_degree = 6;
+    g = code_shape(16200, 9000, 48599, 8, 6, 0);
     v = kernels::min_sum_choose(g, false, fixed, h100);
     BOOST_CHECK(v.on_chip && v.pairs);
     BOOST_CHECK_EQUAL(v.threads, 1024u);
@@ -377,10 +382,7 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     v = kernels::min_sum_choose(g, true, fixed, two);
     BOOST_CHECK(v.on_chip);
     // the normal frame fits no SM
-    g.n = 64800;
-    g.checks = 32400;
-    g.edges = 226799;
-    g.runs = 90;
+    g = code_shape(64800, 32400, 226799, 8, 6, 90);
     v = kernels::min_sum_choose(g, true, fixed, h100);
     BOOST_CHECK(!v.on_chip && v.pairs);
     BOOST_CHECK_EQUAL(v.frames, 64u);

@@ -225,9 +225,7 @@ public:
         // holds; global: a step's checks a warp each, min_sum_global_batch)
         if (d_variant.on_chip) {
             const size_t per_sm = kernels::min_sum_blocks_per_sm(
-                d_variant,
-                choice.sm,
-                kernels::min_sum_block_registers(d_variant, g, layered));
+                d_variant, choice.sm, choice.registers(d_variant));
             d_preferred_batch = 2 * std::max<size_t>(per_sm, 1) *
                                 size_t(prop.multiProcessorCount) * d_variant.frames;
         }
