@@ -78,6 +78,26 @@ BOOST_AUTO_TEST_CASE(dvbs2_codes_have_the_standards_shape)
                         in_run[v] = uint32_t(r);
                     }
             BOOST_CHECK(disjoint);
+            // layer j: the checks j + iQ, in runs that start and end within it
+            // (at most two for rate 1/2, whose doubled circulants link checks
+            // i and i + d of a layer: the cycles' alternate checks)
+            const unsigned q = code.m() / 360;
+            bool in_layer = true;
+            for (uint32_t pos = 0; pos < code.m(); ++pos)
+                in_layer &= order[pos] % q == pos / 360;
+            BOOST_CHECK(in_layer);
+            std::vector<unsigned> runs_of_layer(q, 0);
+            bool layer_ends = true;
+            for (size_t r = 0; r + 1 < runs.size(); ++r) {
+                ++runs_of_layer[runs[r] / 360];
+                layer_ends &= runs[r] / 360 == (runs[r + 1] - 1) / 360;
+            }
+            BOOST_CHECK(layer_ends);
+            if (std::string(rate) == "1/2") {
+                BOOST_CHECK_LE(
+                    *std::max_element(runs_of_layer.begin(), runs_of_layer.end()), 2u);
+                BOOST_CHECK_LT(runs.size() - 1, 100u); // 159 in greedy pieces
+            }
             std::vector<uint8_t> info(2 * code.k()), cw(2 * code.n());
             for (auto& b : info)
                 b = rng() & 1;

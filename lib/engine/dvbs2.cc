@@ -68,12 +68,14 @@ ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
     ldpc_code code(n, m, 2, entries);
     // Layered order: checks j + i * q (i = 0 .. 359) share no parity bit, and
     // an information bit meets them once per address of its row congruent to
-    // j mod q (mostly once: the standard's few doubled circulants aside), so
-    // that they form long runs of checks a GPU updates at once.
+    // j mod q. Mostly once: where two addresses of a row are congruent, bit
+    // m of the group meets checks i and i + d of the layer, for every m, and
+    // the layer splits into two runs (the alternate checks of the cycles
+    // i, i + d, i + 2d, ...) rather than into pieces wherever a clash falls.
     for (unsigned j = 0, pos = 0; j < q; ++j)
         for (unsigned i = 0; i < 360; ++i)
             code.d_check_order[pos++] = j + i * q;
-    code.build_layered_runs();
+    code.split_layers_into_runs(360);
     return code;
 }
 

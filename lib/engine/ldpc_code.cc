@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpuldpc {
@@ -134,6 +136,87 @@ void ldpc_code::build_layered_runs()
             in_run[d_edge_variable[e]] = uint32_t(d_layered_runs.size() - 1);
     }
     d_layered_runs.push_back(d_m);
+}
+
+void ldpc_code::split_layers_into_runs(unsigned layer)
+{
+    if (layer == 0 || d_m % layer != 0)
+        throw std::logic_error("ldpc_code: layers of " + std::to_string(layer) +
+                               " checks do not tile " + std::to_string(d_m));
+    d_layered_runs.assign(1, 0);
+    std::vector<uint32_t> order(d_check_order);
+    std::vector<std::vector<uint32_t>> touching(d_n); // a bit's checks in the layer
+    std::vector<std::vector<uint32_t>> clashes(layer);
+    std::vector<int> colour(layer);
+    for (uint32_t first = 0; first < d_m; first += layer) {
+        const uint32_t* checks = d_check_order.data() + first;
+        for (uint32_t i = 0; i < layer; ++i)
+            for (uint32_t e = d_check_offsets[checks[i]];
+                 e < d_check_offsets[checks[i] + 1];
+                 ++e)
+                touching[d_edge_variable[e]].push_back(i);
+        for (auto& c : clashes)
+            c.clear();
+        for (uint32_t i = 0; i < layer; ++i)
+            for (uint32_t e = d_check_offsets[checks[i]];
+                 e < d_check_offsets[checks[i] + 1];
+                 ++e) {
+                auto& t = touching[d_edge_variable[e]];
+                for (const uint32_t other : t)
+                    if (other != i)
+                        clashes[i].push_back(other);
+            }
+        for (uint32_t i = 0; i < layer; ++i)
+            for (uint32_t e = d_check_offsets[checks[i]];
+                 e < d_check_offsets[checks[i] + 1];
+                 ++e)
+                touching[d_edge_variable[e]].clear();
+        // colours by DSatur (Brelaz 1979): the uncoloured check with the
+        // most colours among its clashes next (ties: more clashes, then the
+        // earlier check), in the first colour free of them; two colours where
+        // the clashes allow that (every cycle even)
+        std::fill(colour.begin(), colour.end(), -1);
+        std::vector<std::vector<bool>> seen(layer); // colours among its clashes
+        std::vector<uint32_t> saturation(layer, 0);
+        for (uint32_t step = 0; step < layer; ++step) {
+            uint32_t next = layer;
+            for (uint32_t i = 0; i < layer; ++i)
+                if (colour[i] < 0 && (next == layer || saturation[i] > saturation[next] ||
+                                      (saturation[i] == saturation[next] &&
+                                       clashes[i].size() > clashes[next].size())))
+                    next = i;
+            int c = 0;
+            while (size_t(c) < seen[next].size() && seen[next][c])
+                ++c;
+            colour[next] = c;
+            for (const uint32_t o : clashes[next]) {
+                if (seen[o].size() <= size_t(c))
+                    seen[o].resize(c + 1, false);
+                if (!seen[o][c]) {
+                    seen[o][c] = true;
+                    ++saturation[o];
+                }
+            }
+        }
+        // the runs, larger first, each in the layer's order
+        const int colours = *std::max_element(colour.begin(), colour.end()) + 1;
+        std::vector<uint32_t> size(colours, 0);
+        for (const int c : colour)
+            ++size[c];
+        std::vector<int> runs(colours);
+        for (int c = 0; c < colours; ++c)
+            runs[c] = c;
+        std::stable_sort(
+            runs.begin(), runs.end(), [&](int a, int b) { return size[a] > size[b]; });
+        uint32_t pos = first;
+        for (const int c : runs) {
+            for (uint32_t i = 0; i < layer; ++i)
+                if (colour[i] == c)
+                    order[pos++] = checks[i];
+            d_layered_runs.push_back(pos);
+        }
+    }
+    d_check_order = std::move(order);
 }
 
 void ldpc_code::set_punctured(const std::vector<uint32_t>& punctured)

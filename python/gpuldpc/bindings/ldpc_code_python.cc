@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(dc0eb6ee8499d86fa680bf1ac5156847) */
+/* BINDTOOL_HEADER_FILE_HASH(b8dd8e57d36d4516f84b6ec562b490e8) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

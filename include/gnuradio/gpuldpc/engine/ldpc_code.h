@@ -27,8 +27,8 @@ enum class code_format {
     //! the next line holds 'columns' shifts (for 2 columns: when the file also has
     //! the length of one), else a non-binary alist
     automatic,
-    alist,     //!< MacKay's binary alist
-    nb_alist,  //!< non-binary alist: "N M q" header, (index, coefficient) pairs
+    alist,    //!< MacKay's binary alist
+    nb_alist, //!< non-binary alist: "N M q" header, (index, coefficient) pairs
     //! quasi-cyclic base matrix (AFF3CT's .qc): a header "columns rows z", the
     //! matrix of cyclic shifts (-1: zero block), and optionally a line of 0/1
     //! per base column (0: the column's z bits are punctured); binary codes only
@@ -274,17 +274,21 @@ public:
     /*!
      * \brief The order in which the layered schedule visits the checks.
      *
-     * Row order, unless the code has a better one: the checks of a DVB-S2
-     * code are visited as j, j + Q, j + 2Q, ... (Q = (N - K) / 360), where
-     * long runs of consecutive checks share no bit, so that a GPU updates
-     * them at once (in row order, p[r] links every check to the next). A
-     * permutation of 0 .. m() - 1.
+     * Row order, unless the code has a better one: a DVB-S2 code visits
+     * its checks in Q = (N - K) / 360 layers, layer j the 360 checks
+     * j + iQ (i = 0 .. 359), which share no parity bit, so that a GPU
+     * updates a layer at once (in row order, p[r] links every check to the
+     * next). Where the standard's table gives an information bit two
+     * checks of a layer, the layer is visited as two runs (three where two
+     * do not do), each of checks that share no bit, in the order of i
+     * within a run. A permutation of 0 .. m() - 1.
      */
     const std::vector<uint32_t>& layered_check_order() const { return d_check_order; }
     /*!
      * \brief Runs of layered_check_order() whose checks share no variable:
      * run i is positions layered_runs()[i] .. layered_runs()[i+1]-1 of the
-     * order (each run as long as it can be, taken greedily from the start).
+     * order (each run as long as it can be, taken greedily from the start;
+     * a DVB-S2 code's runs are the parts of its layers).
      *
      * Updating a run's checks at once gives the result of updating them one
      * after another, so a parallel decoder follows the layered schedule
@@ -344,6 +348,10 @@ private:
     std::vector<uint32_t> d_check_order;
     std::vector<uint32_t> d_layered_runs;
     void build_layered_runs();
+    // Reorders each layer (\p layer consecutive places of d_check_order, a
+    // layer's checks meant to be updated together) into the fewest runs
+    // found that share no bit, and makes those the runs.
+    void split_layers_into_runs(unsigned layer);
 
     // Row-echelon form of H, one row per pivot in elimination order, each row
     // scaled so that its pivot is 1 and stored without the pivot. Row r holds
