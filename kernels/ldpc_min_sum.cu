@@ -44,8 +44,8 @@ __host__ __device__ constexpr size_t counter_bytes(unsigned frames)
 {
     return 16 * size_t(frames) + 16;
 }
-// pairs: bits of this degree at most, flooding (exact fp16 sums)
-constexpr unsigned max_pair_flooding_degree = 15;
+// pairs: bits of this degree at most (exact fp16 sums)
+constexpr unsigned max_pair_degree = 15;
 // pairs on chip, layered: runs of this many checks at least on average
 constexpr unsigned min_pair_run = 16;
 // threads a block at least, flooding on chip
@@ -223,6 +223,11 @@ struct fixed8_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t> {
     {
         return check_input(b, int32_t(m));
     }
+    // layered: the belief less the check's message, exact (input_of)
+    __device__ static value_t layered_input(belief_t b, value_t m)
+    {
+        return int32_t(b) - m;
+    }
 
     // Compressed check messages (compressed_arith): a check's messages out in
     // a word, bits 0-7 mag1, 8-15 mag2, bit 16 + i the sign of the message
@@ -271,13 +276,15 @@ struct float_arith : single_frame_lanes<float, float, float, float> {
         return c;
     }
     __device__ static value_t into_check(belief_t b, message_t m) { return b - m; }
+    __device__ static value_t layered_input(belief_t b, value_t m) { return b - m; }
 };
 
 // The 8-bit rule for two frames a lane, in fp16 pairs (HADD2, HMNMX2: an
 // instruction for both frames). Every value of the rule is a whole number of
-// magnitude at most 2048 (inputs into a check within +-127, beliefs within
-// +-254 layered and +-127 (1 + degree) flooding, bits of degree 15 at most),
-// and fp16 holds those exactly, so the results are the integer rule's. Check
+// magnitude at most 2048 (messages within +-127, beliefs the channel value
+// plus a message a check, within +-127 (1 + degree) for bits of degree 15 at
+// most, and a belief less a message within +-127 degree), and fp16 holds
+// those exactly, so the results are the integer rule's. Check
 // messages and channel values are stored as bytes 128 + x: the low byte of the
 // fp16 value 1152 + x (1024 <= 1152 + x < 2048, where fp16's step is 1).
 __device__ __forceinline__ __half2 as_half2(uint32_t u)
@@ -399,6 +406,7 @@ struct fixed8_pair_arith {
     {
         return check_input(b, unpack_pair(m));
     }
+    __device__ static value_t layered_input(belief_t b, value_t m) { return hsub(b, m); }
     __device__ static message_t to_message(value_t m) { return pack_pair(m); }
     __device__ static belief_t to_belief(value_t x) { return x; }
     __device__ static value_t message_value(message_t m) { return unpack_pair(m); }
@@ -490,11 +498,10 @@ struct compressed_arith : Base {
 // The state of a group of G frames, frame-interleaved: value x of frame f at
 // x * G + f, so that G lanes of a warp, a frame each, touch G neighbouring
 // values of one check or bit. belief (16 bits a bit in the 8-bit rule, else
-// fp32); layered, the a-posteriori
-// value (a message into a check plus a check message, within +-254);
-// flooding, the channel value plus all check messages into the bit (its
-// messages out are that less each message in). c2v: the check messages.
-// channel (flooding): the channel values. Hard decisions are belief < 0.
+// fp32): the channel value plus all check messages into the bit (its
+// messages out are that less each message in); layered, updated a check at a
+// time by the check's new message less its previous one (input_of). c2v: the check
+// messages. channel (flooding): the channel values. Hard decisions are belief < 0.
 template <typename A>
 struct group_state {
     typename A::belief_t* belief;
@@ -612,6 +619,23 @@ __device__ __forceinline__ T kept(T fresh, const T* old, uint32_t keep)
     return fresh;
 }
 
+// A check's input on an edge from the bit's belief and the check's previous
+// message there. Layered: their exact difference, to which the belief then
+// adds the new message, so that it stays the channel value plus all of the
+// bit's messages (the 8-bit rule's minima clamp input magnitudes at 127 in
+// finish(), so that the messages out are those of the input saturated to
+// +-127, as the CPU reference's); flooding: the arithmetic's input into a
+// check (8-bit: saturated).
+template <typename A, bool Layered>
+__device__ __forceinline__ typename A::value_t input_of(typename A::belief_t b,
+                                                        typename A::message_t m)
+{
+    if constexpr (Layered)
+        return A::layered_input(b, A::message_value(m));
+    else
+        return A::into_check(b, m);
+}
+
 // One check of lane f (a frame, or a pair of frames): the messages in are the
 // beliefs less the check's previous messages (made twice, for the minima and
 // for the update, rather than kept); new messages out and, layered, the
@@ -630,12 +654,12 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
     typename A::check_t mins = fresh;
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = __ldg(g.edge_variable + e);
-        mins.add(A::into_check(s.belief[v * G + f], s.c2v[e * G + f]), e);
+        mins.add(input_of<A, Layered>(s.belief[v * G + f], s.c2v[e * G + f]), e);
     }
     mins.finish();
     for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t v = __ldg(g.edge_variable + e);
-        const value_t x = A::into_check(s.belief[v * G + f], s.c2v[e * G + f]);
+        const value_t x = input_of<A, Layered>(s.belief[v * G + f], s.c2v[e * G + f]);
         const value_t m = mins.message(x, e);
         s.c2v[e * G + f] = kept<A>(A::to_message(m), &s.c2v[e * G + f], keep);
         if constexpr (Layered)
@@ -698,14 +722,15 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
         if constexpr (A::compressed) {
             v[i] = (!Full || i < deg ? bit : g.n) * G;
             if (Full || i < deg)
-                x[i] = A::check_input(belief[v[i]], A::stored_message(messages, i));
+                x[i] = A::layered_input(belief[v[i]], A::stored_message(messages, i));
         } else if constexpr (Full) {
             v[i] = (i < deg ? bit : g.n) * G;
-            x[i] = A::into_check(belief[v[i]], *(i < deg ? c2v + i * G : unused_message));
+            x[i] = input_of<A, Layered>(belief[v[i]],
+                                        *(i < deg ? c2v + i * G : unused_message));
         } else {
             v[i] = bit * G;
             if (i < deg)
-                x[i] = A::into_check(belief[v[i]], c2v[i * G]);
+                x[i] = input_of<A, Layered>(belief[v[i]], c2v[i * G]);
         }
     }
     typename A::check_t mins = fresh;
@@ -1405,10 +1430,10 @@ min_sum_block_registers(const min_sum_variant& v, const min_sum_graph& g, bool l
 
 bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)
 {
-    // flooding beliefs sum the channel value and a message a check: within
-    // 127 (1 + 15) = 2032 for bits of degree 15 at most
-    return rule == binary_rule::fixed_min_sum &&
-           (layered || g.max_variable_degree <= max_pair_flooding_degree);
+    // beliefs sum the channel value and a message a check (layered too):
+    // within 127 (1 + 15) = 2032 for bits of degree 15 at most
+    (void)layered;
+    return rule == binary_rule::fixed_min_sum && g.max_variable_degree <= max_pair_degree;
 }
 
 void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
@@ -1449,9 +1474,8 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
                                     "rule, layered, with compact check records");
     if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
         throw std::invalid_argument(
-            "launch_min_sum: variant.pairs takes the 8-bit rule, and flooding bits "
-            "of degree " +
-            std::to_string(max_pair_flooding_degree) + " at most");
+            "launch_min_sum: variant.pairs takes the 8-bit rule, and bits of degree " +
+            std::to_string(max_pair_degree) + " at most");
     if (!p.variant.on_chip && p.n_frames > min_sum_max_global_frames(p.graph))
         throw std::invalid_argument(
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +

@@ -206,7 +206,9 @@ min_sum_block_registers(const min_sum_variant& v, const min_sum_graph& g, bool l
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is
- * fixed_min_sum, and the schedule layered or the bits of degree 15 at most.
+ * fixed_min_sum, and the bits of degree 15 at most (the beliefs, a channel
+ * value and a message a check, then within the 2048 that fp16 holds
+ * exactly), whichever the schedule (\p layered).
  */
 bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule);
 

@@ -213,11 +213,16 @@ private:
         const auto& evar = code.edge_variable();
         for (const uint32_t c : code.layered_check_order()) {
             const uint32_t e0 = coff[c], deg = coff[c + 1] - coff[c];
-            for (uint32_t i = 0; i < deg; ++i)
-                ws.v2c[e0 + i] = saturate8(ws.belief[evar[e0 + i]] - ws.c2v[e0 + i]);
+            // the belief less the check's message, exact; saturated only as
+            // the check's input, so that the belief stays the channel value
+            // plus all its messages
+            for (uint32_t i = 0; i < deg; ++i) {
+                ws.belief[evar[e0 + i]] -= ws.c2v[e0 + i];
+                ws.v2c[e0 + i] = saturate8(ws.belief[evar[e0 + i]]);
+            }
             check_update(&ws.v2c[e0], &ws.c2v[e0], deg);
             for (uint32_t i = 0; i < deg; ++i)
-                ws.belief[evar[e0 + i]] = int32_t(ws.v2c[e0 + i]) + ws.c2v[e0 + i];
+                ws.belief[evar[e0 + i]] += ws.c2v[e0 + i];
         }
         for (unsigned v = 0; v < code.n(); ++v)
             ws.hard[v] = ws.belief[v] < 0;

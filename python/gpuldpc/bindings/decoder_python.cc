@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(8c44558089578c57362b0447f872b8ef) */
+/* BINDTOOL_HEADER_FILE_HASH(7f9a3df7042d64f68338e46e1d35eb6d) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

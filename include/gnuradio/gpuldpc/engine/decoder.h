@@ -50,12 +50,14 @@ enum class message_precision {
     //!   alike: v beyond 64 * llr_scale becomes +-round(min(64 * llr_scale,
     //!   127)));
     //! - messages into a check: the variable's belief minus the check's
-    //!   previous message, saturated to +-127;
+    //!   previous message, saturated to +-127 (layered: the belief then adds
+    //!   the check's new message to the unsaturated difference);
     //! - check messages: magnitude (max(min - offset_q, 0) * scale_q + 8) >> 4
     //!   with scale_q = round(16 * min_sum_scale) (min_sum_scale >= 1/32) and
     //!   offset_q = round(min_sum_offset * llr_scale) (at most 128), the sign
     //!   of the others' product;
-    //! - beliefs: sums in 32-bit integers (layered: 16 bits, within +-254).
+    //! - beliefs: the channel value plus all the variable's check messages,
+    //!   exact (32-bit integers; 16 bits on a GPU).
     int8,
 };
 
