@@ -1056,6 +1056,25 @@ std::string code_name(const std::string& spec)
     return spec.substr(spec.find_last_of('/') + 1);
 }
 
+// A code of the binary benches: ldpc_code::load()'s spec, or with "+coloured"
+// at its end that code's coloured layers (ldpc_code::with_coloured_layers;
+// layered rows only, as flooding does not change)
+const std::string coloured_suffix = "+coloured";
+bool coloured_spec(const std::string& spec)
+{
+    return spec.size() > coloured_suffix.size() &&
+           spec.compare(spec.size() - coloured_suffix.size(),
+                        coloured_suffix.size(),
+                        coloured_suffix) == 0;
+}
+ldpc_code load_bench_code(const std::string& spec)
+{
+    if (!coloured_spec(spec))
+        return ldpc_code::load(spec);
+    return ldpc_code::load(spec.substr(0, spec.size() - coloured_suffix.size()))
+        .with_coloured_layers();
+}
+
 // Bits/s of gr-fec's ldpc_decoder (sum-product on an alist file) on one core:
 // frames of BPSK samples y, decoded one generic_work() call a frame. Returns
 // 0 where it cannot be made (it builds dense matrices: codes of a few
@@ -1120,7 +1139,7 @@ void bench_binary_float(const std::vector<std::string>& code_specs,
                 "xCPU",
                 "FER (GPU/CPU frames)");
     for (const auto& spec : code_specs) {
-        auto code = std::make_shared<ldpc_code>(ldpc_code::load(spec));
+        auto code = std::make_shared<ldpc_code>(load_bench_code(spec));
         const std::string name = code_name(spec);
         const size_t nl = code->n_transmitted();
         // float state is four times the 8-bit decoder's: half its frames
@@ -1135,7 +1154,8 @@ void bench_binary_float(const std::vector<std::string>& code_specs,
         GPULDPC_CUDA_CHECK(cudaMemcpy(
             d_llr, llr.data(), llr.size() * sizeof(float), cudaMemcpyHostToDevice));
         for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
-            if (schedules.find(to_string(sched)) == std::string::npos)
+            if (schedules.find(to_string(sched)) == std::string::npos ||
+                (coloured_spec(spec) && sched == decoder_schedule::flooding))
                 continue;
             for (auto alg :
                  { decoder_algorithm::sum_product, decoder_algorithm::min_sum }) {
@@ -1223,7 +1243,7 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                 "xgr-fec",
                 "GPU=CPU, FER");
     for (const auto& spec : code_specs) {
-        auto code = std::make_shared<ldpc_code>(ldpc_code::load(spec));
+        auto code = std::make_shared<ldpc_code>(load_bench_code(spec));
         const std::string name = code_name(spec);
         const size_t nl = code->n_transmitted();
         const size_t frames =
@@ -1235,7 +1255,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
         const size_t trials = std::max(
             frames, std::min<size_t>(20000, (size_t(1) << 30) / (nl * sizeof(float))));
         for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
-            if (schedules.find(to_string(sched)) == std::string::npos)
+            if (schedules.find(to_string(sched)) == std::string::npos ||
+                (coloured_spec(spec) && sched == decoder_schedule::flooding))
                 continue;
             decoder_config base;
             base.algorithm = decoder_algorithm::min_sum;
@@ -1599,7 +1620,9 @@ int main(int argc, char** argv)
             // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
             // ../shared's binary codes when given (--code), IEEE 802.11n, DVB-S2,
             // 5G NR
-            std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist" };
+            std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist",
+                                             codes_dir + "/regular_3_6_n1008_gf2.alist" +
+                                                 coloured_suffix };
             for (const auto& c : extra_codes)
                 if (ldpc_code::load(c).q() == 2)
                     binary.push_back(c);

@@ -170,6 +170,12 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                frames,
                1);
     check_code(punctured_qc_code(), 4.0, frames, 2);
+    // coloured layers: runs of up to 95 checks on chip
+    check_code(std::make_shared<ldpc_code>(
+                   construct_regular_code(1008, 3, 6, 2, 5).with_coloured_layers()),
+               2.0,
+               frames,
+               6);
     // on chip in pairs, a block's threads beyond 32 a lane
     check_code(std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "1/2")),
                2.5,

@@ -443,6 +443,52 @@ BOOST_AUTO_TEST_CASE(qc_file_expands_block_by_block)
     BOOST_CHECK(small.layered_runs() == (std::vector<uint32_t>{ 0, 1, 2 }));
 }
 
+BOOST_AUTO_TEST_CASE(coloured_layers_are_long_runs_of_the_same_code)
+{
+    // a regular (3,6) code: row order gives runs of a few checks; coloured,
+    // at most one run more than the checks a check shares a bit with
+    // (DSatur's bound), each run free of shared bits, the order a
+    // permutation, and H, the encoder and the punctured bits unchanged
+    const auto code = construct_regular_code(1008, 3, 6, 2, 5);
+    const auto coloured = code.with_coloured_layers();
+    const auto& order = coloured.layered_check_order();
+    const auto& runs = coloured.layered_runs();
+    std::vector<uint32_t> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t c = 0; c < code.m(); ++c)
+        BOOST_REQUIRE_EQUAL(sorted[c], c);
+    BOOST_CHECK_EQUAL(runs.front(), 0u);
+    BOOST_CHECK_EQUAL(runs.back(), code.m());
+    // degree-3 bits, degree-6 checks: 6 * 2 = 12 checks share a bit with one
+    BOOST_CHECK_LE(runs.size() - 1, 13u);
+    BOOST_CHECK_LT(runs.size() - 1, (code.layered_runs().size() - 1) / 4);
+    const auto& off = coloured.check_offsets();
+    const auto& var = coloured.edge_variable();
+    std::vector<uint32_t> in_run(code.n(), UINT32_MAX);
+    bool disjoint = true, larger_first = true;
+    for (size_t r = 0; r + 1 < runs.size(); ++r) {
+        larger_first &= r == 0 || runs[r + 1] - runs[r] <= runs[r] - runs[r - 1];
+        for (uint32_t pos = runs[r]; pos < runs[r + 1]; ++pos)
+            for (uint32_t e = off[order[pos]]; e < off[order[pos] + 1]; ++e) {
+                disjoint &= in_run[var[e]] != r;
+                in_run[var[e]] = uint32_t(r);
+            }
+    }
+    BOOST_CHECK(disjoint);
+    BOOST_CHECK(larger_first);
+    BOOST_CHECK(coloured.check_offsets() == code.check_offsets());
+    BOOST_CHECK(coloured.edge_variable() == code.edge_variable());
+    BOOST_CHECK(coloured.info_positions() == code.info_positions());
+    std::vector<uint8_t> info(code.k(), 1), a(code.n()), b(code.n());
+    code.encode(info.data(), a.data(), 1);
+    coloured.encode(info.data(), b.data(), 1);
+    BOOST_CHECK(a == b);
+    // a quasi-cyclic code keeps its base and, coloured, gets runs too
+    const auto wifi = ldpc_code::wifi(648, "1/2").with_coloured_layers();
+    BOOST_CHECK_EQUAL(wifi.quasi_cyclic_base().z, 27u);
+    BOOST_CHECK_EQUAL(wifi.layered_runs().back(), wifi.m());
+}
+
 BOOST_AUTO_TEST_CASE(bad_qc_files_name_file_line_and_problem)
 {
     const code_io_options qc{ code_format::qc };

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace gr {
 namespace gpuldpc {
@@ -138,6 +139,62 @@ void ldpc_code::build_layered_runs()
     d_layered_runs.push_back(d_m);
 }
 
+std::vector<uint32_t> ldpc_code::clash_colours(const uint32_t* checks,
+                                               uint32_t count) const
+{
+    // the checks (places 0 .. count - 1) that share a bit with each
+    std::vector<std::vector<uint32_t>> touching(d_n);
+    for (uint32_t i = 0; i < count; ++i)
+        for (uint32_t e = d_check_offsets[checks[i]]; e < d_check_offsets[checks[i] + 1];
+             ++e)
+            touching[d_edge_variable[e]].push_back(i);
+    std::vector<std::vector<uint32_t>> clashes(count);
+    for (const auto& t : touching)
+        for (const uint32_t i : t)
+            for (const uint32_t o : t)
+                if (o != i)
+                    clashes[i].push_back(o);
+    for (auto& c : clashes) {
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end()), c.end());
+    }
+    // DSatur (Brelaz 1979): the uncoloured check with the most colours among
+    // its clashes next (ties: more clashes, then the earlier place), in the
+    // first colour free of them; two colours where every cycle of clashes is
+    // even
+    constexpr uint32_t none = UINT32_MAX;
+    std::vector<uint32_t> colour(count, none), saturation(count, 0);
+    std::vector<std::vector<bool>> seen(count); // colours among its clashes
+    using key = std::tuple<int64_t, int64_t, uint32_t>;
+    auto key_of = [&](uint32_t i) {
+        return key{ -int64_t(saturation[i]), -int64_t(clashes[i].size()), i };
+    };
+    std::set<key> waiting;
+    for (uint32_t i = 0; i < count; ++i)
+        waiting.insert(key_of(i));
+    while (!waiting.empty()) {
+        const uint32_t next = std::get<2>(*waiting.begin());
+        waiting.erase(waiting.begin());
+        uint32_t c = 0;
+        while (c < seen[next].size() && seen[next][c])
+            ++c;
+        colour[next] = c;
+        for (const uint32_t o : clashes[next]) {
+            if (colour[o] != none)
+                continue;
+            if (seen[o].size() <= c)
+                seen[o].resize(c + 1, false);
+            if (!seen[o][c]) {
+                waiting.erase(key_of(o));
+                seen[o][c] = true;
+                ++saturation[o];
+                waiting.insert(key_of(o));
+            }
+        }
+    }
+    return colour;
+}
+
 void ldpc_code::split_layers_into_runs(unsigned layer)
 {
     if (layer == 0 || d_m % layer != 0)
@@ -145,71 +202,22 @@ void ldpc_code::split_layers_into_runs(unsigned layer)
                                " checks do not tile " + std::to_string(d_m));
     d_layered_runs.assign(1, 0);
     std::vector<uint32_t> order(d_check_order);
-    std::vector<std::vector<uint32_t>> touching(d_n); // a bit's checks in the layer
-    std::vector<std::vector<uint32_t>> clashes(layer);
-    std::vector<int> colour(layer);
     for (uint32_t first = 0; first < d_m; first += layer) {
         const uint32_t* checks = d_check_order.data() + first;
-        for (uint32_t i = 0; i < layer; ++i)
-            for (uint32_t e = d_check_offsets[checks[i]];
-                 e < d_check_offsets[checks[i] + 1];
-                 ++e)
-                touching[d_edge_variable[e]].push_back(i);
-        for (auto& c : clashes)
-            c.clear();
-        for (uint32_t i = 0; i < layer; ++i)
-            for (uint32_t e = d_check_offsets[checks[i]];
-                 e < d_check_offsets[checks[i] + 1];
-                 ++e) {
-                auto& t = touching[d_edge_variable[e]];
-                for (const uint32_t other : t)
-                    if (other != i)
-                        clashes[i].push_back(other);
-            }
-        for (uint32_t i = 0; i < layer; ++i)
-            for (uint32_t e = d_check_offsets[checks[i]];
-                 e < d_check_offsets[checks[i] + 1];
-                 ++e)
-                touching[d_edge_variable[e]].clear();
-        // colours by DSatur (Brelaz 1979): the uncoloured check with the
-        // most colours among its clashes next (ties: more clashes, then the
-        // earlier check), in the first colour free of them; two colours where
-        // the clashes allow that (every cycle even)
-        std::fill(colour.begin(), colour.end(), -1);
-        std::vector<std::vector<bool>> seen(layer); // colours among its clashes
-        std::vector<uint32_t> saturation(layer, 0);
-        for (uint32_t step = 0; step < layer; ++step) {
-            uint32_t next = layer;
-            for (uint32_t i = 0; i < layer; ++i)
-                if (colour[i] < 0 && (next == layer || saturation[i] > saturation[next] ||
-                                      (saturation[i] == saturation[next] &&
-                                       clashes[i].size() > clashes[next].size())))
-                    next = i;
-            int c = 0;
-            while (size_t(c) < seen[next].size() && seen[next][c])
-                ++c;
-            colour[next] = c;
-            for (const uint32_t o : clashes[next]) {
-                if (seen[o].size() <= size_t(c))
-                    seen[o].resize(c + 1, false);
-                if (!seen[o][c]) {
-                    seen[o][c] = true;
-                    ++saturation[o];
-                }
-            }
-        }
+        const std::vector<uint32_t> colour = clash_colours(checks, layer);
         // the runs, larger first, each in the layer's order
-        const int colours = *std::max_element(colour.begin(), colour.end()) + 1;
+        const uint32_t colours = *std::max_element(colour.begin(), colour.end()) + 1;
         std::vector<uint32_t> size(colours, 0);
-        for (const int c : colour)
+        for (const uint32_t c : colour)
             ++size[c];
-        std::vector<int> runs(colours);
-        for (int c = 0; c < colours; ++c)
+        std::vector<uint32_t> runs(colours);
+        for (uint32_t c = 0; c < colours; ++c)
             runs[c] = c;
-        std::stable_sort(
-            runs.begin(), runs.end(), [&](int a, int b) { return size[a] > size[b]; });
+        std::stable_sort(runs.begin(), runs.end(), [&](uint32_t a, uint32_t b) {
+            return size[a] > size[b];
+        });
         uint32_t pos = first;
-        for (const int c : runs) {
+        for (const uint32_t c : runs) {
             for (uint32_t i = 0; i < layer; ++i)
                 if (colour[i] == c)
                     order[pos++] = checks[i];
@@ -217,6 +225,14 @@ void ldpc_code::split_layers_into_runs(unsigned layer)
         }
     }
     d_check_order = std::move(order);
+}
+
+ldpc_code ldpc_code::with_coloured_layers() const
+{
+    ldpc_code code(*this);
+    if (d_m > 0)
+        code.split_layers_into_runs(d_m);
+    return code;
 }
 
 void ldpc_code::set_punctured(const std::vector<uint32_t>& punctured)

@@ -79,6 +79,20 @@ class qa_ldpc_code(gr_unittest.TestCase):
         for q in (2, 4, 16, 64, 256):
             self.assertIn(q, qs)
 
+    def test_coloured_layers(self):
+        code = gpuldpc.ldpc_code.load(
+            os.path.join(gpuldpc.codes_dir(), "regular_3_6_n1008_gf2.alist"))
+        coloured = code.with_coloured_layers()
+        runs = coloured.layered_runs
+        order = coloured.layered_check_order
+        self.assertLess(len(runs), len(code.layered_runs) // 4)
+        np.testing.assert_array_equal(np.sort(order), np.arange(code.m))
+        dense = code.dense()
+        for r in range(len(runs) - 1):
+            rows = dense[order[runs[r]:runs[r + 1]]]
+            self.assertLessEqual(rows.sum(axis=0).max(), 1)  # no shared bit
+        np.testing.assert_array_equal(coloured.dense(), dense)
+
     def test_encode_every_q(self):
         for q in (2, 4, 16, 64, 256):
             code = gpuldpc.construct_regular_code(120, 2, 4, q, seed=q)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(b8dd8e57d36d4516f84b6ec562b490e8) */
+/* BINDTOOL_HEADER_FILE_HASH(e94ffdf274ba7d77bfddb4d9297e5bbb) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -210,6 +210,11 @@ void bind_ldpc_code(py::module& m)
             [](const ldpc_code& c) { return to_array(c.layered_runs()); },
             "start positions (into layered_check_order) of the runs of checks that "
             "share no bit, and m at the end")
+        .def("with_coloured_layers",
+             &ldpc_code::with_coloured_layers,
+             "the code with a layered order of few, long runs (checks grouped by a "
+             "colouring in which checks sharing a bit differ; for codes without "
+             "quasi-cyclic or DVB-S2 structure)")
         .def_property_readonly("has_accumulator_parity",
                                &ldpc_code::has_accumulator_parity,
                                "parity bits accumulate (dual-diagonal parity part)")
