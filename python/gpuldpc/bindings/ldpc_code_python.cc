@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(e94ffdf274ba7d77bfddb4d9297e5bbb) */
+/* BINDTOOL_HEADER_FILE_HASH(a2929d01e67029f5f765bdfe4b38f202) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -311,7 +311,10 @@ public:
      * updates: decisions differ from row order frame by frame, error rates
      * do not (within statistics). Flooding is unaffected. Quasi-cyclic codes
      * are better left in their base rows (Wi-Fi n = 1944: 12 runs of 81,
-     * coloured 15).
+     * coloured 15). A DVB-S2 code coloured as a whole has 10 to 30 runs
+     * instead of its layers' 34 to 139 (rate 1/2: 13 against 98; on an
+     * H100 layered 8-bit min-sum 4.55 Gbit/s against 4.12, and FER 72
+     * against 112 of 4096 frames at 1.2 dB, 20 iterations).
      */
     ldpc_code with_coloured_layers() const;
 
