@@ -1624,7 +1624,7 @@ int main(int argc, char** argv)
                                              codes_dir + "/regular_3_6_n1008_gf2.alist" +
                                                  coloured_suffix };
             for (const auto& c : extra_codes)
-                if (ldpc_code::load(c).q() == 2)
+                if (load_bench_code(c).q() == 2)
                     binary.push_back(c);
             for (const char* c : { "wifi:648:1/2",
                                    "wifi:1944:1/2",

@@ -312,6 +312,14 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     const size_t pair_lane = 2 * (2 * 1944 + 6966);
     auto v = kernels::min_sum_choose(g, true, fixed, h100);
     BOOST_REQUIRE(v.on_chip && v.pairs);
+    // bits of degree 16: no pairs in either schedule (beliefs, a channel
+    // value and a message a check, pass the 2048 that fp16 holds exactly)
+    const kernels::min_sum_graph deep = code_shape(1944, 972, 6966, 16, 8, 12);
+    BOOST_CHECK(kernels::min_sum_pairs_exact(g, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, false, fixed));
+    BOOST_CHECK(!kernels::min_sum_choose(deep, true, fixed, h100).pairs);
+    BOOST_CHECK(!kernels::min_sum_choose(deep, false, fixed, h100).pairs);
     // lanes of 2 frames: 1 lane (21.8 KB) makes 10 blocks an SM and 2 lanes
     // 5, 20 frames (the smaller group is taken); 4 or 8 lanes 16 frames
     BOOST_CHECK_EQUAL(v.frames, 2u);

@@ -170,6 +170,10 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                frames,
                1);
     check_code(punctured_qc_code(), 4.0, frames, 2);
+    // 5G NR BG1: punctured columns, bits of degree up to 30 (one frame a
+    // lane in both schedules, beliefs beyond fp16's exact range)
+    check_code(
+        std::make_shared<ldpc_code>(ldpc_code::nr(1, 16)), 2.5, small() ? 2 : 40, 7);
     // coloured layers: runs of up to 95 checks on chip
     check_code(std::make_shared<ldpc_code>(
                    construct_regular_code(1008, 3, 6, 2, 5).with_coloured_layers()),

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(a2929d01e67029f5f765bdfe4b38f202) */
+/* BINDTOOL_HEADER_FILE_HASH(becec272928889972db715810014b0e9) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -214,7 +214,8 @@ void bind_ldpc_code(py::module& m)
              &ldpc_code::with_coloured_layers,
              "the code with a layered order of few, long runs (checks grouped by a "
              "colouring in which checks sharing a bit differ; for codes without "
-             "quasi-cyclic or DVB-S2 structure)")
+             "quasi-cyclic or DVB-S2 structure; the CUDA fft-bp decoder decodes "
+             "layered in row order only)")
         .def_property_readonly("has_accumulator_parity",
                                &ldpc_code::has_accumulator_parity,
                                "parity bits accumulate (dual-diagonal parity part)")

@@ -288,7 +288,8 @@ public:
      * \brief Runs of layered_check_order() whose checks share no variable:
      * run i is positions layered_runs()[i] .. layered_runs()[i+1]-1 of the
      * order (each run as long as it can be, taken greedily from the start;
-     * a DVB-S2 code's runs are the parts of its layers).
+     * a DVB-S2 code's runs are the parts of its layers, and a code of
+     * with_coloured_layers() a run a colour).
      *
      * Updating a run's checks at once gives the result of updating them one
      * after another, so a parallel decoder follows the layered schedule
@@ -309,12 +310,13 @@ public:
      * (H, encoder, punctured bits) with another layered order, so that
      * layered decoders (CPU and GPU alike) follow another sequence of check
      * updates: decisions differ from row order frame by frame, error rates
-     * do not (within statistics). Flooding is unaffected. Quasi-cyclic codes
-     * are better left in their base rows (Wi-Fi n = 1944: 12 runs of 81,
-     * coloured 15). A DVB-S2 code coloured as a whole has 10 to 30 runs
-     * instead of its layers' 34 to 139 (rate 1/2: 13 against 98; on an
-     * H100 layered 8-bit min-sum 4.55 Gbit/s against 4.12, and FER 72
-     * against 112 of 4096 frames at 1.2 dB, 20 iterations).
+     * do not (within statistics). Flooding is unaffected. The CUDA fft-bp
+     * decoder (q > 2, or binary with fft-bp) decodes layered in row order
+     * only, so such a code decodes layered on the CPU (flooding on a GPU). Quasi-cyclic
+     * codes are better left in their base rows (Wi-Fi n = 1944: 12 runs of 81, coloured
+     * 15). A DVB-S2 code coloured as a whole has 10 to 30 runs instead of its layers' 34
+     * to 139 (rate 1/2: 13 against 98; on an H100 layered 8-bit min-sum 4.55 Gbit/s
+     * against 4.12, and FER 72 against 112 of 4096 frames at 1.2 dB, 20 iterations).
      */
     ldpc_code with_coloured_layers() const;
 
