@@ -556,6 +556,18 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_is_float_min_sum_where_nothing_rounds)
     }
 }
 
+// 8-bit min-sum on 2 threads
+decoder_config int8_min_sum(decoder_schedule schedule, unsigned iterations)
+{
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = schedule;
+    cfg.max_iterations = iterations;
+    cfg.threads = 2;
+    return cfg;
+}
+
 BOOST_AUTO_TEST_CASE(int8_min_sum_stays_converged)
 {
     // A frame whose decisions satisfy every check keeps them in further
@@ -571,12 +583,7 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_stays_converged)
     const size_t frames = 64;
     const auto noisy = make_batch(*code, frames, 3.0, 31);
     for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
-        decoder_config cfg;
-        cfg.algorithm = decoder_algorithm::min_sum;
-        cfg.messages = message_precision::int8;
-        cfg.schedule = sched;
-        cfg.max_iterations = 20;
-        cfg.threads = 2;
+        decoder_config cfg = int8_min_sum(sched, 20);
         BOOST_TEST_CONTEXT(to_string(sched))
         {
             const auto stopped =
@@ -606,12 +613,7 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_decodes_and_saturates)
 {
     for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
         const auto code = test_code(2);
-        decoder_config cfg;
-        cfg.algorithm = decoder_algorithm::min_sum;
-        cfg.messages = message_precision::int8;
-        cfg.schedule = sched;
-        cfg.max_iterations = 30;
-        cfg.threads = 2;
+        const decoder_config cfg = int8_min_sum(sched, 30);
         auto dec = batch_decoder::make(code, cfg, "cpu");
         BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
         BOOST_CHECK(dec->config().messages == message_precision::int8);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace gr {
 namespace gpuldpc {
@@ -142,18 +143,23 @@ void ldpc_code::build_layered_runs()
 std::vector<uint32_t> ldpc_code::clash_colours(const uint32_t* checks,
                                                uint32_t count) const
 {
-    // the checks (places 0 .. count - 1) that share a bit with each
-    std::vector<std::vector<uint32_t>> touching(d_n);
+    // the checks (places 0 .. count - 1) that share a bit with each: the
+    // (bit, place) pairs of the checks' edges, sorted, give each bit's places
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
     for (uint32_t i = 0; i < count; ++i)
         for (uint32_t e = d_check_offsets[checks[i]]; e < d_check_offsets[checks[i] + 1];
              ++e)
-            touching[d_edge_variable[e]].push_back(i);
+            edges.emplace_back(d_edge_variable[e], i);
+    std::sort(edges.begin(), edges.end());
     std::vector<std::vector<uint32_t>> clashes(count);
-    for (const auto& t : touching)
-        for (const uint32_t i : t)
-            for (const uint32_t o : t)
+    for (size_t a = 0, b = 0; a < edges.size(); a = b) {
+        while (b < edges.size() && edges[b].first == edges[a].first)
+            ++b;
+        for (size_t i = a; i < b; ++i)
+            for (size_t o = a; o < b; ++o)
                 if (o != i)
-                    clashes[i].push_back(o);
+                    clashes[edges[i].second].push_back(edges[o].second);
+    }
     for (auto& c : clashes) {
         std::sort(c.begin(), c.end());
         c.erase(std::unique(c.begin(), c.end()), c.end());
