@@ -56,6 +56,10 @@ constexpr unsigned min_layered_threads = 96;
 // lanes a group, in the order the choice of a variant tries them
 constexpr std::array<unsigned, 6> smaller_first{ 1, 2, 4, 8, 16, 32 };
 constexpr std::array<unsigned, 6> short_run_lanes{ 32, 16, 8, 0, 0, 0 };
+// split: warps of an SM busy in a step at least (the blocks it holds times a
+// run's checks over 32). H100, DVB-S2 rate 1/2 in runs of 360 checks (11
+// warps) 0.6x the global variant; 16200 bits (22) 1.6x
+constexpr size_t min_split_warps = 16;
 // registers a thread of the block kernel at most (__launch_bounds__(1024))
 constexpr unsigned block_kernel_registers = 64;
 
@@ -555,6 +559,21 @@ struct state_layout {
                                reinterpret_cast<typename A::message_t*>(base + c2v),
                                reinterpret_cast<typename A::channel_t*>(base + channel) };
     }
+    // split: the beliefs at \p base, the rest (from c2v on) at \p messages
+    template <typename A>
+    __device__ group_state<A> at(uint8_t* base, uint8_t* messages) const
+    {
+        if (!messages)
+            return at<A>(base);
+        return group_state<A>{ reinterpret_cast<typename A::belief_t*>(base + belief),
+                               reinterpret_cast<typename A::message_t*>(messages),
+                               reinterpret_cast<typename A::channel_t*>(
+                                   messages + (channel - c2v)) };
+    }
+    // split: the bytes of the beliefs (shared memory) and of the rest
+    // (global memory)
+    __host__ __device__ size_t belief_bytes() const { return c2v; }
+    __host__ __device__ size_t message_bytes() const { return bytes - c2v; }
 };
 
 // Per-frame bookkeeping of a team's frames (shared memory for a block,
@@ -821,7 +840,8 @@ __device__ void decode(const min_sum_params& p,
                        uint8_t* state_base,
                        size_t first_frame, // of the team
                        uint32_t team_frames,
-                       const frame_counters& k)
+                       const frame_counters& k,
+                       uint8_t* messages = nullptr) // split: the group's messages
 {
     constexpr unsigned P = A::frames_per_lane, F = G * P;
     const min_sum_graph& g = p.graph;
@@ -829,7 +849,7 @@ __device__ void decode(const min_sum_params& p,
     const uint32_t groups = (team_frames + F - 1) / F;
     const typename A::check_t rule = A::check(p);
     auto state = [&](uint32_t group) {
-        return layout.at<A>(state_base + size_t(group) * layout.bytes);
+        return layout.at<A>(state_base + size_t(group) * layout.bytes, messages);
     };
     auto frame = [&](uint32_t gr, unsigned f, unsigned j) { return gr * F + f * P + j; };
     auto live = [&](uint32_t fr) { return fr < team_frames && !k.done[fr]; };
@@ -1076,6 +1096,34 @@ __global__ void __launch_bounds__(1024) min_sum_block_kernel(const min_sum_param
         frame_counters{ syndrome, invalid, iterations, done, &active });
 }
 
+// Split: a block decodes a group at a time, its beliefs in shared memory,
+// its check messages in the block's region of the workspace (a resident
+// block's few hundred kilobytes stay in L2: DVB-S2's 64800 bits); the blocks
+// take the groups in turn.
+template <typename A, bool Layered, unsigned G, check_records R>
+__global__ void __launch_bounds__(1024) min_sum_split_kernel(const min_sum_params p)
+{
+    constexpr unsigned F = G * A::frames_per_lane;
+    extern __shared__ __align__(16) uint8_t shared[];
+    __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
+    __shared__ int active;
+    uint8_t* const messages = p.workspace + size_t(blockIdx.x) * p.variant.message_bytes;
+    const size_t groups = (p.n_frames + F - 1) / F;
+    for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
+        const size_t first = group * F;
+        decode<A, Layered, G, R>(
+            p,
+            block_team{},
+            shared,
+            first,
+            uint32_t(min(size_t(F), p.n_frames - first)),
+            frame_counters{ syndrome, invalid, iterations, done, &active },
+            messages);
+        // the counters are read to the end of a group's decoding
+        __syncthreads();
+    }
+}
+
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 lanes (32 frames, or 64 in pairs) with their state in the workspace,
 // every step spread over all blocks.
@@ -1124,11 +1172,23 @@ const void* block_kernel(unsigned frames)
         " is not usable on chip; allowed: 1, 2, 4, 8, 16, 32 (2 to 64 in pairs)");
 }
 
-// The kernel of a schedule and record kind: a block a group on chip, or the
-// grid.
+// The kernel of a schedule and record kind: a block a group on chip, split
+// (layered 8-bit rule: one lane a group), or the grid.
 template <typename A, bool Layered, check_records R>
 const void* kernel_of(const min_sum_params& p)
 {
+    if (p.variant.split) {
+        if constexpr (Layered && A::rule == binary_rule::fixed_min_sum &&
+                      R != check_records::graph) {
+            if (p.variant.frames == A::frames_per_lane)
+                return reinterpret_cast<const void*>(
+                    &min_sum_split_kernel<A, Layered, 1, R>);
+        }
+        throw std::invalid_argument(
+            "launch_min_sum: variant.split takes the 8-bit rule, layered, with "
+            "compact check records and one lane a group; variant.frames=" +
+            std::to_string(p.variant.frames));
+    }
     return p.variant.on_chip
                ? block_kernel<A, Layered, R>(p.variant.frames)
                : reinterpret_cast<const void*>(&min_sum_grid_kernel<A, Layered, R>);
@@ -1273,9 +1333,11 @@ size_t min_sum_max_global_frames(const min_sum_graph& g)
 
 size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
 {
+    const size_t groups = (n_frames + v.frames - 1) / v.frames;
+    if (v.split)
+        return std::min<size_t>(groups, v.blocks) * v.message_bytes;
     if (v.on_chip)
         return 0;
-    const size_t groups = (n_frames + v.frames - 1) / v.frames;
     // the group states, then 4 counters a frame and the count of live frames
     return align_up(groups * v.state_bytes, 16) + 4 * sizeof(uint32_t) * n_frames +
            sizeof(int);
@@ -1404,6 +1466,43 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             (choice.lanes && best_frames > 0))
             return best;
     }
+    // Split: one lane's beliefs in shared memory, in pairs where they fit;
+    // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one
+    // frame a block): the messages of the 132 resident blocks of an H100
+    // are 17 MB, which L2 holds.
+    // Compact records only: a check's bits in two loads (read from the
+    // graph's arrays, one dependent load an edge, a step of the few warps
+    // takes 8x longer: DVB-S2 rate 3/4).
+    if (choice.on_chip && choice.split && layered && rule == binary_rule::fixed_min_sum &&
+        g.slot_edges && g.slot_variables) {
+        for (const unsigned per_lane : { pairs ? 2u : 1u, 1u }) {
+            min_sum_variant v{};
+            v.rule = rule;
+            v.pairs = per_lane == 2;
+            v.on_chip = true;
+            v.split = true;
+            v.compressed = compressed;
+            v.frames = per_lane;
+            const state_layout layout(
+                g.n, g.edges, g.checks, layered, rule, v.frames, compressed);
+            v.state_bytes = layout.bytes;
+            v.shared_bytes = layout.belief_bytes();
+            v.message_bytes = layout.message_bytes();
+            if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
+                continue;
+            // a lane for each check of the longest run (DVB-S2: 360, where
+            // the average is 331)
+            v.threads = unsigned(std::clamp<size_t>(
+                align_up(std::max<size_t>(g.longest_run, run_checks), 32), 32, 1024));
+            const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+            // the warps of an SM busy in a step, at least (else the global
+            // variant, whose steps take a run's checks of many frames)
+            if (per_sm * ((run_checks + 31) / 32) < min_split_warps)
+                continue;
+            v.blocks = unsigned(per_sm * std::max(choice.sms, 1u));
+            return v;
+        }
+    }
     min_sum_variant v{};
     v.rule = rule;
     v.pairs = pairs;
@@ -1440,9 +1539,12 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
 {
     if (p.n_frames == 0)
         return;
-    if (!p.variant.on_chip && !p.workspace)
-        throw std::invalid_argument("launch_min_sum: the global variant needs a "
-                                    "workspace");
+    if ((!p.variant.on_chip || p.variant.split) && !p.workspace)
+        throw std::invalid_argument("launch_min_sum: the global and split variants "
+                                    "need a workspace");
+    if (p.variant.split && (p.variant.blocks == 0 || p.variant.message_bytes == 0))
+        throw std::invalid_argument("launch_min_sum: variant.split needs blocks and "
+                                    "message_bytes (min_sum_choose)");
     if (p.layered && (!p.graph.run_checks || !p.graph.run_offsets))
         throw std::invalid_argument("launch_min_sum: layered needs the runs");
     if (p.variant.rule == binary_rule::fixed_min_sum && p.graph.max_variable_degree > 256)
@@ -1491,7 +1593,9 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
         // opted into
         if (p.variant.shared_bytes + counter_bytes(p.variant.frames) > 48 * 1024)
             allow_large_shared_memory(kernel);
-        const size_t blocks = (p.n_frames + p.variant.frames - 1) / p.variant.frames;
+        size_t blocks = (p.n_frames + p.variant.frames - 1) / p.variant.frames;
+        if (p.variant.split)
+            blocks = std::min<size_t>(blocks, p.variant.blocks);
         min_sum_params q = p;
         void* args[] = { &q };
         GPULDPC_CUDA_CHECK(cudaLaunchKernel(kernel,

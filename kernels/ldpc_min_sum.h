@@ -22,9 +22,13 @@
 // and share every read of the graph. A warp updates 32 / G checks at once.
 // - on chip: a thread block decodes one group for all iterations, its state
 //   in shared memory (codes of up to some ten thousand bits; min_sum_choose);
+// - split (layered, 8-bit rule, compact records): a thread block decodes a
+//   group of one lane at a time, its beliefs in shared memory and its check
+//   messages in a region of global memory the block reuses, which stays in
+//   L2 (DVB-S2's 64800 bits: 130 KB of beliefs a frame);
 // - global: the whole grid of a cooperative launch decodes every group, the
-//   state in a global workspace (DVB-S2's 64800 bits), each step spread over
-//   all blocks and a grid-wide barrier between steps.
+//   state in a global workspace (where neither of the others is chosen),
+//   each step spread over all blocks and a grid-wide barrier between steps.
 // Layered: the checks of a run (consecutive in the code's layered order,
 // sharing no bit) are updated at once, which gives the sequential result.
 // Pairs (the 8-bit rule only): a lane takes two neighbouring frames in fp16
@@ -61,6 +65,7 @@ struct min_sum_graph {
     const uint32_t* run_checks;
     const uint32_t* run_offsets;
     unsigned runs;
+    unsigned longest_run; //!< checks of the longest run (0: not known)
     //! compact check records (min_sum_compact_checks), or null: then the
     //! kernel reads check_offsets, edge_variable and run_checks
     const uint32_t* slot_edges;
@@ -123,6 +128,11 @@ struct min_sum_variant {
     //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
     bool pairs;
     bool on_chip; //!< state in shared memory, else in params::workspace
+    //! with on_chip (the 8-bit rule, layered, one lane a group): only the
+    //! beliefs in shared memory; the check messages in params::workspace,
+    //! message_bytes a block, and blocks blocks at most, each decoding
+    //! groups in turn (codes whose whole state fits no block)
+    bool split;
     //! check messages compressed, a 4-byte word a frame a check (mag1, mag2,
     //! signs, positions of the smallest input) instead of a byte an edge:
     //! min_sum_compressed_usable() codes
@@ -130,8 +140,10 @@ struct min_sum_variant {
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
-    size_t shared_bytes; //!< dynamic shared memory a block
-    size_t state_bytes;  //!< a group's state (in shared or global memory)
+    size_t shared_bytes;  //!< dynamic shared memory a block
+    size_t state_bytes;   //!< a group's state (in shared or global memory)
+    size_t message_bytes; //!< split: a group's state in global memory
+    unsigned blocks;      //!< split: blocks a launch at most (those resident)
 };
 
 /*! One SM of the device, as the choice of an on-chip variant weighs it. */
@@ -157,6 +169,10 @@ struct min_sum_choice {
     bool compressed_on_chip = false;
     //! false: the global variant for every code (for tests and comparisons)
     bool on_chip = true;
+    //! the split variant where no group's whole state fits a block and one
+    //! lane's beliefs do (layered, the 8-bit rule, compact records)
+    bool split = true;
+    unsigned sms = 1; //!< SMs of the device (split: blocks resident at once)
     //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
     unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the
@@ -180,8 +196,12 @@ struct min_sum_choice {
  *   checks take one frame a lane in the largest group of 8 lanes or more
  *   that fits (few busy warps, and a pair's check takes longer).
  * Where groups in pairs do not fit, groups of one frame a lane are weighed
- * by the same rules. \p choice.lanes, where set (1, 2, 4 ... 32; other
- * values fit no group), takes that group wherever it fits.
+ * by the same rules. Layered with the 8-bit rule and compact records, where
+ * no group is chosen: the split variant (choice.split) of one lane, in pairs
+ * where their beliefs fit, a lane for each check of the longest run, where
+ * a run's checks keep 16 warps of an SM busy; else the global variant. \p choice.lanes,
+ * where set (1, 2, 4 ... 32; other values fit no group), takes that group wherever it
+ * fits.
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,
@@ -254,8 +274,8 @@ size_t min_sum_state_bytes(const min_sum_graph& g,
 bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule rule);
 
 /*! Workspace bytes (params::workspace) of a launch of \p n_frames frames:
- *  0 on chip; for the global variant, the groups' state and per-frame
- *  counters. */
+ *  0 on chip; split, the messages of the blocks the launch takes; for the
+ *  global variant, the groups' state and per-frame counters. */
 size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames);
 
 /*!

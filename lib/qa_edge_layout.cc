@@ -249,7 +249,8 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     // layered, checks with compact records; the global variant by default,
     // on chip where asked for.
     using kernels::binary_rule;
-    kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 90);
+    // DVB-S2 rate 1/2 in the runs of its 360-check layers (98)
+    kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 98);
     const auto fixed = binary_rule::fixed_min_sum;
     BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, fixed)); // no records
     const uint32_t record = 0; // only whether the records exist is weighed
@@ -296,6 +297,80 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     BOOST_CHECK_EQUAL(v.frames, 64u);
     BOOST_CHECK_EQUAL(v.state_bytes,
                       kernels::min_sum_state_bytes(g, true, fixed, v.frames, true));
+}
+
+BOOST_AUTO_TEST_CASE(binary_split_variant)
+{
+    // Layered 8-bit, compact records, no group's whole state fits a block:
+    // one lane's beliefs in shared memory, its messages in global memory, a
+    // region a resident block; where a run's checks keep 16 warps of an SM
+    // busy.
+    using kernels::binary_rule;
+    const auto fixed = binary_rule::fixed_min_sum;
+    const uint32_t record = 0;
+    const uint4 variables{};
+    kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 13);
+    g.slot_edges = &record;
+    g.slot_variables = &variables;
+    g.longest_run = 4000;
+    kernels::min_sum_choice h100 = h100_choice();
+    h100.sms = 132;
+    auto v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(v.on_chip && v.split && v.compressed);
+    // pairs' beliefs (4 bytes a bit) exceed 227 KiB: one frame a lane
+    BOOST_CHECK(!v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    BOOST_CHECK_GE(v.shared_bytes, 2u * 64801);
+    BOOST_CHECK_LT(v.shared_bytes, 2u * 64801 + 16);
+    BOOST_CHECK_GE(v.message_bytes, 4u * 32400);
+    BOOST_CHECK_EQUAL(v.shared_bytes + v.message_bytes, v.state_bytes);
+    BOOST_CHECK_EQUAL(v.threads, 1024u); // the longest run's checks, at most 1024
+    BOOST_CHECK_EQUAL(v.blocks, 132u);   // a block an SM
+    // the workspace: a block's messages, for the blocks a launch takes
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 1), v.message_bytes);
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 10000), 132 * v.message_bytes);
+    // in the 98 runs of the layers (12 warps of checks): global
+    g.runs = 98;
+    g.longest_run = 360;
+    BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, h100).on_chip);
+    g.runs = 13;
+    g.longest_run = 4000;
+    // 99 KiB a block (RTX 30/40): the beliefs do not fit, global
+    kernels::min_sum_choice small_card = h100;
+    small_card.shared_limit = 99 * 1024;
+    small_card.sm.shared_bytes = 100 * 1024;
+    BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, small_card).on_chip);
+    // not where turned off, nor flooding, nor float, nor without records
+    kernels::min_sum_choice no_split = h100;
+    no_split.split = false;
+    BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, no_split).on_chip);
+    BOOST_CHECK(!kernels::min_sum_choose(g, false, fixed, h100).split);
+    BOOST_CHECK(
+        !kernels::min_sum_choose(g, true, binary_rule::float_min_sum, h100).on_chip);
+    kernels::min_sum_graph plain = g;
+    plain.slot_edges = nullptr;
+    plain.slot_variables = nullptr;
+    BOOST_CHECK(!kernels::min_sum_choose(plain, true, fixed, h100).on_chip);
+    // the short frame (16200 bits) in the runs of its layers (34, of 360
+    // checks and fewer): pairs, 65 KB of beliefs, 3 blocks an SM (24 warps
+    // busy); on the 99 KiB card one frame a lane (3 blocks of 32 KB); in
+    // 64 KiB (Turing) one block an SM, 8 warps busy: global
+    g = code_shape(16200, 8100, 48599, 8, 7, 34);
+    g.slot_edges = &record;
+    g.slot_variables = &variables;
+    g.longest_run = 360;
+    v = kernels::min_sum_choose(g, true, fixed, h100);
+    BOOST_CHECK(v.on_chip && v.split && v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_EQUAL(v.threads, 384u);
+    BOOST_CHECK_EQUAL(v.blocks, 3u * 132);
+    v = kernels::min_sum_choose(g, true, fixed, small_card);
+    BOOST_CHECK(v.split && !v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    kernels::min_sum_choice turing = h100;
+    turing.shared_limit = 64 * 1024;
+    turing.sm.shared_bytes = 65 * 1024;
+    BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, turing).on_chip);
 }
 
 BOOST_AUTO_TEST_CASE(binary_variant_choice)

@@ -193,6 +193,39 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 1.0, 33, 4);
 }
 
+BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
+                     *utf::precondition(gpu_present()))
+{
+    // The split variant (DVB-S2's short frame, layered: beliefs in shared
+    // memory, messages in a block's region of global memory) with 3 blocks,
+    // each decoding groups one after another in its region: the CPU's
+    // results, as with a block a group, and as the global variant's.
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2", "short"));
+    const size_t frames = small() ? 7 : 41;
+    const auto batch = make_batch(*code, frames, 1.4, 21);
+    for (bool et : { true, false }) {
+        const auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 10, et);
+        const auto want = run(*batch_decoder::make(code, cfg, "cpu"), batch.llr, frames);
+        for (const char* pairs : { "0", "1" }) {
+            const std::string what =
+                std::string(et ? "ET" : "fixed") + (pairs[0] == '1' ? " pairs" : "");
+            setenv("GPULDPC_GPU_DECODER_PAIRS", pairs, 1);
+            auto all_blocks = batch_decoder::make(code, cfg, "cuda");
+            setenv("GPULDPC_GPU_DECODER_SPLIT_BLOCKS", "3", 1);
+            auto three_blocks = batch_decoder::make(code, cfg, "cuda");
+            unsetenv("GPULDPC_GPU_DECODER_SPLIT_BLOCKS");
+            setenv("GPULDPC_GPU_DECODER_SPLIT", "0", 1);
+            auto global = batch_decoder::make(code, cfg, "cuda");
+            unsetenv("GPULDPC_GPU_DECODER_SPLIT");
+            unsetenv("GPULDPC_GPU_DECODER_PAIRS");
+            check_identical(run(*all_blocks, batch.llr, frames), want, what);
+            check_identical(
+                run(*three_blocks, batch.llr, frames), want, what + " 3 blocks");
+            check_identical(run(*global, batch.llr, frames), want, what + " global");
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
                      *utf::precondition(gpu_present()))
 {

@@ -134,6 +134,9 @@ public:
             g.run_checks = d_run_checks.data();
             g.run_offsets = d_run_offsets.data();
             g.runs = unsigned(c.layered_runs().size() - 1);
+            const auto& runs = c.layered_runs();
+            for (size_t r = 0; r + 1 < runs.size(); ++r)
+                g.longest_run = std::max(g.longest_run, runs[r + 1] - runs[r]);
         }
         // Checks of up to 8 edges read the graph from compact records, two
         // loads a check; GPULDPC_GPU_DECODER_COMPACT_CHECKS=0 leaves them out,
@@ -192,6 +195,10 @@ public:
         choice.sm.threads = unsigned(prop.maxThreadsPerMultiProcessor);
         choice.sm.registers = unsigned(prop.regsPerMultiprocessor);
         choice.sm.blocks = unsigned(prop.maxBlocksPerMultiProcessor);
+        choice.sms = unsigned(prop.multiProcessorCount);
+        // GPULDPC_GPU_DECODER_SPLIT=0: no split variant (the global one where
+        // no group fits a block), for comparisons
+        choice.split = cuda::environment_switch("GPULDPC_GPU_DECODER_SPLIT");
         choice.registers = [&](const kernels::min_sum_variant& v) {
             return kernels::min_sum_block_registers(v, g, layered);
         };
@@ -208,7 +215,7 @@ public:
         d_variant = kernels::min_sum_choose(g, layered, binary_rule_of(d_config), choice);
         if (g.slot_edges)
             g.full_records = kernels::min_sum_full_records(
-                g.checks, g.edges, layered, d_variant.on_chip);
+                g.checks, g.edges, layered, d_variant.on_chip && !d_variant.split);
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
@@ -220,6 +227,25 @@ public:
                     "' is not usable; allowed: a multiple of 32 from 32 to 1024");
             if (d_variant.on_chip)
                 d_variant.threads = unsigned(v);
+            if (d_variant.split)
+                d_variant.blocks =
+                    unsigned(std::max<size_t>(
+                                 1,
+                                 kernels::min_sum_blocks_per_sm(
+                                     d_variant, choice.sm, choice.registers(d_variant))) *
+                             choice.sms);
+        }
+        // split: blocks a launch at most (each then takes groups in turn),
+        // for tests
+        if (const char* env = std::getenv("GPULDPC_GPU_DECODER_SPLIT_BLOCKS")) {
+            char* end = nullptr;
+            const long v = std::strtol(env, &end, 10);
+            if (end == env || *end != '\0' || v < 1)
+                throw std::invalid_argument(
+                    std::string("GPULDPC_GPU_DECODER_SPLIT_BLOCKS='") + env +
+                    "' is not usable; allowed: a whole number >= 1");
+            if (d_variant.split)
+                d_variant.blocks = unsigned(std::min<long>(v, d_variant.blocks));
         }
         // a batch that fills every SM twice over (on chip: the blocks an SM
         // holds; global: a step's checks a warp each, min_sum_global_batch)
@@ -413,8 +439,8 @@ private:
         size_t capacity = 0;
     };
 
-    // The state (global variant) of \p frames frames; the buffers of a host
-    // batch come with ensure().
+    // The workspace (global and split variants) of \p frames frames; the buffers of a
+    // host batch come with ensure().
     workspace& reserve(unsigned slot, size_t frames)
     {
         workspace& w = d_slots[slot];
@@ -428,7 +454,7 @@ private:
         w.stream->synchronize();
         w.capacity = 0;
         w.state = {};
-        if (!d_variant.on_chip)
+        if (!d_variant.on_chip || d_variant.split)
             w.state = cuda::device_buffer<uint8_t>(
                 kernels::min_sum_workspace_bytes(d_variant, frames));
         w.capacity = frames;
