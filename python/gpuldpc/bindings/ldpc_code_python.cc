@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(becec272928889972db715810014b0e9) */
+/* BINDTOOL_HEADER_FILE_HASH(7e8f93eda0e99e4a2f694510d874c071) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
