@@ -573,7 +573,11 @@ struct state_layout {
     // split: the bytes of the beliefs (shared memory) and of the rest
     // (global memory)
     __host__ __device__ size_t belief_bytes() const { return c2v; }
-    __host__ __device__ size_t message_bytes() const { return bytes - c2v; }
+    // (a block's region starts on a state_alignment boundary)
+    __host__ __device__ size_t message_bytes() const
+    {
+        return align_up(bytes - c2v, state_alignment);
+    }
 };
 
 // Per-frame bookkeeping of a team's frames (shared memory for a block,
@@ -1542,9 +1546,10 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
     if ((!p.variant.on_chip || p.variant.split) && !p.workspace)
         throw std::invalid_argument("launch_min_sum: the global and split variants "
                                     "need a workspace");
-    if (p.variant.split && (p.variant.blocks == 0 || p.variant.message_bytes == 0))
-        throw std::invalid_argument("launch_min_sum: variant.split needs blocks and "
-                                    "message_bytes (min_sum_choose)");
+    if (p.variant.split &&
+        (!p.variant.on_chip || p.variant.blocks == 0 || p.variant.message_bytes == 0))
+        throw std::invalid_argument("launch_min_sum: variant.split needs on_chip, blocks "
+                                    "and message_bytes (min_sum_choose)");
     if (p.layered && (!p.graph.run_checks || !p.graph.run_offsets))
         throw std::invalid_argument("launch_min_sum: layered needs the runs");
     if (p.variant.rule == binary_rule::fixed_min_sum && p.graph.max_variable_degree > 256)
@@ -1604,7 +1609,8 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
                                             args,
                                             p.variant.shared_bytes,
                                             stream));
-        GPULDPC_CUDA_CHECK_LAUNCH("min_sum_block_kernel");
+        GPULDPC_CUDA_CHECK_LAUNCH(p.variant.split ? "min_sum_split_kernel"
+                                                  : "min_sum_block_kernel");
         return;
     }
     if (p.variant.frames != max_block_frames * (p.variant.pairs ? 2 : 1) ||

@@ -76,8 +76,9 @@ struct min_sum_graph {
     bool full_records;
 };
 
-//! Whether compact records are read in full: layered, in the global variant
-//! (\p on_chip false), or on chip where the checks average 7 edges or more.
+//! Whether compact records are read in full: layered, in the global and
+//! split variants (\p on_chip false), or on chip where the checks average 7
+//! edges or more.
 bool min_sum_full_records(size_t checks, size_t edges, bool layered, bool on_chip);
 
 //! Checks of this many edges at most have compact records.
@@ -131,7 +132,8 @@ struct min_sum_variant {
     //! with on_chip (the 8-bit rule, layered, one lane a group): only the
     //! beliefs in shared memory; the check messages in params::workspace,
     //! message_bytes a block, and blocks blocks at most, each decoding
-    //! groups in turn (codes whose whole state fits no block)
+    //! groups in turn (where no on-chip group is chosen); compact records
+    //! read in full, as in the global variant
     bool split;
     //! check messages compressed, a 4-byte word a frame a check (mag1, mag2,
     //! signs, positions of the smallest input) instead of a byte an edge:
@@ -169,10 +171,12 @@ struct min_sum_choice {
     bool compressed_on_chip = false;
     //! false: the global variant for every code (for tests and comparisons)
     bool on_chip = true;
-    //! the split variant where no group's whole state fits a block and one
-    //! lane's beliefs do (layered, the 8-bit rule, compact records)
+    //! the split variant where no on-chip group is chosen and one lane's
+    //! beliefs fit a block (layered, the 8-bit rule, compact records)
     bool split = true;
-    unsigned sms = 1; //!< SMs of the device (split: blocks resident at once)
+    //! SMs of the device: split, the blocks of a launch are those resident
+    //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
+    unsigned sms = 1;
     //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
     unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the
@@ -197,11 +201,12 @@ struct min_sum_choice {
  *   that fits (few busy warps, and a pair's check takes longer).
  * Where groups in pairs do not fit, groups of one frame a lane are weighed
  * by the same rules. Layered with the 8-bit rule and compact records, where
- * no group is chosen: the split variant (choice.split) of one lane, in pairs
- * where their beliefs fit, a lane for each check of the longest run, where
- * a run's checks keep 16 warps of an SM busy; else the global variant. \p choice.lanes,
- * where set (1, 2, 4 ... 32; other values fit no group), takes that group wherever it
- * fits.
+ * no group is chosen: the split variant (choice.split) of one lane, a lane
+ * for each check of the longest run, in pairs where their beliefs fit and
+ * the blocks an SM then holds keep 16 warps busy with a run's checks (on
+ * average), else of one frame a lane by the same test; else the global
+ * variant. \p choice.lanes, where set (1, 2, 4 ... 32; other values fit no
+ * group), takes that group wherever it fits (and is not weighed for split).
  */
 min_sum_variant min_sum_choose(const min_sum_graph& g,
                                bool layered,

@@ -199,8 +199,14 @@ public:
         // GPULDPC_GPU_DECODER_SPLIT=0: no split variant (the global one where
         // no group fits a block), for comparisons
         choice.split = cuda::environment_switch("GPULDPC_GPU_DECODER_SPLIT");
+        // the registers of the kernel a variant launches: its records read
+        // in full or not as the variant has them
         choice.registers = [&](const kernels::min_sum_variant& v) {
-            return kernels::min_sum_block_registers(v, g, layered);
+            kernels::min_sum_graph records = g;
+            if (records.slot_edges)
+                records.full_records = kernels::min_sum_full_records(
+                    g.checks, g.edges, layered, v.on_chip && !v.split);
+            return kernels::min_sum_block_registers(v, records, layered);
         };
         // lanes a group on chip (1, 2, 4 ... 32), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_LANES")) {

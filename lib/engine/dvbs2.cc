@@ -66,7 +66,8 @@ ldpc_code ldpc_code::dvbs2(const std::string& rate, const std::string& frame)
             entries.push_back(entry{ r, k + r - 1, 1 });
     }
     ldpc_code code(n, m, 2, entries);
-    // Layered order: checks j + i * q (i = 0 .. 359) share no parity bit, and
+    // Layers first (the order the colouring below keeps within each of its
+    // runs): checks j + i * q (i = 0 .. 359) share no parity bit, and
     // an information bit meets them once per address of its row congruent to
     // j mod q. Mostly once: where two addresses of a row are congruent, bit
     // m of the group meets checks i and i + d of the layer, for every m, and
