@@ -162,8 +162,6 @@ public:
             g.slot_edges = d_slot_edges.data();
             // 16-byte records at the start of a device allocation: aligned
             g.slot_variables = reinterpret_cast<const uint4*>(d_slot_variables.data());
-            g.full_records =
-                kernels::min_sum_full_records(g.checks, g.edges, layered, true);
         }
         // The 8-bit rule two frames a lane in fp16 pairs, where exact: an
         // instruction for two frames, the same bytes a frame. On chip (n =
@@ -199,13 +197,17 @@ public:
         // GPULDPC_GPU_DECODER_SPLIT=0: no split variant (the global one where
         // no group fits a block), for comparisons
         choice.split = cuda::environment_switch("GPULDPC_GPU_DECODER_SPLIT");
-        // the registers of the kernel a variant launches: its records read
-        // in full or not as the variant has them
+        // whether a variant reads compact records in full (the split and
+        // global variants do, as the kernels they launch)
+        const auto full_records_of = [&](const kernels::min_sum_variant& v) {
+            return g.slot_edges != nullptr &&
+                   kernels::min_sum_full_records(
+                       g.checks, g.edges, layered, v.on_chip && !v.split);
+        };
+        // the registers of the kernel a variant launches
         choice.registers = [&](const kernels::min_sum_variant& v) {
             kernels::min_sum_graph records = g;
-            if (records.slot_edges)
-                records.full_records = kernels::min_sum_full_records(
-                    g.checks, g.edges, layered, v.on_chip && !v.split);
+            records.full_records = full_records_of(v);
             return kernels::min_sum_block_registers(v, records, layered);
         };
         // lanes a group on chip (1, 2, 4 ... 32), for comparisons
@@ -219,9 +221,7 @@ public:
             choice.lanes = unsigned(v);
         }
         d_variant = kernels::min_sum_choose(g, layered, binary_rule_of(d_config), choice);
-        if (g.slot_edges)
-            g.full_records = kernels::min_sum_full_records(
-                g.checks, g.edges, layered, d_variant.on_chip && !d_variant.split);
+        g.full_records = full_records_of(d_variant);
         // threads a block on chip (a multiple of 32, at most 1024; the warps
         // share out a group's checks), for comparisons
         if (const char* env = std::getenv("GPULDPC_GPU_DECODER_BLOCK_THREADS")) {
