@@ -48,6 +48,7 @@ framed_block::framed_block(size_t in_len,
         r.in_abs.reserve(batch);
         r.emit.reserve(batch);
     }
+    d_chunk_emit.reserve(batch);
 }
 
 void framed_block::register_pdu_ports()
@@ -194,20 +195,28 @@ size_t framed_block::scan_batch(size_t avail, size_t max_frames, batch_record& b
 
 size_t framed_block::emit_batch(batch_record& b, size_t produced)
 {
+    const size_t written = emit_frames(b, 0, b.frames, produced);
+    close_batch(b);
+    return written;
+}
+
+size_t
+framed_block::emit_frames(batch_record& b, size_t first, size_t count, size_t produced)
+{
     const auto by_offset = [](const gr::tag_t& t, uint64_t o) { return t.offset < o; };
-    size_t written = 0, forwarded_tags = 0;
-    for (size_t i = 0; i < b.frames; ++i) {
+    size_t written = 0;
+    for (size_t i = first; i < first + count; ++i) {
         if (!b.emit[i])
             continue;
         const uint64_t in_abs = b.in_abs[i];
-        const auto first =
+        const auto from =
             std::lower_bound(b.tags.begin(), b.tags.end(), in_abs, by_offset);
-        const auto last =
-            std::lower_bound(first, b.tags.end(), in_abs + d_in_len, by_offset);
-        d_frame_tags.assign(first, last);
+        const auto to =
+            std::lower_bound(from, b.tags.end(), in_abs + d_in_len, by_offset);
+        d_frame_tags.assign(from, to);
         d_annotations.clear();
         if (d_stream_annotations)
-            frame_annotations(i, d_annotations);
+            frame_annotations(i - first, d_annotations);
         const uint64_t out_abs = nitems_written(0) + (produced + written) * d_out_len;
         if (d_scanner.tagged())
             add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
@@ -216,17 +225,22 @@ size_t framed_block::emit_batch(batch_record& b, size_t produced)
         move_frame_tags(d_frame_tags, d_scanner, in_abs, d_in_len, out_abs, d_out_len);
         for (const auto& t : d_frame_tags)
             add_item_tag(0, t);
-        forwarded_tags += d_frame_tags.size();
+        b.forwarded_tags += d_frame_tags.size();
         ++written;
     }
+    return written;
+}
+
+void framed_block::close_batch(batch_record& b)
+{
     // tags on consumed items that went out with no frame are counted
     const size_t content_tags = count_content_tags(b.tags);
-    if (content_tags > forwarded_tags)
-        d_dropped_tags.fetch_add(content_tags - forwarded_tags,
+    if (content_tags > b.forwarded_tags)
+        d_dropped_tags.fetch_add(content_tags - b.forwarded_tags,
                                  std::memory_order_relaxed);
     b.frames = 0;
     b.tags.clear();
-    return written;
+    b.forwarded_tags = 0;
 }
 
 int framed_block::general_work(int noutput_items,
@@ -265,7 +279,10 @@ int framed_block::pipelined_work(size_t noutput_items,
         // it goes out in a later call, whose output holds a batch (the output
         // multiple)
         consumed = scan_batch(avail, d_batch, b);
-        if (b.frames > 0) {
+        const size_t chunk = lone_batch_chunk(b, avail - consumed, noutput_items);
+        if (chunk > 0) {
+            produced = pipeline_lone_batch(in, out, b, chunk);
+        } else if (b.frames > 0) {
             submit_frames(in, d_starts.data(), b.frames);
             submitted = true;
         } else {
@@ -295,6 +312,59 @@ int framed_block::pipelined_work(size_t noutput_items,
     consume_each(int(consumed));
     after_processing();
     return int(produced * d_out_len);
+}
+
+size_t framed_block::lone_batch_chunk(const batch_record& b,
+                                      size_t waiting_items,
+                                      size_t noutput_items) const
+{
+    const size_t chunk = pipeline_chunk();
+    if (chunk == 0 || b.frames < 2 * chunk || waiting_items >= d_in_len)
+        return 0;
+    // the outstanding batch goes out first, and all of both must fit
+    const size_t older = d_outstanding ? d_records[d_newest].frames : 0;
+    if ((older + b.frames) * d_out_len > noutput_items)
+        return 0;
+    // Whole multiples of the chunk (a GPU decoder's waves stay whole), at most
+    // max_parts of them: a few chunks take most of the gain (the copies of
+    // the first are not overlapped) and each is a launch.
+    constexpr size_t max_parts = 8;
+    return chunk * ((b.frames + max_parts * chunk - 1) / (max_parts * chunk));
+}
+
+size_t framed_block::pipeline_lone_batch(const uint8_t* in,
+                                         uint8_t* out,
+                                         batch_record& b,
+                                         size_t chunk)
+{
+    // chunk k holds frames [first(k), first(k + 1)) of b; the last the rest
+    const size_t parts = (b.frames + chunk - 1) / chunk;
+    const auto first = [&b, chunk](size_t k) { return std::min(k * chunk, b.frames); };
+    const auto submit = [&](size_t k) {
+        submit_frames(in, d_starts.data() + first(k), first(k + 1) - first(k));
+    };
+    size_t produced = 0;
+    // At most two batches are outstanding: the first chunk beside the batch
+    // submitted before, then each chunk beside the one ahead of it.
+    submit(0);
+    if (d_outstanding) {
+        batch_record& older = d_records[d_newest];
+        collect_frames(out, older.emit);
+        produced += emit_batch(older, 0);
+        d_outstanding = false;
+    }
+    for (size_t k = 0; k < parts; ++k) {
+        if (k + 1 < parts)
+            submit(k + 1);
+        const size_t n = first(k + 1) - first(k);
+        d_chunk_emit.assign(n, 0);
+        collect_frames(out + produced * d_out_len, d_chunk_emit);
+        std::copy(d_chunk_emit.begin(), d_chunk_emit.end(), b.emit.begin() + first(k));
+        produced += emit_frames(b, first(k), n, produced);
+    }
+    close_batch(b);
+    d_newest ^= 1;
+    return produced;
 }
 
 void framed_block::handle_pdu(const pmt::pmt_t& msg)

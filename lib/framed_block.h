@@ -109,6 +109,18 @@ protected:
      * batch); frame_annotations() then describes this batch.
      */
     virtual void collect_frames(uint8_t* out, std::vector<char>& emit);
+    /*!
+     * Frames of the smallest submit worth making on its own, or 0 (the
+     * default) to submit every batch whole. A batch that nothing waits behind
+     * would be submitted and collected at once, its copies and its processing
+     * one after the other; with a chunk of c frames, such a batch of at least
+     * 2c frames is submitted in chunks of a multiple of c frames (at most 8
+     * chunks; the last takes the rest), each submitted before the one ahead of
+     * it is collected, so that the copies of a chunk overlap the processing of
+     * the one before. SHOULD be the frames that keep the device busy (a GPU
+     * decoder's preferred batch).
+     */
+    virtual size_t pipeline_chunk() const { return 0; }
     /*! Tags/metadata for frame \p i of the last process_frames() or
      * collect_frames() call. */
     virtual void frame_annotations(size_t i, annotations& out) const;
@@ -141,6 +153,7 @@ private:
         std::vector<uint64_t> in_abs; // first input item of each frame
         std::vector<gr::tag_t> tags;  // every tag of the consumed items
         std::vector<char> emit;
+        size_t forwarded_tags = 0; // tags that went out with a frame
     };
 
     void handle_pdu(const pmt::pmt_t& msg);
@@ -150,6 +163,20 @@ private:
     // Tags the frames of \p b that were emitted (written after \p produced
     // frames of this call); returns their number.
     size_t emit_batch(batch_record& b, size_t produced);
+    // emit_batch() for frames [first, first + count) of \p b, the frames of
+    // the last collect_frames() call, and close_batch() once all went out
+    size_t emit_frames(batch_record& b, size_t first, size_t count, size_t produced);
+    void close_batch(batch_record& b);
+    // Frames of each chunk (the last: the rest) of batch \p b where it is
+    // submitted and collected in this call in chunks; 0 when it goes whole
+    // (pipeline_chunk())
+    size_t lone_batch_chunk(const batch_record& b,
+                            size_t waiting_items,
+                            size_t noutput_items) const;
+    // Hands out the outstanding batch, if any, and \p b in chunks of \p chunk
+    // frames, one submitted ahead of the collect; returns the frames written.
+    size_t
+    pipeline_lone_batch(const uint8_t* in, uint8_t* out, batch_record& b, size_t chunk);
     int
     pipelined_work(size_t noutput_items, size_t avail, const uint8_t* in, uint8_t* out);
     bool input_ended(size_t seen);
@@ -171,6 +198,7 @@ private:
     // work() scratch, sized once
     std::vector<size_t> d_starts;
     std::vector<gr::tag_t> d_tags, d_frame_tags;
+    std::vector<char> d_chunk_emit;
     // the batch of a work() call; pipelined, also the one submitted before
     batch_record d_records[2];
     unsigned d_newest = 0;      // record of the last batch scanned

@@ -13,6 +13,7 @@
 #include <gnuradio/logger.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -228,6 +229,25 @@ size_t decoder_batch(const ldpc_code& code,
     return std::min(size_t(max_batch), fits);
 }
 
+// Frames of the chunks a lone stream batch is split into (0: none): the
+// decoder's efficient chunk, so that each chunk decodes at full speed while
+// the next one is copied. GPULDPC_BLOCK_CHUNK_FRAMES=N sets it on any device
+// (tests of the chunked path, comparisons); 0 turns it off.
+size_t pipeline_chunk_frames(const batch_decoder& decoder, bool symbols)
+{
+    if (const char* env = std::getenv("GPULDPC_BLOCK_CHUNK_FRAMES")) {
+        char* end = nullptr;
+        const long v = std::strtol(env, &end, 10);
+        if (end == env || *end != '\0' || v < 0)
+            throw std::invalid_argument(std::string("GPULDPC_BLOCK_CHUNK_FRAMES='") +
+                                        env +
+                                        "' is not usable; allowed: a whole number >= 0");
+        return size_t(v);
+    }
+    // symbols are demapped and decoded within the submit: nothing overlaps
+    return symbols ? 0 : decoder.efficient_chunk();
+}
+
 // The decoder of \p device, or the CPU's when the GPU fails while it is made
 // (a failed CUDA call; an unusable device argument is an error).
 batch_decoder::sptr make_decoder(ldpc_code::sptr code,
@@ -306,6 +326,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_staging_copies(d_decoder->device_name() == "cpu"
                            ? 0
                            : std::min(3u, copy_pool::default_helpers())),
+      d_pipeline_chunk(pipeline_chunk_frames(*d_decoder, d_points != nullptr)),
       d_last_stats(std::chrono::steady_clock::now())
 {
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());

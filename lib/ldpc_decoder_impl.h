@@ -66,6 +66,7 @@ protected:
     bool pipelined() const override { return true; }
     void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
     void collect_frames(uint8_t* out, std::vector<char>& emit) override;
+    size_t pipeline_chunk() const override { return d_pipeline_chunk; }
 
 private:
     // the decoder is made first: the automatic batch depends on its device
@@ -138,6 +139,8 @@ private:
     // a GPU's batch into its page-locked staging: one core's memcpy would
     // hold the block below what the GPU decodes
     copy_pool d_staging_copies;
+    // a lone batch goes in chunks of this many frames at least (0: whole)
+    size_t d_pipeline_chunk;
     unsigned d_submit_slot = 0, d_collect_slot = 0;
     const frame_status* d_current_status = nullptr; // of frame_annotations()
     std::chrono::steady_clock::time_point d_busy_until;

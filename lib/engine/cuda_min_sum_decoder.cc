@@ -310,6 +310,14 @@ public:
     std::string device_name() const override { return d_name; }
     unsigned threads() const override { return 1; }
     size_t preferred_batch() const override { return d_preferred_batch; }
+    // On chip (split too), a call of whole waves runs at full speed; the grid
+    // variant keeps gaining with more frames (more of a layer's checks in
+    // flight: DVB-S2 9/10 on an H100 decodes 4.9 Gbit/s in calls of 1035
+    // frames, 6.0 in calls of 4096).
+    size_t efficient_chunk() const override
+    {
+        return d_variant.on_chip ? d_preferred_batch : 0;
+    }
     size_t workspaces() const override
     {
         std::lock_guard<std::mutex> lock(d_mutex);

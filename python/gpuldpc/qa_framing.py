@@ -19,7 +19,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpuldpc
-from qa_ldpc_blocks import load, make_tag  # this folder's block-test helpers
+from qa_ldpc_blocks import load, make_tag, noisy_llr  # this folder's block-test helpers
 # LLR of a strongly received 0 bit (log P1/P0 < 0): the all-zero codeword
 # belongs to every linear code, so no encoder is needed for long codes.
 ZERO = -8.0
@@ -51,6 +51,84 @@ def run_with_deadline(tb, seconds):
         tb.wait()
         return False
     return True
+
+
+def run_chunked(test, chunk_frames, pieces, tags, code, device):
+    """The decoder over the pieces as one stream, with its lone batches in
+    chunks of chunk_frames (0: whole); output, tags and counters."""
+    old = os.environ.get("GPULDPC_BLOCK_CHUNK_FRAMES")
+    os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = str(chunk_frames)
+    try:
+        dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
+                                   max_iterations=8, max_batch=32,
+                                   algorithm="min-sum", messages="int8",
+                                   schedule="layered",
+                                   length_tag_key="packet_len", device=device)
+    finally:
+        if old is None:
+            del os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"]
+        else:
+            os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = old
+    tb = gr.top_block()
+    src = blocks.vector_source_f(np.concatenate(pieces).tolist(), False, 1, tags)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    test.assertTrue(run_with_deadline(tb, 60))
+    out_tags = sorted((t.offset, pmt.symbol_to_string(t.key), str(t.value))
+                      for t in snk.tags())
+    stats = dec.stats()
+
+    def stat(key):
+        return pmt.to_uint64(pmt.dict_ref(stats, pmt.intern(key), pmt.PMT_NIL))
+    return (np.array(snk.data(), dtype=np.uint8), out_tags,
+            (dec.frames(), dec.dropped_frames(), dec.dropped_tags(),
+             stat("bad_length")), stat("batches"))
+
+
+def check_lone_batches_in_chunks(test, device, whole_device):
+    """A lone batch in chunks (ldpc_decoder's pipeline chunk) on \\p device
+    gives the frames, tags and counters of whole batches on whole_device."""
+    # 50 frames, some hopeless (dropped), a packet of another length and a
+    # marker tag on every packet, written by the source at once: a batch
+    # of 32 with 18 frames behind it, then a lone batch of 18 that goes in
+    # chunks of 4, 4, 4, 4 and 2 frames beside the outstanding batch of 32
+    code = load("regular_3_6_n96_gf2.alist")
+    rng = np.random.default_rng(23)
+    n = code.n
+    info = rng.integers(0, 2, size=(50, code.k), dtype=np.uint8)
+    llr = noisy_llr(code.encode(info).astype(np.float64), 5.0, code.rate, rng)
+    hopeless = {7, 33, 40, 41}
+    pieces, tags, pos = [], [], 0
+    for f in range(50):
+        p = rng.normal(0, 1, n).astype(np.float32) if f in hopeless else llr[f]
+        if f == 36:
+            pieces.append(np.zeros(n // 3, np.float32))
+            tags.append(make_tag(pos, "packet_len", pmt.from_long(n // 3)))
+            tags.append(make_tag(pos + 1, "marker", pmt.from_long(1000)))
+            pos += n // 3
+        pieces.append(p)
+        tags.append(make_tag(pos, "packet_len", pmt.from_long(n)))
+        tags.append(make_tag(pos + 2, "marker", pmt.from_long(f)))
+        pos += n
+    whole = run_chunked(test, 0, pieces, tags, code, whole_device)
+    chunked = run_chunked(test, 4, pieces, tags, code, device)
+    test.assertEqual(whole[3], 2)
+    test.assertEqual(chunked[3], 1 + 5)
+    np.testing.assert_array_equal(chunked[0], whole[0])
+    test.assertEqual(chunked[1], whole[1])
+    test.assertEqual(chunked[2], whole[2])
+    # chunks of 2 would be 9: at most 8, in whole multiples of 2 (4 again)
+    capped = run_chunked(test, 2, pieces, tags, code, device)
+    test.assertEqual(capped[3], 1 + 5)
+    np.testing.assert_array_equal(capped[0], whole[0])
+    test.assertEqual(capped[1], whole[1])
+    # what the frames hold, whoever decoded them
+    test.assertEqual(whole[2], (50, 4, 5, 1))
+    kept = [f for f in range(50) if f not in hopeless]
+    np.testing.assert_array_equal(whole[0].reshape(46, code.k), info[kept])
+    iterations = [t for t in whole[1] if t[1] == "ldpc_iterations"]
+    test.assertEqual(len(iterations), 46)
+    test.assertGreater(len({t[2] for t in iterations}), 1)
 
 
 class qa_framing(gr_unittest.TestCase):
@@ -319,6 +397,20 @@ class qa_framing(gr_unittest.TestCase):
         stats = dec.stats()
         self.assertEqual(pmt.to_uint64(pmt.dict_ref(stats, pmt.intern("dropped_tags"),
                                                     pmt.PMT_NIL)), 3)
+
+    # -- a lone batch in chunks ---------------------------------------------
+
+    def test_lone_batches_in_chunks_come_out_as_whole_batches(self):
+        check_lone_batches_in_chunks(self, "cpu", "cpu")
+
+    def test_chunk_frames_from_the_environment_are_checked(self):
+        code = load("regular_3_6_n96_gf2.alist")
+        os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = "-3"
+        try:
+            with self.assertRaisesRegex(Exception, "GPULDPC_BLOCK_CHUNK_FRAMES"):
+                gpuldpc.ldpc_decoder(code)
+        finally:
+            del os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"]
 
 
 if __name__ == "__main__":

@@ -87,6 +87,13 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         from qa_ldpc_blocks import check_frames_come_out_at_once
         check_frames_come_out_at_once(self, "cuda")
 
+    def test_ldpc_decoder_lone_batch_in_gpu_chunks_equals_cpu(self):
+        # the chunked path on the GPU's two outstanding batches: the frames,
+        # tags and counters of whole batches decoded on the CPU
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from qa_framing import check_lone_batches_in_chunks
+        check_lone_batches_in_chunks(self, "cuda", "cpu")
+
     def test_fwht_block_gpu_equals_cpu(self):
         rng = np.random.default_rng(1)
         for n in (2, 32, 64, 1024, 32768):
@@ -161,7 +168,19 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         dec = gpuldpc.ldpc_decoder(code, device="cuda", input="int8", **args)
         self.assertEqual(dec.batch_size(), max(4096, preferred))
         # a CPU decoder has no preference
-        self.assertEqual(gpuldpc.batch_decoder(code, device="cpu", **args).preferred_batch(), 0)
+        cpu = gpuldpc.batch_decoder(code, device="cpu", **args)
+        self.assertEqual(cpu.preferred_batch(), 0)
+        self.assertEqual(cpu.efficient_chunk(), 0)
+        # chunks of lone batches: whole waves on chip; none for the grid
+        # variant, whose calls gain speed with every frame
+        self.assertEqual(engine.efficient_chunk(), preferred)
+        os.environ["GPULDPC_GPU_DECODER_ON_CHIP"] = "0"
+        try:
+            grid = gpuldpc.batch_decoder(code, device="cuda", **args)
+        finally:
+            del os.environ["GPULDPC_GPU_DECODER_ON_CHIP"]
+        self.assertGreater(grid.preferred_batch(), 0)
+        self.assertEqual(grid.efficient_chunk(), 0)
 
     def test_output_buffer_floor_on_gpu(self):
         # as many items as fit 8 MiB, at least 2 (it was 64: 128 MiB here)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(7f9a3df7042d64f68338e46e1d35eb6d) */
+/* BINDTOOL_HEADER_FILE_HASH(bc33334597dd2ce308dbcfe6b718b93b) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -272,6 +272,10 @@ void bind_decoder(py::module& m)
              &batch_decoder::preferred_batch,
              "Frames a call should hold for the decoder to be busy throughout (0: no "
              "preference).")
+        .def("efficient_chunk",
+             &batch_decoder::efficient_chunk,
+             "Frames of the smallest call that decodes at about the speed of larger "
+             "ones (0: none smaller than preferred_batch()).")
         .def("workspaces",
              &batch_decoder::workspaces,
              "Per-thread workspaces allocated so far (one per worker a call has used).")
