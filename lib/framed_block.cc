@@ -185,6 +185,7 @@ size_t framed_block::scan_batch(size_t avail, size_t max_frames, batch_record& b
     for (size_t i = 0; i < n; ++i)
         b.in_abs[i] = abs_in + d_starts[i];
     b.emit.assign(n, 0);
+    b.forwarded_tags = 0;
     // every tag on the consumed items, fetched once (in offset order) and
     // handed out per frame when the batch goes out
     b.tags.clear();
@@ -277,7 +278,7 @@ int framed_block::pipelined_work(size_t noutput_items,
     if (!d_outstanding || avail >= d_in_len) {
         batch_record& b = d_records[d_newest ^ 1];
         // it goes out in a later call, whose output holds a batch (the output
-        // multiple)
+        // multiple), or in this one when nothing waits behind it
         consumed = scan_batch(avail, d_batch, b);
         const size_t chunk = lone_batch_chunk(b, avail - consumed, noutput_items);
         if (chunk > 0) {
@@ -325,9 +326,10 @@ size_t framed_block::lone_batch_chunk(const batch_record& b,
     const size_t older = d_outstanding ? d_records[d_newest].frames : 0;
     if ((older + b.frames) * d_out_len > noutput_items)
         return 0;
-    // Whole multiples of the chunk (a GPU decoder's waves stay whole), at most
-    // max_parts of them: a few chunks take most of the gain (the copies of
-    // the first are not overlapped) and each is a launch.
+    // A whole multiple of the chunk (a GPU decoder's waves stay whole; the
+    // last chunk, the rest, may be short), at most max_parts of them: a few
+    // chunks take most of the gain (the copies of the first are not
+    // overlapped) and each is a launch.
     constexpr size_t max_parts = 8;
     return chunk * ((b.frames + max_parts * chunk - 1) / (max_parts * chunk));
 }

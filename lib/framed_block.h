@@ -114,11 +114,13 @@ protected:
      * default) to submit every batch whole. A batch that nothing waits behind
      * would be submitted and collected at once, its copies and its processing
      * one after the other; with a chunk of c frames, such a batch of at least
-     * 2c frames is submitted in chunks of a multiple of c frames (at most 8
-     * chunks; the last takes the rest), each submitted before the one ahead of
-     * it is collected, so that the copies of a chunk overlap the processing of
-     * the one before. SHOULD be the frames that keep the device busy (a GPU
-     * decoder's preferred batch).
+     * 2c frames, where the output has room for it and the batch outstanding,
+     * is submitted in chunks of the same multiple of c frames (at most 8
+     * chunks; the last one takes the rest, which may be fewer), each submitted
+     * before the one ahead of it is collected, so that the copies of a chunk
+     * overlap the processing of the one before. SHOULD be frames that the
+     * device processes at about the speed of larger batches (a GPU decoder's
+     * efficient_chunk()).
      */
     virtual size_t pipeline_chunk() const { return 0; }
     /*! Tags/metadata for frame \p i of the last process_frames() or

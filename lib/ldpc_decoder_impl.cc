@@ -12,6 +12,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/logger.h>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -235,17 +236,20 @@ size_t decoder_batch(const ldpc_code& code,
 // (tests of the chunked path, comparisons); 0 turns it off.
 size_t pipeline_chunk_frames(const batch_decoder& decoder, bool symbols)
 {
+    // symbols are demapped and decoded within the submit: nothing overlaps
+    if (symbols)
+        return 0;
     if (const char* env = std::getenv("GPULDPC_BLOCK_CHUNK_FRAMES")) {
         char* end = nullptr;
+        errno = 0;
         const long v = std::strtol(env, &end, 10);
-        if (end == env || *end != '\0' || v < 0)
-            throw std::invalid_argument(std::string("GPULDPC_BLOCK_CHUNK_FRAMES='") +
-                                        env +
-                                        "' is not usable; allowed: a whole number >= 0");
+        if (end == env || *end != '\0' || v < 0 || v > (1L << 30) || errno == ERANGE)
+            throw std::invalid_argument(
+                std::string("GPULDPC_BLOCK_CHUNK_FRAMES='") + env +
+                "' is not usable; allowed: a whole number from 0 to 2^30");
         return size_t(v);
     }
-    // symbols are demapped and decoded within the submit: nothing overlaps
-    return symbols ? 0 : decoder.efficient_chunk();
+    return decoder.efficient_chunk();
 }
 
 // The decoder of \p device, or the CPU's when the GPU fails while it is made
@@ -330,6 +334,10 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_last_stats(std::chrono::steady_clock::now())
 {
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
+    if (d_pipeline_chunk > 0)
+        d_logger->debug("a batch that nothing waits behind goes in chunks of a "
+                        "multiple of {} frames",
+                        d_pipeline_chunk);
     if (p.max_batch > 0 && batch() < size_t(p.max_batch))
         d_logger->info("max_batch={}: batches of {} frames of {} soft bits ({} MiB of "
                        "input at most per batch)",
@@ -366,6 +374,7 @@ void ldpc_decoder_impl::fall_back_to_cpu(const cuda_error& e)
     d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on", e.what());
     std::atomic_store(&d_decoder,
                       batch_decoder::make(d_code, d_decoder->config(), "cpu"));
+    d_pipeline_chunk = pipeline_chunk_frames(*d_decoder, d_points != nullptr);
 }
 
 void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,

@@ -310,10 +310,11 @@ public:
     std::string device_name() const override { return d_name; }
     unsigned threads() const override { return 1; }
     size_t preferred_batch() const override { return d_preferred_batch; }
-    // On chip (split too), a call of whole waves runs at full speed; the grid
-    // variant keeps gaining with more frames (more of a layer's checks in
-    // flight: DVB-S2 9/10 on an H100 decodes 4.9 Gbit/s in calls of 1035
-    // frames, 6.0 in calls of 4096).
+    // On chip (split too), a call of whole waves runs at full speed. The grid
+    // variant gains with more frames (more of a layer's checks in flight:
+    // DVB-S2 9/10 on an H100 decodes 4.9 Gbit/s in calls of 1035 frames, 6.0
+    // in calls of 4096), and where it is bound by its kernels (5G NR) the
+    // decoder block lost with chunks of a preferred batch.
     size_t efficient_chunk() const override
     {
         return d_variant.on_chip ? d_preferred_batch : 0;

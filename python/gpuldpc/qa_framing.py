@@ -9,6 +9,7 @@
 # max_batch, the end of a finite stream, topologies, length tags of every
 # integer type, and tags on frames that produce no output.
 
+import contextlib
 import os
 import threading
 import time
@@ -53,22 +54,29 @@ def run_with_deadline(tb, seconds):
     return True
 
 
-def run_chunked(test, chunk_frames, pieces, tags, code, device):
-    """The decoder over the pieces as one stream, with its lone batches in
-    chunks of chunk_frames (0: whole); output, tags and counters."""
+@contextlib.contextmanager
+def chunk_frames_env(value):
+    """GPULDPC_BLOCK_CHUNK_FRAMES=value while decoders are made."""
     old = os.environ.get("GPULDPC_BLOCK_CHUNK_FRAMES")
-    os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = str(chunk_frames)
+    os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = value
     try:
-        dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
-                                   max_iterations=8, max_batch=32,
-                                   algorithm="min-sum", messages="int8",
-                                   schedule="layered",
-                                   length_tag_key="packet_len", device=device)
+        yield
     finally:
         if old is None:
             del os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"]
         else:
             os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = old
+
+
+def run_chunked(test, chunk_frames, pieces, tags, code, device):
+    """The decoder over the pieces as one stream, with its lone batches in
+    chunks of chunk_frames (0: whole); output, tags and counters."""
+    with chunk_frames_env(str(chunk_frames)):
+        dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
+                                   max_iterations=8, max_batch=32,
+                                   algorithm="min-sum", messages="int8",
+                                   schedule="layered",
+                                   length_tag_key="packet_len", device=device)
     tb = gr.top_block()
     src = blocks.vector_source_f(np.concatenate(pieces).tolist(), False, 1, tags)
     snk = blocks.vector_sink_b()
@@ -122,6 +130,17 @@ def check_lone_batches_in_chunks(test, device, whole_device):
     test.assertEqual(capped[3], 1 + 5)
     np.testing.assert_array_equal(capped[0], whole[0])
     test.assertEqual(capped[1], whole[1])
+    # the first 20 frames alone: one lone batch, no batch outstanding before
+    # it, in 5 chunks of 4
+    end = 20 * n
+    first20 = [t for t in tags if t.offset < end]
+    whole20 = run_chunked(test, 0, pieces[:20], first20, code, whole_device)
+    chunked20 = run_chunked(test, 4, pieces[:20], first20, code, device)
+    test.assertEqual((whole20[3], chunked20[3]), (1, 5))
+    np.testing.assert_array_equal(chunked20[0], whole20[0])
+    test.assertEqual(chunked20[1], whole20[1])
+    test.assertEqual(chunked20[2], whole20[2])
+    test.assertEqual(whole20[2], (20, 1, 1, 0))
     # what the frames hold, whoever decoded them
     test.assertEqual(whole[2], (50, 4, 5, 1))
     kept = [f for f in range(50) if f not in hopeless]
@@ -405,12 +424,10 @@ class qa_framing(gr_unittest.TestCase):
 
     def test_chunk_frames_from_the_environment_are_checked(self):
         code = load("regular_3_6_n96_gf2.alist")
-        os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"] = "-3"
-        try:
-            with self.assertRaisesRegex(Exception, "GPULDPC_BLOCK_CHUNK_FRAMES"):
-                gpuldpc.ldpc_decoder(code)
-        finally:
-            del os.environ["GPULDPC_BLOCK_CHUNK_FRAMES"]
+        for bad in ("-3", "", "4x", str(1 << 31), "99999999999999999999"):
+            with chunk_frames_env(bad):
+                with self.assertRaisesRegex(Exception, "GPULDPC_BLOCK_CHUNK_FRAMES"):
+                    gpuldpc.ldpc_decoder(code)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(bc33334597dd2ce308dbcfe6b718b93b) */
+/* BINDTOOL_HEADER_FILE_HASH(1e1eca8c07308d6453ee57864bad6908) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -274,8 +274,8 @@ void bind_decoder(py::module& m)
              "preference).")
         .def("efficient_chunk",
              &batch_decoder::efficient_chunk,
-             "Frames of the smallest call that decodes at about the speed of larger "
-             "ones (0: none smaller than preferred_batch()).")
+             "Frames of a call that decodes at about the speed of larger ones (0: "
+             "none smaller than preferred_batch()).")
         .def("workspaces",
              &batch_decoder::workspaces,
              "Per-thread workspaces allocated so far (one per worker a call has used).")

@@ -327,13 +327,14 @@ public:
      */
     virtual size_t preferred_batch() const { return 0; }
     /*!
-     * Frames of the smallest call that decodes at about the speed of larger
-     * ones (whole waves of a GPU's SMs), or 0 where smaller calls than
+     * Frames of a call that decodes at about the speed of larger ones (on a
+     * GPU, whole waves of its SMs), or 0 where calls smaller than
      * preferred_batch() lose speed or the decoder has no preference. A caller
      * holding a large batch MAY split it into calls of a multiple of this
-     * many frames, so that the copies of one overlap the decoding of the one
-     * before (the decoder block does, for a batch that nothing waits behind).
-     * MUST be 0 or at most preferred_batch().
+     * many frames (and a last one of the rest), so that the copies of one
+     * overlap the decoding of the one before (the decoder block does, for a
+     * batch that nothing waits behind). MUST be 0 or at most
+     * preferred_batch().
      */
     virtual size_t efficient_chunk() const { return 0; }
 
