@@ -290,29 +290,30 @@ int framed_block::pipelined_work(size_t noutput_items,
             emit_batch(b, 0); // counts the tags of skipped items
         }
     }
-    if (d_outstanding) {
-        batch_record& older = d_records[d_newest];
-        collect_frames(out, older.emit);
-        produced += emit_batch(older, produced);
-        d_outstanding = false;
-    }
+    produced += hand_out_outstanding(out, produced);
     if (submitted) {
         d_newest ^= 1;
         d_outstanding = true;
         // Nothing waits behind this batch: out now (low latency at low rates)
         // where the output has room; else forecast() has work() called again
         // at once to hand it out.
-        batch_record& b = d_records[d_newest];
         if (avail - consumed < d_in_len &&
-            (produced + b.frames) * d_out_len <= noutput_items) {
-            collect_frames(out + produced * d_out_len, b.emit);
-            produced += emit_batch(b, produced);
-            d_outstanding = false;
-        }
+            (produced + d_records[d_newest].frames) * d_out_len <= noutput_items)
+            produced += hand_out_outstanding(out, produced);
     }
     consume_each(int(consumed));
     after_processing();
     return int(produced * d_out_len);
+}
+
+size_t framed_block::hand_out_outstanding(uint8_t* out, size_t produced)
+{
+    if (!d_outstanding)
+        return 0;
+    batch_record& b = d_records[d_newest];
+    collect_frames(out + produced * d_out_len, b.emit);
+    d_outstanding = false;
+    return emit_batch(b, produced);
 }
 
 size_t framed_block::lone_batch_chunk(const batch_record& b,
@@ -349,12 +350,7 @@ size_t framed_block::pipeline_lone_batch(const uint8_t* in,
     // At most two batches are outstanding: the first chunk beside the batch
     // submitted before, then each chunk beside the one ahead of it.
     submit(0);
-    if (d_outstanding) {
-        batch_record& older = d_records[d_newest];
-        collect_frames(out, older.emit);
-        produced += emit_batch(older, 0);
-        d_outstanding = false;
-    }
+    produced += hand_out_outstanding(out, 0);
     for (size_t k = 0; k < parts; ++k) {
         if (k + 1 < parts)
             submit(k + 1);

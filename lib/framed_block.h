@@ -169,6 +169,9 @@ private:
     // the last collect_frames() call, and close_batch() once all went out
     size_t emit_frames(batch_record& b, size_t first, size_t count, size_t produced);
     void close_batch(batch_record& b);
+    // Collects the outstanding batch, if any, and writes the frames it emits
+    // after \p produced frames of this call; returns their number.
+    size_t hand_out_outstanding(uint8_t* out, size_t produced);
     // Frames of each chunk (the last: the rest) of batch \p b where it is
     // submitted and collected in this call in chunks; 0 when it goes whole
     // (pipeline_chunk())
