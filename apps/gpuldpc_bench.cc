@@ -704,6 +704,7 @@ struct block_run {
     double mean_batch = 0;   //!< frames a decoder call
     double decoder_busy = 0; //!< share of the time the decoder had a batch
     double source_busy = 0;  //!< share of the time the source copied
+    double chunked = 0;      //!< batches that went in chunks (no batch behind)
 };
 
 double block_rate(ldpc_code::sptr code,
@@ -748,8 +749,11 @@ double block_rate(ldpc_code::sptr code,
                                        : 0.0;
         };
         const double fps = get("frames_per_second"), f = get("frames");
-        // frames, decoder calls, seconds the decoder was busy
-        return std::array<double, 3>{ f, get("batches"), fps > 0 ? f / fps : 0.0 };
+        // frames, decoder calls, seconds the decoder was busy, batches in
+        // chunks
+        return std::array<double, 4>{
+            f, get("batches"), fps > 0 ? f / fps : 0.0, get("chunked_batches")
+        };
     };
     const auto before = counters();
     const uint64_t frames0 = dec->frames();
@@ -767,6 +771,7 @@ double block_rate(ldpc_code::sptr code,
         run->mean_batch = batches > 0 ? (after[0] - before[0]) / batches : 0.0;
         run->decoder_busy = (after[2] - before[2]) / s;
         run->source_busy = src->busy_seconds() / s;
+        run->chunked = after[3] - before[3];
     }
     return double(frames) * passes * code->k() * code->bits_per_symbol() / s;
 }
@@ -1418,7 +1423,8 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                     code, cfg, llr, frames, "cuda", passes8, false, &llr8, &run_8);
                 std::printf("%-24s %-9s %-10s %7zu %7s   decoder block: float %.1f Mb/s "
                             "(%.0f%% of h2h), 8-bit %.1f Mb/s (%.0f%% of h2h8, %.2fx "
-                            "the float block; decoder busy %.0f%%, source %.0f%%)\n",
+                            "the float block; decoder busy %.0f%%, source %.0f%%; "
+                            "batches in chunks: float %.0f, 8-bit %.0f)\n",
                             name.c_str(),
                             to_string(sched).c_str(),
                             "block",
@@ -1430,7 +1436,9 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                             100.0 * b8 / g8,
                             b8 / bf,
                             100.0 * run_8.decoder_busy,
-                            100.0 * run_8.source_busy);
+                            100.0 * run_8.source_busy,
+                            run_f.chunked,
+                            run_8.chunked);
                 for (bool eight : { false, true }) {
                     record b;
                     b.section = "decoder";
@@ -1445,14 +1453,15 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                     b.baseline = eight ? g8 : g;
                     b.ratio = b.value / b.baseline;
                     const block_run& run = eight ? run_8 : run_f;
-                    char busy[160];
+                    char busy[200];
                     std::snprintf(busy,
                                   sizeof busy,
                                   "; mean batch %.0f frames, decoder busy %.0f %%, "
-                                  "source busy %.0f %%",
+                                  "source busy %.0f %%, batches in chunks %.0f",
                                   run.mean_batch,
                                   100.0 * run.decoder_busy,
-                                  100.0 * run.source_busy);
+                                  100.0 * run.source_busy,
+                                  run.chunked);
                     b.variant = "10 iterations at 1 dB, status tags off; 8-bit block / "
                                 "float block " +
                                 std::to_string(b8 / bf) + busy;

@@ -346,6 +346,7 @@ size_t framed_block::pipeline_lone_batch(const uint8_t* in,
     const auto submit = [&](size_t k) {
         submit_frames(in, d_starts.data() + first(k), first(k + 1) - first(k));
     };
+    d_chunked_batches.fetch_add(1, std::memory_order_relaxed);
     size_t produced = 0;
     // At most two batches are outstanding: the first chunk beside the batch
     // submitted before, then each chunk beside the one ahead of it.
@@ -418,6 +419,7 @@ pmt::pmt_t framed_block::add_framing_stats(pmt::pmt_t d) const
         d, pmt::mp("truncated_frames"), pmt::from_uint64(framing_truncated()));
     d = pmt::dict_add(
         d, pmt::mp("dropped_tags"), pmt::from_uint64(framing_dropped_tags()));
+    d = pmt::dict_add(d, pmt::mp("chunked_batches"), pmt::from_uint64(chunked_batches()));
     return d;
 }
 

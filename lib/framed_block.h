@@ -56,6 +56,8 @@ public:
     uint64_t framing_missing_tag_items() const { return d_missing_tag_items; }
     uint64_t framing_truncated() const { return d_truncated; }
     uint64_t framing_dropped_tags() const { return d_dropped_tags; }
+    //! batches that nothing waited behind, submitted in chunks
+    uint64_t chunked_batches() const { return d_chunked_batches; }
     size_t batch() const { return d_batch; }
     size_t in_len() const { return d_in_len; }
     size_t in_item_size() const { return d_in_itemsize; }
@@ -217,6 +219,7 @@ private:
     std::atomic<uint64_t> d_missing_tag_items{ 0 };
     std::atomic<uint64_t> d_truncated{ 0 };
     std::atomic<uint64_t> d_dropped_tags{ 0 };
+    std::atomic<uint64_t> d_chunked_batches{ 0 };
 };
 
 } // namespace gpuldpc

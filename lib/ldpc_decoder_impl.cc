@@ -206,6 +206,9 @@ size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
 // batches) stays bounded for very long frames.
 constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 
+// Decoded bits of a batch from which its formatting is shared out
+constexpr size_t format_share_bits = size_t(1) << 20;
+
 // Frames a batch for max_batch = 0: enough for a GPU to have every SM busy
 // with a few frames (more where the decoder prefers it: small codes on chip
 // hold many frames an SM), few enough on the CPU to keep latency low.
@@ -580,6 +583,7 @@ void ldpc_decoder_impl::deliver(const frame_status* status,
     const size_t nbits = d_decoder->info_bits_per_frame();
     size_t emitted = 0;
     uint64_t iterations = 0, failed = 0, dropped = 0;
+    d_emitted_frames.clear();
     for (size_t i = 0; i < n; ++i) {
         const frame_status& st = status[i];
         iterations += st.iterations;
@@ -597,10 +601,21 @@ void ldpc_decoder_impl::deliver(const frame_status* status,
             ++dropped;
             continue;
         }
-        format_output(bits + i * nbits, out + emitted * out_len());
+        d_emitted_frames.push_back(i);
         emit[i] = 1;
         ++emitted;
     }
+    // Formatting reads every decoded bit (a byte each): a large batch's is
+    // shared with the staging threads, which are idle meanwhile, so that it
+    // does not hold the block's thread while the GPU could be fed.
+    const auto format = [&](size_t begin, size_t end) {
+        for (size_t j = begin; j < end; ++j)
+            format_output(bits + d_emitted_frames[j] * nbits, nbits, out + j * out_len());
+    };
+    if (emitted * nbits >= format_share_bits)
+        d_staging_copies.for_each_share(emitted, format);
+    else
+        format(0, emitted);
     d_iterations += iterations;
     d_failed += failed;
     d_dropped += dropped;
@@ -645,9 +660,10 @@ const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
     return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
 }
 
-void ldpc_decoder_impl::format_output(const uint8_t* bits, uint8_t* out)
+void ldpc_decoder_impl::format_output(const uint8_t* bits,
+                                      size_t nbits,
+                                      uint8_t* out) const
 {
-    const size_t nbits = d_decoder->info_bits_per_frame();
     switch (d_mode) {
     case output_mode::packed:
         pack_bits(bits, nbits, out);

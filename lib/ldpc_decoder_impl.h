@@ -92,8 +92,9 @@ private:
     uint64_t begin_slot(batch_decoder& dec, staging_slot& slot);
     void decode_slot(staging_slot& slot);
 
-    // Formats the information bits of a frame into out (out_len() bytes).
-    void format_output(const uint8_t* bits, uint8_t* out);
+    // Formats the \p nbits information bits of a frame into out (out_len()
+    // bytes); safe on several threads at once.
+    void format_output(const uint8_t* bits, size_t nbits, uint8_t* out) const;
     // Counts a decoded batch and formats the frames it emits.
     void deliver(const frame_status* status,
                  const uint8_t* bits,
@@ -138,7 +139,9 @@ private:
     staging_slot d_slots[batch_decoder::max_outstanding];
     // a GPU's batch into its page-locked staging: one core's memcpy would
     // hold the block below what the GPU decodes
+    // (and the formatting of a large batch's results)
     copy_pool d_staging_copies;
+    std::vector<size_t> d_emitted_frames; // of the batch deliver() formats
     // a lone batch goes in chunks of this many frames at least (0: whole)
     size_t d_pipeline_chunk;
     unsigned d_submit_slot = 0, d_collect_slot = 0;

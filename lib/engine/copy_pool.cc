@@ -42,17 +42,6 @@ void copy_pool::stop_threads()
         t.join();
 }
 
-void copy_pool::copy_share(unsigned share)
-{
-    const unsigned parts = unsigned(d_threads.size()) + 1;
-    // 4 KiB-aligned slices
-    const size_t slice = ((d_bytes / parts) + 4095) & ~size_t(4095);
-    const size_t begin = std::min(d_bytes, size_t(share) * slice);
-    const size_t end = share + 1 == parts ? d_bytes : std::min(d_bytes, begin + slice);
-    if (end > begin)
-        std::memcpy(d_dst + begin, d_src + begin, end - begin);
-}
-
 void copy_pool::worker(unsigned index)
 {
     unsigned long seen = 0;
@@ -62,12 +51,28 @@ void copy_pool::worker(unsigned index)
         if (d_stop)
             return;
         seen = d_generation;
+        const std::function<void(unsigned)>& job = *d_job;
         lock.unlock();
-        copy_share(index);
+        job(index);
         lock.lock();
         if (--d_pending == 0)
             d_done.notify_one();
     }
+}
+
+void copy_pool::run_shares(const std::function<void(unsigned)>& job)
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_job = &job;
+        d_pending = unsigned(d_threads.size());
+        ++d_generation;
+    }
+    d_start.notify_all();
+    job(0);
+    std::unique_lock<std::mutex> lock(d_mutex);
+    d_done.wait(lock, [&] { return d_pending == 0; });
+    d_job = nullptr;
 }
 
 void copy_pool::copy(void* dst, const void* src, size_t bytes)
@@ -77,18 +82,35 @@ void copy_pool::copy(void* dst, const void* src, size_t bytes)
         std::memcpy(dst, src, bytes);
         return;
     }
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_dst = static_cast<unsigned char*>(dst);
-        d_src = static_cast<const unsigned char*>(src);
-        d_bytes = bytes;
-        d_pending = unsigned(d_threads.size());
-        ++d_generation;
+    const unsigned parts = unsigned(d_threads.size()) + 1;
+    // 4 KiB-aligned slices
+    const size_t slice = ((bytes / parts) + 4095) & ~size_t(4095);
+    const std::function<void(unsigned)> job = [&](unsigned share) {
+        const size_t begin = std::min(bytes, size_t(share) * slice);
+        const size_t end = share + 1 == parts ? bytes : std::min(bytes, begin + slice);
+        if (end > begin)
+            std::memcpy(static_cast<unsigned char*>(dst) + begin,
+                        static_cast<const unsigned char*>(src) + begin,
+                        end - begin);
+    };
+    run_shares(job);
+}
+
+void copy_pool::for_each_share(size_t items,
+                               const std::function<void(size_t, size_t)>& body)
+{
+    if (d_threads.empty() || items < 2) {
+        if (items > 0)
+            body(0, items);
+        return;
     }
-    d_start.notify_all();
-    copy_share(0);
-    std::unique_lock<std::mutex> lock(d_mutex);
-    d_done.wait(lock, [&] { return d_pending == 0; });
+    const size_t parts = d_threads.size() + 1;
+    const std::function<void(unsigned)> job = [&](unsigned share) {
+        const size_t begin = items * share / parts, end = items * (share + 1) / parts;
+        if (end > begin)
+            body(begin, end);
+    };
+    run_shares(job);
 }
 
 } // namespace gpuldpc

@@ -11,6 +11,7 @@
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -19,9 +20,10 @@ namespace gr {
 namespace gpuldpc {
 
 /*!
- * \brief Splits large memcpy calls over a few persistent threads, so that the
- * staging copies between pageable and pinned memory keep up with the copy
- * engines. The calling thread takes a share too.
+ * \brief Splits large memcpy calls (and other work in independent shares, such
+ * as packing decoded bits) over a few persistent threads, so that the staging
+ * copies between pageable and pinned memory keep up with the copy engines.
+ * The calling thread takes a share too.
  */
 class GPULDPC_ENGINE_API copy_pool
 {
@@ -36,6 +38,13 @@ public:
      * done. Copies under 1 MiB run on the caller alone. One call at a time.
      */
     void copy(void* dst, const void* src, size_t bytes);
+    /*!
+     * Calls \p body(begin, end) on shares of the items [0, \p items), about
+     * equal, one a thread (the caller's included; empty shares are skipped);
+     * blocks until all are done. \p body MUST be safe to run on the shares
+     * at once. One call at a time, and not beside copy().
+     */
+    void for_each_share(size_t items, const std::function<void(size_t, size_t)>& body);
 
     //! all cores but one, at most 11 besides the caller (host memory
     //! bandwidth, not the core count, limits beyond that)
@@ -44,7 +53,8 @@ public:
 private:
     void worker(unsigned index);
     void stop_threads();
-    void copy_share(unsigned share);
+    // runs job(share) for every share 0 .. threads, share 0 on the caller
+    void run_shares(const std::function<void(unsigned)>& job);
 
     std::vector<std::thread> d_threads;
     std::mutex d_mutex;
@@ -52,9 +62,7 @@ private:
     unsigned long d_generation = 0;
     unsigned d_pending = 0;
     bool d_stop = false;
-    unsigned char* d_dst = nullptr;
-    const unsigned char* d_src = nullptr;
-    size_t d_bytes = 0;
+    const std::function<void(unsigned)>* d_job = nullptr;
 };
 
 } // namespace gpuldpc

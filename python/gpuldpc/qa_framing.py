@@ -70,7 +70,8 @@ def chunk_frames_env(value):
 
 def run_chunked(test, chunk_frames, pieces, tags, code, device):
     """The decoder over the pieces as one stream, with its lone batches in
-    chunks of chunk_frames (0: whole); output, tags and counters."""
+    chunks of chunk_frames (0: whole); output, tags, counters, decoder calls
+    and batches in chunks."""
     with chunk_frames_env(str(chunk_frames)):
         dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
                                    max_iterations=8, max_batch=32,
@@ -90,7 +91,7 @@ def run_chunked(test, chunk_frames, pieces, tags, code, device):
         return pmt.to_uint64(pmt.dict_ref(stats, pmt.intern(key), pmt.PMT_NIL))
     return (np.array(snk.data(), dtype=np.uint8), out_tags,
             (dec.frames(), dec.dropped_frames(), dec.dropped_tags(),
-             stat("bad_length")), stat("batches"))
+             stat("bad_length")), stat("batches"), stat("chunked_batches"))
 
 
 def check_lone_batches_in_chunks(test, device, whole_device):
@@ -120,16 +121,22 @@ def check_lone_batches_in_chunks(test, device, whole_device):
         pos += n
     whole = run_chunked(test, 0, pieces, tags, code, whole_device)
     chunked = run_chunked(test, 4, pieces, tags, code, device)
-    test.assertEqual(whole[3], 2)
-    test.assertEqual(chunked[3], 1 + 5)
+    test.assertEqual((whole[3], whole[4]), (2, 0))
+    test.assertEqual((chunked[3], chunked[4]), (1 + 5, 1))
     np.testing.assert_array_equal(chunked[0], whole[0])
     test.assertEqual(chunked[1], whole[1])
     test.assertEqual(chunked[2], whole[2])
     # chunks of 2 would be 9: at most 8, in whole multiples of 2 (4 again)
     capped = run_chunked(test, 2, pieces, tags, code, device)
-    test.assertEqual(capped[3], 1 + 5)
+    test.assertEqual((capped[3], capped[4]), (1 + 5, 1))
     np.testing.assert_array_equal(capped[0], whole[0])
     test.assertEqual(capped[1], whole[1])
+    # two chunks (the smallest batch that goes in chunks): 9 + 9
+    halves = run_chunked(test, 9, pieces, tags, code, device)
+    test.assertEqual((halves[3], halves[4]), (1 + 2, 1))
+    np.testing.assert_array_equal(halves[0], whole[0])
+    test.assertEqual(halves[1], whole[1])
+    test.assertEqual(halves[2], whole[2])
     # the first 20 frames alone: one lone batch, no batch outstanding before
     # it, in 5 chunks of 4
     end = 20 * n
@@ -137,6 +144,7 @@ def check_lone_batches_in_chunks(test, device, whole_device):
     whole20 = run_chunked(test, 0, pieces[:20], first20, code, whole_device)
     chunked20 = run_chunked(test, 4, pieces[:20], first20, code, device)
     test.assertEqual((whole20[3], chunked20[3]), (1, 5))
+    test.assertEqual((whole20[4], chunked20[4]), (0, 1))
     np.testing.assert_array_equal(chunked20[0], whole20[0])
     test.assertEqual(chunked20[1], whole20[1])
     test.assertEqual(chunked20[2], whole20[2])

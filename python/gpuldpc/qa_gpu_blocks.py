@@ -94,6 +94,36 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         from qa_framing import check_lone_batches_in_chunks
         check_lone_batches_in_chunks(self, "cuda", "cpu")
 
+    def test_ldpc_decoder_large_batch_formatted_in_shares_equals_cpu(self):
+        # a batch with more than 2^20 decoded bits is formatted (packed, and
+        # as bits) on the staging threads too: every frame where it belongs,
+        # as the CPU block gives it
+        from gnuradio.gpuldpc import sim
+        code = gpuldpc.ldpc_code.load("dvbs2:1/2:short")
+        rng = np.random.default_rng(11)
+        frames = 200  # 200 x 7200 bits
+        info = rng.integers(0, 2, size=(frames, code.k), dtype=np.uint8)
+        llr = sim.bpsk_awgn_llr(code.encode(info), sim.noise_variance(2.5, code.rate),
+                                rng).astype(np.float32)
+        for output, width in (("packed", (code.k + 7) // 8), ("bits", code.k)):
+            outs = {}
+            for device in ("cuda", "cpu"):
+                tb = gr.top_block()
+                src = blocks.vector_source_f(llr.ravel().tolist(), False)
+                dec = gpuldpc.ldpc_decoder(code, output=output, device=device,
+                                           algorithm="min-sum", schedule="layered",
+                                           messages="int8", max_batch=256,
+                                           length_tag_key="")
+                snk = blocks.vector_sink_b()
+                tb.connect(src, dec, snk)
+                tb.run()
+                self.assertEqual(dec.frames(), frames)
+                outs[device] = np.array(snk.data(), dtype=np.uint8).reshape(-1, width)
+            self.assertEqual(len(outs["cuda"]), frames)
+            np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
+            sent = np.packbits(info, axis=1) if output == "packed" else info
+            np.testing.assert_array_equal(outs["cuda"], sent)
+
     def test_fwht_block_gpu_equals_cpu(self):
         rng = np.random.default_rng(1)
         for n in (2, 32, 64, 1024, 32768):

@@ -91,6 +91,7 @@ namespace gpuldpc {
  * frames, failed, dropped, bad_length, missing_tag_items, truncated_frames,
  * dropped_tags, invalid_inputs, avg_iterations, frames_per_second,
  * info_bits_per_second, batches (decoder calls), largest_batch (frames),
+ * chunked_batches (batches that nothing waited behind, decoded in chunks),
  * device.
  *
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(1cf0ae4270a5bdc93b3a99a139d69c2d) */
+/* BINDTOOL_HEADER_FILE_HASH(2117d4f8b33e2c6c4e0d489c903abdbc) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
