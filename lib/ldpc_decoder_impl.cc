@@ -352,6 +352,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
     const size_t cached =
         std::min<size_t>(4096, std::max<size_t>(size_t(p.max_iterations), code->m()) + 1);
     d_small_integers.reserve(cached);
+    d_emitted_frames.reserve(batch());
     for (size_t v = 0; v < cached; ++v)
         d_small_integers.push_back(pmt::from_long(long(v)));
     set_stream_annotations(p.status_tags);

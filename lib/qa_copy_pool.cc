@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 #include <atomic>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 using namespace gr::gpuldpc;
@@ -49,14 +50,18 @@ BOOST_AUTO_TEST_CASE(shares_cover_every_item_once)
                               size_t(5),
                               size_t(1000) }) {
             std::vector<std::atomic<unsigned>> hits(items);
-            std::atomic<unsigned> calls{ 0 };
+            std::atomic<unsigned> calls{ 0 }, bad_shares{ 0 };
+            // checked here, on this thread, after the call
             pool.for_each_share(items, [&](size_t begin, size_t end) {
-                BOOST_REQUIRE(begin < end);
-                BOOST_REQUIRE(end <= items);
                 ++calls;
+                if (begin >= end || end > items) {
+                    ++bad_shares;
+                    return;
+                }
                 for (size_t i = begin; i < end; ++i)
                     ++hits[i];
             });
+            BOOST_CHECK_EQUAL(bad_shares.load(), 0u);
             for (size_t i = 0; i < items; ++i)
                 BOOST_CHECK_EQUAL(hits[i].load(), 1u);
             // one share a thread at most, none empty
@@ -65,6 +70,32 @@ BOOST_AUTO_TEST_CASE(shares_cover_every_item_once)
                 BOOST_CHECK_EQUAL(calls.load(), helpers + 1);
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(a_share_that_throws_is_waited_for_and_rethrown)
+{
+    copy_pool pool(3);
+    for (size_t thrower : { size_t(0), size_t(3) }) { // the caller's share, a helper's
+        std::vector<std::atomic<unsigned>> hits(4);
+        BOOST_CHECK_THROW(pool.for_each_share(4,
+                                              [&](size_t begin, size_t) {
+                                                  if (begin == thrower)
+                                                      throw std::runtime_error("share");
+                                                  ++hits[begin];
+                                              }),
+                          std::runtime_error);
+        // every other share ran to its end before the call returned
+        for (size_t i = 0; i < 4; ++i)
+            BOOST_CHECK_EQUAL(hits[i].load(), i == thrower ? 0u : 1u);
+    }
+    // and the pool works on
+    std::vector<unsigned> out(8, 0);
+    pool.for_each_share(out.size(), [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i)
+            out[i] = unsigned(i);
+    });
+    for (size_t i = 0; i < out.size(); ++i)
+        BOOST_CHECK_EQUAL(out[i], i);
 }
 
 BOOST_AUTO_TEST_CASE(copies_and_shares_take_turns)

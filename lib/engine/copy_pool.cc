@@ -8,6 +8,7 @@
 #include "copy_pool.h"
 #include <algorithm>
 #include <cstring>
+#include <exception>
 
 namespace gr {
 namespace gpuldpc {
@@ -53,8 +54,15 @@ void copy_pool::worker(unsigned index)
         seen = d_generation;
         const std::function<void(unsigned)>& job = *d_job;
         lock.unlock();
-        job(index);
+        std::exception_ptr failure;
+        try {
+            job(index);
+        } catch (...) {
+            failure = std::current_exception();
+        }
         lock.lock();
+        if (failure && !d_failure)
+            d_failure = failure;
         if (--d_pending == 0)
             d_done.notify_one();
     }
@@ -69,17 +77,29 @@ void copy_pool::run_shares(const std::function<void(unsigned)>& job)
         ++d_generation;
     }
     d_start.notify_all();
-    job(0);
+    // the helpers use job until they are done: waited for whatever happens
+    std::exception_ptr failure;
+    try {
+        job(0);
+    } catch (...) {
+        failure = std::current_exception();
+    }
     std::unique_lock<std::mutex> lock(d_mutex);
     d_done.wait(lock, [&] { return d_pending == 0; });
     d_job = nullptr;
+    if (!failure)
+        failure = d_failure;
+    d_failure = nullptr;
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 void copy_pool::copy(void* dst, const void* src, size_t bytes)
 {
     // small copies are not worth waking anybody
     if (d_threads.empty() || bytes < (size_t(1) << 20)) {
-        std::memcpy(dst, src, bytes);
+        if (bytes > 0)
+            std::memcpy(dst, src, bytes);
         return;
     }
     const unsigned parts = unsigned(d_threads.size()) + 1;

@@ -11,6 +11,7 @@
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -41,8 +42,9 @@ public:
     /*!
      * Calls \p body(begin, end) on shares of the items [0, \p items), about
      * equal, one a thread (the caller's included; empty shares are skipped);
-     * blocks until all are done. \p body MUST be safe to run on the shares
-     * at once. One call at a time, and not beside copy().
+     * blocks until all are done, also when a share throws (the first
+     * exception is then rethrown here). \p body MUST be safe to run on the
+     * shares at once. One call at a time, and not beside copy().
      */
     void for_each_share(size_t items, const std::function<void(size_t, size_t)>& body);
 
@@ -63,6 +65,7 @@ private:
     unsigned d_pending = 0;
     bool d_stop = false;
     const std::function<void(unsigned)>* d_job = nullptr;
+    std::exception_ptr d_failure; // the first a helper threw in this call
 };
 
 } // namespace gpuldpc

@@ -98,7 +98,10 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         # a batch with more than 2^20 decoded bits is formatted (packed, and
         # as bits) on the staging threads too: every frame where it belongs,
         # as the CPU block gives it
+        import pmt
         from gnuradio.gpuldpc import sim
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from qa_framing import chunk_frames_env
         code = gpuldpc.ldpc_code.load("dvbs2:1/2:short")
         rng = np.random.default_rng(11)
         frames = 200  # 200 x 7200 bits
@@ -110,14 +113,22 @@ class qa_gpu_blocks(gr_unittest.TestCase):
             for device in ("cuda", "cpu"):
                 tb = gr.top_block()
                 src = blocks.vector_source_f(llr.ravel().tolist(), False)
-                dec = gpuldpc.ldpc_decoder(code, output=output, device=device,
-                                           algorithm="min-sum", schedule="layered",
-                                           messages="int8", max_batch=256,
-                                           length_tag_key="")
+                # one whole batch of 200 frames (no chunks), so that its
+                # formatting is shared out
+                with chunk_frames_env("0"):
+                    dec = gpuldpc.ldpc_decoder(code, output=output, device=device,
+                                               algorithm="min-sum", schedule="layered",
+                                               messages="int8", max_batch=256,
+                                               length_tag_key="")
                 snk = blocks.vector_sink_b()
                 tb.connect(src, dec, snk)
                 tb.run()
                 self.assertEqual(dec.frames(), frames)
+                stats = dec.stats()
+                self.assertEqual(pmt.to_uint64(pmt.dict_ref(
+                    stats, pmt.intern("largest_batch"), pmt.PMT_NIL)), frames)
+                self.assertEqual(pmt.to_uint64(pmt.dict_ref(
+                    stats, pmt.intern("chunked_batches"), pmt.PMT_NIL)), 0)
                 outs[device] = np.array(snk.data(), dtype=np.uint8).reshape(-1, width)
             self.assertEqual(len(outs["cuda"]), frames)
             np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
