@@ -48,7 +48,6 @@ framed_block::framed_block(size_t in_len,
         r.in_abs.reserve(batch);
         r.emit.reserve(batch);
     }
-    d_chunk_emit.reserve(batch);
 }
 
 void framed_block::register_pdu_ports()
@@ -150,7 +149,7 @@ void framed_block::submit_frames(const uint8_t*, const size_t*, size_t)
                            "pipelined");
 }
 
-void framed_block::collect_frames(uint8_t*, std::vector<char>&)
+void framed_block::collect_frames(uint8_t*, char*)
 {
     throw std::logic_error("framed_block: collect_frames() of a block that is not "
                            "pipelined");
@@ -311,7 +310,7 @@ size_t framed_block::hand_out_outstanding(uint8_t* out, size_t produced)
     if (!d_outstanding)
         return 0;
     batch_record& b = d_records[d_newest];
-    collect_frames(out + produced * d_out_len, b.emit);
+    collect_frames(out + produced * d_out_len, b.emit.data());
     d_outstanding = false;
     return emit_batch(b, produced);
 }
@@ -356,9 +355,7 @@ size_t framed_block::pipeline_lone_batch(const uint8_t* in,
         if (k + 1 < parts)
             submit(k + 1);
         const size_t n = first(k + 1) - first(k);
-        d_chunk_emit.assign(n, 0);
-        collect_frames(out + produced * d_out_len, d_chunk_emit);
-        std::copy(d_chunk_emit.begin(), d_chunk_emit.end(), b.emit.begin() + first(k));
+        collect_frames(out + produced * d_out_len, b.emit.data() + first(k));
         produced += emit_frames(b, first(k), n, produced);
     }
     close_batch(b);

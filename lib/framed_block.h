@@ -107,10 +107,11 @@ protected:
     virtual void submit_frames(const uint8_t* in, const size_t* starts, size_t n);
     /*!
      * Finishes the oldest submitted batch: as process_frames(), writes the
-     * frames it emits from \p out and sets \p emit (n entries of that
-     * batch); frame_annotations() then describes this batch.
+     * frames it emits from \p out and sets \p emit[i] (n entries of that
+     * batch, all false on entry); frame_annotations() then describes this
+     * batch.
      */
-    virtual void collect_frames(uint8_t* out, std::vector<char>& emit);
+    virtual void collect_frames(uint8_t* out, char* emit);
     /*!
      * Frames of the smallest submit worth making on its own, or 0 (the
      * default) to submit every batch whole. A batch that nothing waits behind
@@ -205,7 +206,6 @@ private:
     // work() scratch, sized once
     std::vector<size_t> d_starts;
     std::vector<gr::tag_t> d_tags, d_frame_tags;
-    std::vector<char> d_chunk_emit;
     // the batch of a work() call; pipelined, also the one submitted before
     batch_record d_records[2];
     unsigned d_newest = 0;      // record of the last batch scanned

@@ -442,7 +442,7 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
         uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     d_busy_until = std::max(d_busy_until, t1);
     d_current_status = d_batch_status.data();
-    deliver(d_batch_status.data(), d_batch_bits.data(), n, out, emit);
+    deliver(d_batch_status.data(), d_batch_bits.data(), n, out, emit.data());
 }
 
 ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
@@ -543,7 +543,7 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     }
 }
 
-void ldpc_decoder_impl::collect_frames(uint8_t* out, std::vector<char>& emit)
+void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
 {
     staging_slot& slot = d_slots[d_collect_slot];
     d_collect_slot ^= 1;
@@ -575,14 +575,10 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, std::vector<char>& emit)
     deliver(slot.status, slot.bits, slot.frames, out, emit);
 }
 
-void ldpc_decoder_impl::deliver(const frame_status* status,
-                                const uint8_t* bits,
-                                size_t n,
-                                uint8_t* out,
-                                std::vector<char>& emit)
+void ldpc_decoder_impl::deliver(
+    const frame_status* status, const uint8_t* bits, size_t n, uint8_t* out, char* emit)
 {
     const size_t nbits = d_decoder->info_bits_per_frame();
-    size_t emitted = 0;
     uint64_t iterations = 0, failed = 0, dropped = 0;
     d_emitted_frames.clear();
     for (size_t i = 0; i < n; ++i) {
@@ -604,7 +600,6 @@ void ldpc_decoder_impl::deliver(const frame_status* status,
         }
         d_emitted_frames.push_back(i);
         emit[i] = 1;
-        ++emitted;
     }
     // Formatting reads every decoded bit (a byte each): a large batch's is
     // shared with the staging threads, which are idle meanwhile, so that it
@@ -613,6 +608,7 @@ void ldpc_decoder_impl::deliver(const frame_status* status,
         for (size_t j = begin; j < end; ++j)
             format_output(bits + d_emitted_frames[j] * nbits, nbits, out + j * out_len());
     };
+    const size_t emitted = d_emitted_frames.size();
     if (emitted * nbits >= format_share_bits)
         d_staging_copies.for_each_share(emitted, format);
     else

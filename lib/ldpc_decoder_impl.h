@@ -65,7 +65,7 @@ protected:
     // k-1 and gathers batch k+1
     bool pipelined() const override { return true; }
     void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
-    void collect_frames(uint8_t* out, std::vector<char>& emit) override;
+    void collect_frames(uint8_t* out, char* emit) override;
     size_t pipeline_chunk() const override { return d_pipeline_chunk; }
 
 private:
@@ -100,7 +100,7 @@ private:
                  const uint8_t* bits,
                  size_t n,
                  uint8_t* out,
-                 std::vector<char>& emit);
+                 char* emit);
     // Logs the failure and makes a CPU decoder the block's.
     void fall_back_to_cpu(const cuda_error& e);
     void publish_stats(bool force);
@@ -137,9 +137,8 @@ private:
     std::vector<frame_status> d_batch_status;
     // stream batches: two in flight at most, allocated with the first
     staging_slot d_slots[batch_decoder::max_outstanding];
-    // a GPU's batch into its page-locked staging: one core's memcpy would
-    // hold the block below what the GPU decodes
-    // (and the formatting of a large batch's results)
+    // a GPU's batch into its page-locked staging, and a large batch's
+    // formatting: one core would hold the block below what the GPU decodes
     copy_pool d_staging_copies;
     std::vector<size_t> d_emitted_frames; // of the batch deliver() formats
     // a lone batch goes in chunks of this many frames at least (0: whole)

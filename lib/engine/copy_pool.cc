@@ -52,11 +52,12 @@ void copy_pool::worker(unsigned index)
         if (d_stop)
             return;
         seen = d_generation;
-        const std::function<void(unsigned)>& job = *d_job;
+        const share_fn job = d_job;
+        const void* context = d_job_context;
         lock.unlock();
         std::exception_ptr failure;
         try {
-            job(index);
+            job(context, index);
         } catch (...) {
             failure = std::current_exception();
         }
@@ -68,31 +69,51 @@ void copy_pool::worker(unsigned index)
     }
 }
 
-void copy_pool::run_shares(const std::function<void(unsigned)>& job)
+void copy_pool::run_shares(share_fn job, const void* context)
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);
-        d_job = &job;
+        d_job = job;
+        d_job_context = context;
         d_pending = unsigned(d_threads.size());
         ++d_generation;
     }
     d_start.notify_all();
-    // the helpers use job until they are done: waited for whatever happens
+    // the helpers use the context until they are done: waited for whatever
+    // happens
     std::exception_ptr failure;
     try {
-        job(0);
+        job(context, 0);
     } catch (...) {
         failure = std::current_exception();
     }
     std::unique_lock<std::mutex> lock(d_mutex);
     d_done.wait(lock, [&] { return d_pending == 0; });
     d_job = nullptr;
+    d_job_context = nullptr;
     if (!failure)
         failure = d_failure;
     d_failure = nullptr;
     if (failure)
         std::rethrow_exception(failure);
 }
+
+namespace {
+
+struct copy_job {
+    unsigned char* dst;
+    const unsigned char* src;
+    size_t bytes, slice;
+    unsigned parts;
+};
+
+struct items_job {
+    size_t items, parts;
+    const void* body;
+    void (*call)(const void*, size_t, size_t);
+};
+
+} // namespace
 
 void copy_pool::copy(void* dst, const void* src, size_t bytes)
 {
@@ -104,33 +125,40 @@ void copy_pool::copy(void* dst, const void* src, size_t bytes)
     }
     const unsigned parts = unsigned(d_threads.size()) + 1;
     // 4 KiB-aligned slices
-    const size_t slice = ((bytes / parts) + 4095) & ~size_t(4095);
-    const std::function<void(unsigned)> job = [&](unsigned share) {
-        const size_t begin = std::min(bytes, size_t(share) * slice);
-        const size_t end = share + 1 == parts ? bytes : std::min(bytes, begin + slice);
-        if (end > begin)
-            std::memcpy(static_cast<unsigned char*>(dst) + begin,
-                        static_cast<const unsigned char*>(src) + begin,
-                        end - begin);
-    };
-    run_shares(job);
+    const copy_job c{ static_cast<unsigned char*>(dst),
+                      static_cast<const unsigned char*>(src),
+                      bytes,
+                      ((bytes / parts) + 4095) & ~size_t(4095),
+                      parts };
+    run_shares(
+        [](const void* context, unsigned share) {
+            const copy_job& c = *static_cast<const copy_job*>(context);
+            const size_t begin = std::min(c.bytes, size_t(share) * c.slice);
+            const size_t end =
+                share + 1 == c.parts ? c.bytes : std::min(c.bytes, begin + c.slice);
+            if (end > begin)
+                std::memcpy(c.dst + begin, c.src + begin, end - begin);
+        },
+        &c);
 }
 
-void copy_pool::for_each_share(size_t items,
-                               const std::function<void(size_t, size_t)>& body)
+void copy_pool::share_items(size_t items, const void* body, range_fn call)
 {
     if (d_threads.empty() || items < 2) {
         if (items > 0)
-            body(0, items);
+            call(body, 0, items);
         return;
     }
-    const size_t parts = d_threads.size() + 1;
-    const std::function<void(unsigned)> job = [&](unsigned share) {
-        const size_t begin = items * share / parts, end = items * (share + 1) / parts;
-        if (end > begin)
-            body(begin, end);
-    };
-    run_shares(job);
+    const items_job job{ items, d_threads.size() + 1, body, call };
+    run_shares(
+        [](const void* context, unsigned share) {
+            const items_job& j = *static_cast<const items_job*>(context);
+            const size_t begin = j.items * share / j.parts;
+            const size_t end = j.items * (share + 1) / j.parts;
+            if (end > begin)
+                j.call(j.body, begin, end);
+        },
+        &job);
 }
 
 } // namespace gpuldpc

@@ -12,7 +12,6 @@
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -46,7 +45,13 @@ public:
      * exception is then rethrown here). \p body MUST be safe to run on the
      * shares at once. One call at a time, and not beside copy().
      */
-    void for_each_share(size_t items, const std::function<void(size_t, size_t)>& body);
+    template <typename Body>
+    void for_each_share(size_t items, const Body& body)
+    {
+        share_items(items, &body, [](const void* b, size_t begin, size_t end) {
+            (*static_cast<const Body*>(b))(begin, end);
+        });
+    }
 
     //! all cores but one, at most 11 besides the caller (host memory
     //! bandwidth, not the core count, limits beyond that)
@@ -55,8 +60,15 @@ public:
 private:
     void worker(unsigned index);
     void stop_threads();
-    // runs job(share) for every share 0 .. threads, share 0 on the caller
-    void run_shares(const std::function<void(unsigned)>& job);
+    // Work handed to the threads as a function and its context (no
+    // allocation a call): share_fn(context, share), or range_fn(context,
+    // begin, end) on items.
+    using share_fn = void (*)(const void*, unsigned);
+    using range_fn = void (*)(const void*, size_t, size_t);
+    // runs job(context, share) for every share 0 .. threads, share 0 on the
+    // caller
+    void run_shares(share_fn job, const void* context);
+    void share_items(size_t items, const void* body, range_fn call);
 
     std::vector<std::thread> d_threads;
     std::mutex d_mutex;
@@ -64,7 +76,8 @@ private:
     unsigned long d_generation = 0;
     unsigned d_pending = 0;
     bool d_stop = false;
-    const std::function<void(unsigned)>* d_job = nullptr;
+    share_fn d_job = nullptr;
+    const void* d_job_context = nullptr;
     std::exception_ptr d_failure; // the first a helper threw in this call
 };
 
