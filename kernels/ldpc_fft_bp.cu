@@ -1517,7 +1517,7 @@ void launch_check_parallel(fft_bp_params p, cudaStream_t stream, launch_mode mod
         c.app = p.app + f0 * nq;
         c.c2v = static_cast<M*>(p.c2v) + f0 * g.edges * Q;
         c.hard = p.hard + f0 * g.n;
-        c.info_bits = p.info_bits + f0 * size_t(g.k) * m;
+        c.info_bits = p.info_bits + f0 * fft_bp_info_bytes(p);
         c.codeword_bits =
             p.codeword_bits ? p.codeword_bits + f0 * size_t(g.n) * m : nullptr;
         c.status = p.status + f0;

@@ -200,10 +200,18 @@ struct fft_bp_params {
     void* c2v;              //!< edges * q per frame (float or __half); global variant
     bool half_messages;     //!< c2v in fp16 (fft_bp_choose with half_messages)
     uint8_t* hard;          //!< n per frame
-    uint8_t* info_bits;     //!< k * m per frame (0/1, MSB first)
+    uint8_t* info_bits;     //!< k * m per frame (0/1, MSB first), or packed
+    bool pack_info_bits;    //!< info_bits 8 a byte, MSB first, ceil(k * m / 8) a frame
     uint8_t* codeword_bits; //!< n * m per frame, or null
     fft_bp_status* status;  //!< per frame
 };
+
+/*! Bytes of info_bits a frame (packed or not). */
+inline size_t fft_bp_info_bytes(const fft_bp_params& p)
+{
+    const size_t bits = size_t(p.graph.k) * p.graph.bits_per_symbol;
+    return p.pack_info_bits ? (bits + 7) / 8 : bits;
+}
 
 /*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
 void launch_fft_bp(const fft_bp_params& p, cudaStream_t stream);

@@ -98,10 +98,22 @@ __device__ void
 write_frame_bits(const fft_bp_params& p, size_t frame, const uint8_t* hard)
 {
     const fft_bp_graph& g = p.graph;
-    uint8_t* info = p.info_bits + frame * size_t(g.k) * m;
-    for (unsigned t = threadIdx.x; t < g.k * m; t += blockDim.x) {
+    const unsigned bits = g.k * m;
+    uint8_t* info = p.info_bits + frame * (p.pack_info_bits ? (bits + 7) / 8 : bits);
+    auto info_bit = [&](unsigned t) {
         const unsigned i = t / m, b = t - i * m;
-        info[t] = (hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
+        return (hard[g.info_positions[i]] >> (m - 1 - b)) & 1;
+    };
+    if (p.pack_info_bits) {
+        for (unsigned byte = threadIdx.x; byte < (bits + 7) / 8; byte += blockDim.x) {
+            unsigned packed = 0;
+            for (unsigned t = 8 * byte; t < min(8 * byte + 8, bits); ++t)
+                packed |= unsigned(info_bit(t)) << (7 - (t - 8 * byte));
+            info[byte] = uint8_t(packed);
+        }
+    } else {
+        for (unsigned t = threadIdx.x; t < bits; t += blockDim.x)
+            info[t] = info_bit(t);
     }
     if (p.codeword_bits) {
         uint8_t* cw = p.codeword_bits + frame * size_t(g.n) * m;

@@ -1055,13 +1055,27 @@ __device__ void decode(const min_sum_params& p,
     team.sync();
     count_syndromes(true);
 
-    // decisions, frame after frame (coalesced)
-    const uint32_t info = team_frames * g.k;
-    for (uint32_t w = team.thread(); w < info; w += team.threads()) {
-        const uint32_t fr = w / g.k, i = w - fr * g.k;
+    // decisions, frame after frame (coalesced); packed, a thread's byte has
+    // eight of them
+    auto info_bit = [&](uint32_t fr, uint32_t i) -> unsigned {
         const uint32_t v = __ldg(g.info_positions + i);
-        p.info_bits[(first_frame + fr) * g.k + i] =
-            A::negative_at(state(fr / F).belief, size_t(v) * F + fr % F);
+        return A::negative_at(state(fr / F).belief, size_t(v) * F + fr % F);
+    };
+    if (p.pack_info_bits) {
+        const uint32_t bytes = (g.k + 7) / 8, info = team_frames * bytes;
+        for (uint32_t w = team.thread(); w < info; w += team.threads()) {
+            const uint32_t fr = w / bytes, i0 = 8 * (w - fr * bytes);
+            unsigned byte = 0;
+            for (uint32_t i = i0; i < min(i0 + 8, g.k); ++i)
+                byte |= info_bit(fr, i) << (7 - (i - i0));
+            p.info_bits[(first_frame + fr) * bytes + (i0 / 8)] = uint8_t(byte);
+        }
+    } else {
+        const uint32_t info = team_frames * g.k;
+        for (uint32_t w = team.thread(); w < info; w += team.threads()) {
+            const uint32_t fr = w / g.k, i = w - fr * g.k;
+            p.info_bits[(first_frame + fr) * g.k + i] = info_bit(fr, i);
+        }
     }
     if (p.codeword_bits)
         for (uint32_t w = team.thread(); w < values; w += team.threads()) {

@@ -259,7 +259,8 @@ struct min_sum_params {
     size_t n_frames;
     //! global variant: min_sum_workspace_bytes(variant, n_frames) bytes
     uint8_t* workspace;
-    uint8_t* info_bits;     //!< k per frame (0/1)
+    uint8_t* info_bits;     //!< k per frame (0/1), or packed
+    bool pack_info_bits;    //!< info_bits 8 a byte, MSB first, ceil(k / 8) a frame
     uint8_t* codeword_bits; //!< n per frame (0/1), or null
     min_sum_status* status; //!< per frame
 };

@@ -34,7 +34,8 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
                                        const std::string& messages,
                                        float llr_scale,
                                        float min_sum_scale,
-                                       float min_sum_offset)
+                                       float min_sum_offset,
+                                       bool pack_info_bits)
 {
     if (!code)
         throw std::invalid_argument("code: no code given");
@@ -54,6 +55,7 @@ batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
     cfg.llr_scale = llr_scale;
     cfg.min_sum_scale = min_sum_scale;
     cfg.min_sum_offset = min_sum_offset;
+    cfg.pack_info_bits = pack_info_bits;
     return batch_decoder::make(code, cfg, device);
 }
 

@@ -43,7 +43,8 @@ make_batch_decoder(ldpc_code::sptr code,
                    const std::string& messages = "fp32",
                    float llr_scale = 4.0f,
                    float min_sum_scale = decoder_config{}.min_sum_scale,
-                   float min_sum_offset = 0.0f);
+                   float min_sum_offset = 0.0f,
+                   bool pack_info_bits = false);
 
 /*!
  * Where a block with a GPU path runs, for device_name() from any thread: the

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -206,8 +207,8 @@ size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
 // batches) stays bounded for very long frames.
 constexpr size_t max_batch_input_bytes = size_t(64) << 20;
 
-// Decoded bits of a batch from which its formatting is shared out
-constexpr size_t format_share_bits = size_t(1) << 20;
+// Bytes of decoded results of a batch from which its formatting is shared out
+constexpr size_t format_share_bytes = size_t(1) << 20;
 
 // Frames a batch for max_batch = 0: enough for a GPU to have every SM busy
 // with a few frames (more where the decoder prefers it: small codes on chip
@@ -271,7 +272,10 @@ batch_decoder::sptr make_decoder(ldpc_code::sptr code,
                               p.messages,
                               p.llr_scale,
                               p.min_sum_scale,
-                              p.min_sum_offset);
+                              p.min_sum_offset,
+                              // packed on the device: an eighth of the bits to
+                              // copy back, and output that needs no formatting
+                              p.output == "packed");
 }
 
 batch_decoder::sptr make_decoder_or_cpu(ldpc_code::sptr code,
@@ -328,7 +332,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_batch_in8(d_int8_input ? batch() * in_len() : 0),
       d_batch_symbols(d_points ? batch() * in_len() : 0),
       d_batch_noise(d_points ? batch() : 0),
-      d_batch_bits(batch() * d_decoder->info_bits_per_frame()),
+      d_batch_bits(batch() * d_decoder->info_bytes_per_frame()),
       d_batch_status(batch()),
       d_staging_copies(d_decoder->device_name() == "cpu"
                            ? 0
@@ -336,6 +340,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_pipeline_chunk(pipeline_chunk_frames(*d_decoder, d_points != nullptr)),
       d_last_stats(std::chrono::steady_clock::now())
 {
+    if (d_decoder->config().pack_info_bits != (d_mode == output_mode::packed))
+        throw std::logic_error("ldpc_decoder: the decoder packs its bits exactly for "
+                               "output='packed'");
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
     if (d_pipeline_chunk > 0)
         d_logger->debug("a batch that nothing waits behind goes in chunks of a "
@@ -455,7 +462,7 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
         const auto allocate = [&] {
             slot.in_mem = d_decoder->host_buffer(frames * in_len() * in_item_size());
             slot.bits_mem =
-                d_decoder->host_buffer(frames * d_decoder->info_bits_per_frame());
+                d_decoder->host_buffer(frames * d_decoder->info_bytes_per_frame());
             slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
         };
         try {
@@ -578,7 +585,7 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
 void ldpc_decoder_impl::deliver(
     const frame_status* status, const uint8_t* bits, size_t n, uint8_t* out, char* emit)
 {
-    const size_t nbits = d_decoder->info_bits_per_frame();
+    const size_t nbytes = d_decoder->info_bytes_per_frame();
     uint64_t iterations = 0, failed = 0, dropped = 0;
     d_emitted_frames.clear();
     for (size_t i = 0; i < n; ++i) {
@@ -601,15 +608,15 @@ void ldpc_decoder_impl::deliver(
         d_emitted_frames.push_back(i);
         emit[i] = 1;
     }
-    // Formatting reads every decoded bit (a byte each): a large batch's is
-    // shared with the staging threads, which are idle meanwhile, so that it
-    // does not hold the block's thread while the GPU could be fed.
+    // Formatting reads every decoded byte: a large batch's is shared with the
+    // staging threads, which are idle meanwhile, so that it does not hold the
+    // block's thread while the GPU could be fed.
     const auto format = [&](size_t begin, size_t end) {
         for (size_t j = begin; j < end; ++j)
-            format_output(bits + d_emitted_frames[j] * nbits, nbits, out + j * out_len());
+            format_output(bits + d_emitted_frames[j] * nbytes, out + j * out_len());
     };
     const size_t emitted = d_emitted_frames.size();
-    if (emitted * nbits >= format_share_bits)
+    if (emitted * nbytes >= format_share_bytes)
         d_staging_copies.for_each_share(emitted, format);
     else
         format(0, emitted);
@@ -657,19 +664,18 @@ const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
     return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
 }
 
-void ldpc_decoder_impl::format_output(const uint8_t* bits,
-                                      size_t nbits,
-                                      uint8_t* out) const
+void ldpc_decoder_impl::format_output(const uint8_t* decoded, uint8_t* out) const
 {
     switch (d_mode) {
     case output_mode::packed:
-        pack_bits(bits, nbits, out);
+        // the decoder packed them (pack_info_bits)
+        std::memcpy(out, decoded, out_len());
         break;
     case output_mode::bits:
-        std::copy(bits, bits + nbits, out);
+        std::copy(decoded, decoded + out_len(), out);
         break;
     case output_mode::symbols:
-        bits_to_symbols(bits, d_code->k(), d_code->bits_per_symbol(), out);
+        bits_to_symbols(decoded, d_code->k(), d_code->bits_per_symbol(), out);
         break;
     }
 }

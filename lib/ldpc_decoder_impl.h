@@ -92,9 +92,10 @@ private:
     uint64_t begin_slot(batch_decoder& dec, staging_slot& slot);
     void decode_slot(staging_slot& slot);
 
-    // Formats the \p nbits information bits of a frame into out (out_len()
-    // bytes); safe on several threads at once.
-    void format_output(const uint8_t* bits, size_t nbits, uint8_t* out) const;
+    // Formats a frame's decoded information bits (packed by the decoder for
+    // the packed output, one 0/1 a byte otherwise) into out (out_len() bytes);
+    // safe on several threads at once.
+    void format_output(const uint8_t* decoded, uint8_t* out) const;
     // Counts a decoded batch and formats the frames it emits.
     void deliver(const frame_status* status,
                  const uint8_t* bits,

@@ -6,10 +6,12 @@
  */
 
 #include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <dirent.h>
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -480,7 +482,7 @@ struct decoded {
 
 decoded run_decoder(batch_decoder& d, const std::vector<float>& llr, size_t frames)
 {
-    decoded r{ std::vector<uint8_t>(frames * d.info_bits_per_frame()),
+    decoded r{ std::vector<uint8_t>(frames * d.info_bytes_per_frame()),
                std::vector<frame_status>(frames) };
     d.decode(llr.data(), frames, r.bits.data(), r.status.data());
     return r;
@@ -488,7 +490,7 @@ decoded run_decoder(batch_decoder& d, const std::vector<float>& llr, size_t fram
 
 decoded run_decoder(batch_decoder& d, const std::vector<int8_t>& llr, size_t frames)
 {
-    decoded r{ std::vector<uint8_t>(frames * d.info_bits_per_frame()),
+    decoded r{ std::vector<uint8_t>(frames * d.info_bytes_per_frame()),
                std::vector<frame_status>(frames) };
     d.decode_int8(llr.data(), frames, r.bits.data(), r.status.data());
     return r;
@@ -507,6 +509,63 @@ void check_identical(const decoded& a, const decoded& b)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_CASE(packed_info_bits_are_the_decoded_bits_packed)
+{
+    // q = 2 and 64 hold 252 information bits a frame (frames end mid-byte),
+    // q = 4 256; a low SNR gives converged and failed frames alike
+    for (unsigned q : { 2u, 4u, 64u }) {
+        const auto code = test_code(q);
+        const size_t frames = 12;
+        const auto noisy = make_batch(*code, frames, q == 2 ? 1.5 : 1.0, 9);
+        std::vector<int8_t> llr8(noisy.llr.size());
+        for (size_t i = 0; i < llr8.size(); ++i)
+            llr8[i] =
+                int8_t(std::clamp(std::nearbyint(4.0f * noisy.llr[i]), -127.0f, 127.0f));
+        std::vector<std::pair<decoder_algorithm, message_precision>> kinds = {
+            { decoder_algorithm::fft_bp, message_precision::fp32 }
+        };
+        if (q == 2) {
+            kinds.push_back({ decoder_algorithm::min_sum, message_precision::fp32 });
+            kinds.push_back({ decoder_algorithm::min_sum, message_precision::int8 });
+        }
+        for (const auto& [alg, messages] : kinds) {
+            decoder_config cfg;
+            cfg.algorithm = alg;
+            cfg.messages = messages;
+            cfg.schedule = decoder_schedule::layered;
+            cfg.max_iterations = 12;
+            cfg.threads = 2;
+            auto unpacked = batch_decoder::make(code, cfg);
+            cfg.pack_info_bits = true;
+            auto packed = batch_decoder::make(code, cfg);
+            const size_t nb = unpacked->info_bits_per_frame();
+            BOOST_TEST_CONTEXT("q=" << q << " " << to_string(alg) << " "
+                                    << to_string(messages))
+            {
+                BOOST_CHECK_EQUAL(unpacked->info_bytes_per_frame(), nb);
+                BOOST_REQUIRE_EQUAL(packed->info_bytes_per_frame(), (nb + 7) / 8);
+                for (bool int8_input : { false, true }) {
+                    const auto u = int8_input ? run_decoder(*unpacked, llr8, frames)
+                                              : run_decoder(*unpacked, noisy.llr, frames);
+                    const auto p = int8_input ? run_decoder(*packed, llr8, frames)
+                                              : run_decoder(*packed, noisy.llr, frames);
+                    decoded expected{ std::vector<uint8_t>(p.bits.size()), u.status };
+                    for (size_t f = 0; f < frames; ++f)
+                        pack_bits(&u.bits[f * nb],
+                                  nb,
+                                  &expected.bits[f * packed->info_bytes_per_frame()]);
+                    check_identical(p, expected);
+                    size_t failed = 0;
+                    for (const auto& st : u.status)
+                        failed += !st.converged;
+                    BOOST_CHECK_GT(failed, 0u);
+                    BOOST_CHECK_LT(failed, frames);
+                }
+            }
+        }
+    }
+}
 
 BOOST_AUTO_TEST_CASE(int8_min_sum_is_float_min_sum_where_nothing_rounds)
 {

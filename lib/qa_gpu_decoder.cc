@@ -11,6 +11,7 @@
 // caps shared memory, which moves the larger codes to the global variant.
 
 #include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
@@ -53,7 +54,7 @@ struct result {
 result run(batch_decoder& d, const std::vector<float>& llr, size_t frames)
 {
     result r;
-    r.bits.resize(frames * d.info_bits_per_frame());
+    r.bits.resize(frames * d.info_bytes_per_frame());
     r.status.resize(frames);
     d.decode(llr.data(), frames, r.bits.data(), r.status.data());
     return r;
@@ -484,6 +485,45 @@ BOOST_AUTO_TEST_CASE(gpu_outstanding_batches, *utf::precondition(gpu_present()))
     unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
     qa::check_outstanding_batches(*gpu, noisy.llr, frames);
     BOOST_CHECK_EQUAL(gpu->workspaces(), 2u);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_packed_info_bits_are_the_decoded_bits_packed,
+                     *utf::precondition(gpu_present()))
+{
+    // q = 64, n = 100: 300 information bits, frames end mid-byte; a low SNR
+    // for failed and converged frames; packed results written on the device
+    // are the unpacked ones packed, in one call and in outstanding batches
+    const std::vector<ldpc_code::sptr> codes = {
+        test_code(2),
+        std::make_shared<ldpc_code>(construct_regular_code(100, 2, 4, 64, 11))
+    };
+    for (const auto& code : codes) {
+        const size_t frames = small() ? 4 : 40;
+        const auto noisy = make_batch(*code, 3 * frames, 1.0, 31);
+        auto cfg = config(decoder_schedule::layered);
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        cfg.pack_info_bits = true;
+        auto gpu_packed = batch_decoder::make(code, cfg, "cuda");
+        const size_t nb = gpu->info_bits_per_frame(), bytes = (nb + 7) / 8;
+        BOOST_REQUIRE_EQUAL(gpu_packed->info_bytes_per_frame(), bytes);
+        const auto u = run(*gpu, noisy.llr, frames);
+        const auto p = run(*gpu_packed, noisy.llr, frames);
+        std::vector<uint8_t> expected(frames * bytes);
+        size_t failed = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            pack_bits(&u.bits[f * nb], nb, &expected[f * bytes]);
+            BOOST_CHECK_EQUAL(p.status[f].converged, u.status[f].converged);
+            BOOST_CHECK_EQUAL(p.status[f].iterations, u.status[f].iterations);
+            BOOST_CHECK_EQUAL(p.status[f].syndrome_weight, u.status[f].syndrome_weight);
+            failed += !u.status[f].converged;
+        }
+        BOOST_CHECK(p.bits == expected);
+        BOOST_TEST_MESSAGE("q=" << code->q() << ": " << failed << " of " << frames
+                                << " frames failed");
+        if (!small())
+            BOOST_CHECK(failed > 0 && failed < frames);
+        qa::check_outstanding_batches(*gpu_packed, noisy.llr, frames);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)

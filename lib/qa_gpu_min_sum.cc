@@ -13,6 +13,7 @@
 // caps shared memory, which moves codes to the global variant.
 
 #include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <boost/test/unit_test.hpp>
@@ -56,7 +57,7 @@ template <typename T>
 result run(batch_decoder& d, const std::vector<T>& llr, size_t frames)
 {
     result r;
-    r.bits.resize(frames * d.info_bits_per_frame());
+    r.bits.resize(frames * d.info_bytes_per_frame());
     r.codeword.resize(frames * d.code().n());
     r.status.resize(frames);
     if constexpr (std::is_same_v<T, int8_t>)
@@ -101,6 +102,18 @@ ldpc_code::sptr punctured_qc_code()
     return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
 }
 
+// \p r with its information bits packed as a decoder with pack_info_bits
+// gives them
+result packed(const result& r, size_t info_bits)
+{
+    result p = r;
+    const size_t frames = r.status.size(), bytes = packed_size(info_bits);
+    p.bits.assign(frames * bytes, 0);
+    for (size_t f = 0; f < frames; ++f)
+        pack_bits(&r.bits[f * info_bits], info_bits, &p.bits[f * bytes]);
+    return p;
+}
+
 // GPU and CPU on the same frames near the waterfall (failures, many
 // iterations, frames that converge at different iterations) and noiseless
 // frames (codewords at once: 0 iterations), both schedules, with and without
@@ -127,6 +140,9 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                 const auto cfg = fixed_point(sched, et ? 30 : 12, et);
                 setenv("GPULDPC_GPU_DECODER_PAIRS", pairs, 1);
                 auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cfg_packed = cfg;
+                cfg_packed.pack_info_bits = true;
+                auto gpu_packed = batch_decoder::make(code, cfg_packed, "cuda");
                 unsetenv("GPULDPC_GPU_DECODER_PAIRS");
                 auto cpu = batch_decoder::make(code, cfg, "cpu");
                 const std::string what = "n=" + std::to_string(code->n()) + " " +
@@ -135,9 +151,11 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                 BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
                 const auto c = run(*cpu, llr, frames);
                 check_identical(run(*gpu, llr, frames), c, what + " float input");
-                check_identical(run(*gpu, llr8, frames),
-                                run(*cpu, llr8, frames),
-                                what + " int8 input");
+                const auto c8 = run(*cpu, llr8, frames);
+                check_identical(run(*gpu, llr8, frames), c8, what + " int8 input");
+                check_identical(run(*gpu_packed, llr8, frames),
+                                packed(c8, cpu->info_bits_per_frame()),
+                                what + " int8 input, packed bits");
                 size_t failed = 0, iterated = 0;
                 for (const auto& s : c.status) {
                     failed += !s.converged;

@@ -77,7 +77,7 @@ struct gpu_present {
 inline void
 check_outstanding_batches(batch_decoder& d, const std::vector<float>& llr, size_t frames)
 {
-    const size_t nl = d.llr_per_frame(), nb = d.info_bits_per_frame();
+    const size_t nl = d.llr_per_frame(), nb = d.info_bytes_per_frame();
     BOOST_REQUIRE_EQUAL(llr.size(), 3 * frames * nl);
     std::vector<uint8_t> want(3 * frames * nb);
     std::vector<frame_status> want_st(3 * frames);

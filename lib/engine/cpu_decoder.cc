@@ -13,6 +13,7 @@
 #include "check_rules.h"
 #include "cpu_decoder.h"
 #include "worker_pool.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -324,11 +325,12 @@ private:
         status[frame] = st;
 
         const unsigned m = code.bits_per_symbol();
-        uint8_t* out = info_bits + frame * size_t(code.k()) * m;
         const auto& info = code.info_positions();
-        for (size_t i = 0; i < info.size(); ++i)
-            for (unsigned b = 0; b < m; ++b)
-                out[i * m + b] = (ws.hard[info[i]] >> (m - 1 - b)) & 1;
+        write_bits(
+            info.size() * m,
+            d_config.pack_info_bits,
+            info_bits + frame * info_bytes_per_frame(),
+            [&](size_t t) { return (ws.hard[info[t / m]] >> (m - 1 - t % m)) & 1; });
         if (codeword_bits) {
             uint8_t* cw = codeword_bits + frame * size_t(code.n()) * m;
             for (unsigned v = 0; v < code.n(); ++v)

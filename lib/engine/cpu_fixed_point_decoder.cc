@@ -12,6 +12,7 @@
 
 #include "cpu_decoder.h"
 #include "worker_pool.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -264,10 +265,11 @@ private:
         st.converged = syndrome == 0;
         status[frame] = st;
 
-        uint8_t* out = info_bits + frame * size_t(code.k());
         const auto& info = code.info_positions();
-        for (size_t i = 0; i < info.size(); ++i)
-            out[i] = ws.hard[info[i]];
+        write_bits(info.size(),
+                   d_config.pack_info_bits,
+                   info_bits + frame * info_bytes_per_frame(),
+                   [&](size_t i) { return ws.hard[info[i]]; });
         if (codeword_bits)
             std::copy(
                 ws.hard.begin(), ws.hard.end(), codeword_bits + frame * size_t(code.n()));

@@ -461,7 +461,7 @@ private:
                 sizeof(float));
         }
         w.hard = cuda::device_buffer<uint8_t>(frames * g.n);
-        w.info = cuda::device_buffer<uint8_t>(frames * size_t(g.k) * m);
+        w.info = cuda::device_buffer<uint8_t>(frames * info_bytes_per_frame());
         w.codeword = cuda::device_buffer<uint8_t>(frames * size_t(g.n) * m);
         w.status = cuda::device_buffer<kernels::fft_bp_status>(frames);
         w.symbols = {};
@@ -490,7 +490,7 @@ public:
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
             p.n_frames = std::min(launch, n_frames - f0);
             p.input = llr + f0 * size_t(g.n) * m;
-            p.info_bits = info_bits + f0 * size_t(g.k) * m;
+            p.info_bits = info_bits + f0 * info_bytes_per_frame();
             p.status = reinterpret_cast<kernels::fft_bp_status*>(status + f0);
             run_decoder(w, p);
         }
@@ -510,6 +510,7 @@ private:
         p.max_iterations = d_config.max_iterations;
         p.early_termination = d_config.early_termination;
         p.layered = d_config.schedule == decoder_schedule::layered;
+        p.pack_info_bits = d_config.pack_info_bits;
         p.prior = w.prior.data();
         p.app = d_variant.on_chip ? nullptr : w.app.data();
         p.c2v = d_variant.on_chip ? nullptr : w.c2v.data();
@@ -695,7 +696,7 @@ private:
         cuda::copy_launch_results(w.stream->get(),
                                   f0,
                                   nf,
-                                  size_t(g.k) * m,
+                                  info_bytes_per_frame(),
                                   sizeof(frame_status),
                                   size_t(g.n) * m,
                                   w.info.data(),

@@ -436,7 +436,7 @@ public:
         for (size_t f0 = 0; f0 < n_frames; f0 += launch) {
             p.n_frames = std::min(launch, n_frames - f0);
             p.llr = llr + f0 * llr_per_frame();
-            p.info_bits = info_bits + f0 * info_bits_per_frame();
+            p.info_bits = info_bits + f0 * info_bytes_per_frame();
             p.status = reinterpret_cast<kernels::min_sum_status*>(status + f0);
             kernels::launch_min_sum(p, w.stream->get());
         }
@@ -506,6 +506,7 @@ private:
         p.max_iterations = d_config.max_iterations;
         p.early_termination = d_config.early_termination;
         p.layered = d_config.schedule == decoder_schedule::layered;
+        p.pack_info_bits = d_config.pack_info_bits;
         p.workspace = w.state.data();
         return p;
     }
@@ -540,7 +541,7 @@ private:
                  frame_status* status,
                  uint8_t* codeword_bits)
     {
-        const size_t nl = llr_per_frame(), nb = info_bits_per_frame(), nc = d_graph.n;
+        const size_t nl = llr_per_frame(), nb = info_bytes_per_frame(), nc = d_graph.n;
         const size_t launch = std::min(n_frames, d_max_launch);
         workspace& w = reserve(slot, launch);
         if (llr)

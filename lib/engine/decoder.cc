@@ -143,7 +143,7 @@ void batch_decoder::decode_symbols(const std::complex<float>* symbols,
 {
     check_symbol_arguments(c, noise_var, n_frames);
     const size_t ns = d_code->n_transmitted(), q = d_code->q(), per_frame = ns * q;
-    const size_t nb = info_bits_per_frame();
+    const size_t nb = info_bytes_per_frame();
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
     // chunks of about 1 MiB of floats, at least one frame
     const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / per_frame);
@@ -181,7 +181,7 @@ void batch_decoder::decode_int8(const int8_t* llr,
                                 frame_status* status,
                                 uint8_t* codeword_bits)
 {
-    const size_t nl = llr_per_frame(), nb = info_bits_per_frame();
+    const size_t nl = llr_per_frame(), nb = info_bytes_per_frame();
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
     // chunks of about 1 MiB of floats, at least one frame
     const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / nl);

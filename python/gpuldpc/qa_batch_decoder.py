@@ -80,6 +80,26 @@ class qa_batch_decoder(gr_unittest.TestCase):
             one_bits, one_status = gpuldpc.batch_decoder(code).decode(llr[0])
             np.testing.assert_array_equal(one_bits[0], info_bits[0])
 
+    def test_packed_info_bits(self):
+        # q = 64, n = 100: 300 bits a frame, the last byte half used; numpy's
+        # packbits pads the same way
+        code = gpuldpc.construct_regular_code(100, 2, 4, 64, seed=3)
+        info_bits, llr = noisy_frames(code, 6, 1.5, 8)
+        for alg in ("fft-bp", "log-fft-bp"):
+            unpacked = gpuldpc.batch_decoder(code, algorithm=alg, max_iterations=10)
+            packed = gpuldpc.batch_decoder(code, algorithm=alg, max_iterations=10,
+                                           pack_info_bits=True)
+            self.assertTrue(packed.pack_info_bits)
+            self.assertFalse(unpacked.pack_info_bits)
+            self.assertEqual(packed.info_bits_per_frame, 300)
+            self.assertEqual(packed.info_bytes_per_frame, 38)
+            self.assertEqual(unpacked.info_bytes_per_frame, 300)
+            bits, status = unpacked.decode(llr)
+            pbits, pstatus = packed.decode(llr)
+            self.assertEqual(pbits.shape, (6, 38))
+            np.testing.assert_array_equal(pbits, np.packbits(bits, axis=1))
+            np.testing.assert_array_equal(pstatus, status)
+
     def test_symbol_llr_and_sign(self):
         code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
                                                    "regular_2_4_n128_gf16.alist"))

@@ -35,7 +35,8 @@ namespace gpuldpc {
  * Input: soft bits (float LLRs), n * bits_per_symbol per frame, GNU Radio's
  * convention log(P(1)/P(0)) (positive means 1; \p flip_llr_sign for the
  * opposite), bits of a symbol MSB first. Output, one frame per input frame:
- * - "packed": information bits packed MSB first, ceil(k * m / 8) bytes
+ * - "packed": information bits packed MSB first, ceil(k * m / 8) bytes (the
+ *   decoder packs them: a GPU copies back an eighth of the bytes)
  * - "bits": one information bit (0/1) per byte, k * m bytes
  * - "symbols": one GF(q) information symbol per byte, k bytes
  *

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(1e1eca8c07308d6453ee57864bad6908) */
+/* BINDTOOL_HEADER_FILE_HASH(14709bc01f09a854be6da29db1dab0b4) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -58,7 +58,7 @@ py::tuple run(batch_decoder& d, Array in, input_kind kind, bool return_codeword)
                                     width,
                                     symbols ? "symbol_ll" : "llr",
                                     kind == input_kind::llr_int8 ? "int8" : "float32");
-    py::array_t<uint8_t> bits({ frames, d.info_bits_per_frame() });
+    py::array_t<uint8_t> bits({ frames, d.info_bytes_per_frame() });
     py::array_t<frame_status> status(frames);
     py::array_t<uint8_t> cw;
     uint8_t* cw_ptr = nullptr;
@@ -100,7 +100,7 @@ void bind_decoder(py::module& m)
         "              early_termination=True, min_sum_scale=0.8125,\n"
         "              min_sum_offset=0.0,"
         " flip_llr_sign=False, threads=0, device='cpu',\n"
-        "              messages='fp32', llr_scale=4.0)\n\n"
+        "              messages='fp32', llr_scale=4.0, pack_info_bits=False)\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
@@ -110,7 +110,8 @@ void bind_decoder(py::module& m)
         "fp16 (fft-bp): check-to-variable messages stored in half precision, half the\n"
         "memory and traffic; the CPU rounds them the same way; int8 (min-sum): 8-bit\n"
         "fixed-point min-sum, llr_scale steps per unit of LLR. decode_int8() takes\n"
-        "8-bit LLRs, value v meaning v / llr_scale.")
+        "8-bit LLRs, value v meaning v / llr_scale. pack_info_bits: the decoded bits\n"
+        "come packed, 8 a byte MSB first (info_bytes_per_frame bytes a frame).")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -122,7 +123,8 @@ void bind_decoder(py::module& m)
                          unsigned threads,
                          const std::string& device,
                          const std::string& messages,
-                         float llr_scale) {
+                         float llr_scale,
+                         bool pack_info_bits) {
                  decoder_config cfg;
                  cfg.algorithm = parse_decoder_algorithm(algorithm);
                  cfg.schedule = parse_decoder_schedule(schedule);
@@ -134,6 +136,7 @@ void bind_decoder(py::module& m)
                  cfg.threads = threads;
                  cfg.messages = parse_message_precision(messages);
                  cfg.llr_scale = llr_scale;
+                 cfg.pack_info_bits = pack_info_bits;
                  return batch_decoder::make(code, cfg, device);
              }),
              py::arg("code"),
@@ -147,7 +150,8 @@ void bind_decoder(py::module& m)
              py::arg("threads") = 0,
              py::arg("device") = "cpu",
              py::arg("messages") = "fp32",
-             py::arg("llr_scale") = 4.0f)
+             py::arg("llr_scale") = 4.0f,
+             py::arg("pack_info_bits") = false)
         .def(
             "decode",
             [](batch_decoder& d, farray llr, bool return_codeword) {
@@ -158,7 +162,8 @@ void bind_decoder(py::module& m)
             "llr: float32 (frames, n * bits_per_symbol). Returns (bits, status) or "
             "(bits, status, codeword_bits): bits uint8 (frames, k * bits_per_symbol), "
             "status a structured array (converged, iterations, syndrome_weight, "
-            "invalid_inputs).")
+            "invalid_inputs). With pack_info_bits, bits is (frames, "
+            "info_bytes_per_frame), packed.")
         .def(
             "decode_symbol_llr",
             [](batch_decoder& d, farray ll, bool return_codeword) {
@@ -190,7 +195,7 @@ void bind_decoder(py::module& m)
                                           std::to_string(noise_var.size()) +
                                           " values; expected 1 or one a frame (" +
                                           std::to_string(frames) + ")");
-                py::array_t<uint8_t> bits({ frames, d.info_bits_per_frame() });
+                py::array_t<uint8_t> bits({ frames, d.info_bytes_per_frame() });
                 py::array_t<frame_status> status(frames);
                 py::array_t<uint8_t> cw;
                 uint8_t* cw_ptr = nullptr;
@@ -249,7 +254,7 @@ void bind_decoder(py::module& m)
             "Decodes frames already in GPU memory (device='cuda'); the arguments are "
             "device addresses, e.g. CuPy's a.data.ptr or PyTorch's t.data_ptr(): "
             "llr n_frames * llr_per_frame float32, info_bits n_frames * "
-            "info_bits_per_frame uint8, status n_frames records of 16 bytes "
+            "info_bytes_per_frame uint8, status n_frames records of 16 bytes "
             "(uint8 converged at offset 0; uint32 iterations, syndrome_weight, "
             "invalid_inputs at 4, 8, 12). Returns when the results are in place; "
             "a CPU decoder raises RuntimeError.")
@@ -285,6 +290,10 @@ void bind_decoder(py::module& m)
                                        d.code_ptr());
                                })
         .def_property_readonly("llr_per_frame", &batch_decoder::llr_per_frame)
-        .def_property_readonly("info_bits_per_frame",
-                               &batch_decoder::info_bits_per_frame);
+        .def_property_readonly("info_bits_per_frame", &batch_decoder::info_bits_per_frame)
+        .def_property_readonly("info_bytes_per_frame",
+                               &batch_decoder::info_bytes_per_frame)
+        .def_property_readonly("pack_info_bits", [](const batch_decoder& d) {
+            return d.config().pack_info_bits;
+        });
 }

@@ -54,6 +54,27 @@ inline void unpack_bits(const uint8_t* bytes, size_t n, uint8_t* bits)
         bits[i] = (bytes[i / 8] >> (7 - i % 8)) & 1;
 }
 
+/*!
+ * Writes \p n bits, bit i being \p bit_at(i) (0 or 1), as one 0/1 a byte or,
+ * with \p packed, as pack_bits() would pack them.
+ */
+template <typename BitAt>
+inline void write_bits(size_t n, bool packed, uint8_t* out, BitAt bit_at)
+{
+    if (!packed) {
+        for (size_t i = 0; i < n; ++i)
+            out[i] = uint8_t(bit_at(i));
+        return;
+    }
+    for (size_t i0 = 0; i0 < n; i0 += 8) {
+        const size_t end = i0 + 8 < n ? i0 + 8 : n;
+        unsigned byte = 0;
+        for (size_t i = i0; i < end; ++i)
+            byte |= unsigned(bit_at(i)) << (7 - (i - i0));
+        out[i0 / 8] = uint8_t(byte);
+    }
+}
+
 /*! n symbols of m bits -> n * m bits. */
 inline void symbols_to_bits(const uint8_t* symbols, size_t n, unsigned m, uint8_t* bits)
 {

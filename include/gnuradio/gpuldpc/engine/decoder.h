@@ -102,6 +102,11 @@ struct decoder_config {
     //! (decode_int8()) is the LLR v / llr_scale, so +-127 spans +-31.75 at the
     //! default 4; int8 messages count in the same steps
     float llr_scale = 4.0f;
+    //! information bits out packed, 8 a byte MSB first (info_bytes_per_frame()
+    //! bytes a frame, each frame from a byte boundary, the last byte's unused
+    //! low bits 0) instead of one 0/1 a byte: an eighth of the results to copy
+    //! off a GPU, and no packing on the host (the decoder block's packed output)
+    bool pack_info_bits = false;
 };
 
 /*!
@@ -134,8 +139,10 @@ struct frame_status {
  *   symbol.
  *
  * Outputs: information bits, K * bits_per_symbol bytes (0/1) per frame, the
- * information symbols of ldpc_code::info_positions() MSB first; optionally the
- * whole hard-decided codeword, N * bits_per_symbol bytes (0/1) per frame.
+ * information symbols of ldpc_code::info_positions() MSB first, or those bits
+ * packed (decoder_config::pack_info_bits; info_bytes_per_frame() bytes a frame
+ * either way); optionally the whole hard-decided codeword, N * bits_per_symbol
+ * bytes (0/1) per frame.
  *
  * Invalid input values: NaN and +-Inf become 0, an erasure (no information
  * about that bit or symbol value; an infinite value is treated as bad data,
@@ -239,7 +246,7 @@ public:
      * written to device memory: a GPU pipeline's entry (a demapper or a
      * channel model on the GPU), where nothing crosses the host bus.
      * - \p llr MUST hold n_frames * llr_per_frame() floats, \p info_bits
-     *   n_frames * info_bits_per_frame() bytes and \p status n_frames
+     *   n_frames * info_bytes_per_frame() bytes and \p status n_frames
      *   entries, all in the memory of the decoder's device.
      * - Results are those of decode() on the same frames; the call returns
      *   when they are in place. The decoder reads \p llr on a stream of its
@@ -346,6 +353,14 @@ public:
     size_t info_bits_per_frame() const
     {
         return size_t(d_code->k()) * d_code->bits_per_symbol();
+    }
+    //! bytes of information bits a frame takes in a call's \p info_bits:
+    //! info_bits_per_frame(), or packed_size() of it with
+    //! decoder_config::pack_info_bits
+    size_t info_bytes_per_frame() const
+    {
+        const size_t bits = info_bits_per_frame();
+        return d_config.pack_info_bits ? (bits + 7) / 8 : bits;
     }
 
 protected:
