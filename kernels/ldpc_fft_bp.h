@@ -199,9 +199,9 @@ struct fft_bp_params {
     float* app;             //!< n * q per frame; global variant only
     void* c2v;              //!< edges * q per frame (float or __half); global variant
     bool half_messages;     //!< c2v in fp16 (fft_bp_choose with half_messages)
+    bool pack_info_bits;    //!< info_bits 8 a byte, MSB first, ceil(k * m / 8) a frame
     uint8_t* hard;          //!< n per frame
     uint8_t* info_bits;     //!< k * m per frame (0/1, MSB first), or packed
-    bool pack_info_bits;    //!< info_bits 8 a byte, MSB first, ceil(k * m / 8) a frame
     uint8_t* codeword_bits; //!< n * m per frame, or null
     fft_bp_status* status;  //!< per frame
 };

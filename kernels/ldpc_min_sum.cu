@@ -1142,14 +1142,31 @@ __global__ void __launch_bounds__(1024) min_sum_split_kernel(const min_sum_param
     }
 }
 
+// Resident blocks of the grid kernel an SM. The 8-bit rule's checks read from
+// the graph's arrays, a frame a lane, wait on their loads (ncu, 5G NR BG1:
+// 61 % of the warps' cycles): three blocks hide more of that (40 registers, a
+// few bytes spilled; 1.15x, H100). Compact records keep two: their registers
+// hold a check's reads, and 40 would spill them. Pair lanes (DVB-S2 9/10) were
+// no faster at three, the float rules not measured. Turing holds 1024
+// threads an SM: two.
+template <typename A, check_records R>
+__host__ __device__ constexpr unsigned grid_blocks_per_sm()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+    return 2;
+#else
+    return A::rule == binary_rule::fixed_min_sum && A::frames_per_lane == 1 &&
+                   R == check_records::graph
+               ? 3
+               : 2;
+#endif
+}
+
 // Global: the whole grid (a cooperative launch) decodes the batch, groups of
 // 32 lanes (32 frames, or 64 in pairs) with their state in the workspace,
-// every step spread over all blocks. Checks read from the graph's arrays wait
-// on their loads (ncu, 5G NR BG1: 61 % of the warps' cycles): three blocks an
-// SM hide more of that (40 registers, a few bytes spilled); compact records
-// keep two (their registers hold a check's reads, and 40 would spill them).
+// every step spread over all blocks.
 template <typename A, bool Layered, check_records R>
-__global__ void __launch_bounds__(grid_threads, R == check_records::graph ? 3 : 2)
+__global__ void __launch_bounds__(grid_threads, grid_blocks_per_sm<A, R>())
     min_sum_grid_kernel(const min_sum_params p)
 {
     constexpr unsigned G = max_block_frames, F = G * A::frames_per_lane;

@@ -54,7 +54,8 @@ struct result {
 result run(batch_decoder& d, const std::vector<float>& llr, size_t frames)
 {
     result r;
-    r.bits.resize(frames * d.info_bytes_per_frame());
+    // bytes a decoder leaves unwritten show (packed: the last byte's low bits)
+    r.bits.assign(frames * d.info_bytes_per_frame(), 0xa5);
     r.status.resize(frames);
     d.decode(llr.data(), frames, r.bits.data(), r.status.data());
     return r;
@@ -394,49 +395,54 @@ BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_prese
 {
 #ifdef GPULDPC_HAVE_CUDA
     // decode_device on LLRs in device memory: the results of decode(), for a
-    // batch beyond one launch
+    // batch beyond one launch, with the bits one a byte and packed
     const auto code = test_code(64);
     const size_t frames = small() ? 6 : 41;
     const auto noisy = make_batch(*code, frames, 1.4, 21);
-    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
-    auto gpu = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
-    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
-    const auto host = run(*gpu, noisy.llr, frames);
-    const size_t nb = gpu->info_bits_per_frame();
-    float* d_llr = nullptr;
-    uint8_t* d_bits = nullptr;
-    frame_status* d_status = nullptr;
-    BOOST_REQUIRE_EQUAL(
-        cudaMalloc(reinterpret_cast<void**>(&d_llr), noisy.llr.size() * sizeof(float)),
-        cudaSuccess);
-    BOOST_REQUIRE_EQUAL(cudaMalloc(reinterpret_cast<void**>(&d_bits), frames * nb),
-                        cudaSuccess);
-    BOOST_REQUIRE_EQUAL(
-        cudaMalloc(reinterpret_cast<void**>(&d_status), frames * sizeof(frame_status)),
-        cudaSuccess);
-    BOOST_REQUIRE_EQUAL(cudaMemcpy(d_llr,
-                                   noisy.llr.data(),
-                                   noisy.llr.size() * sizeof(float),
-                                   cudaMemcpyHostToDevice),
-                        cudaSuccess);
-    gpu->decode_device(d_llr, frames, d_bits, d_status);
-    std::vector<uint8_t> bits(frames * nb);
-    std::vector<frame_status> status(frames);
-    BOOST_REQUIRE_EQUAL(
-        cudaMemcpy(bits.data(), d_bits, bits.size(), cudaMemcpyDeviceToHost),
-        cudaSuccess);
-    BOOST_REQUIRE_EQUAL(cudaMemcpy(status.data(),
-                                   d_status,
-                                   frames * sizeof(frame_status),
-                                   cudaMemcpyDeviceToHost),
-                        cudaSuccess);
-    cudaFree(d_llr);
-    cudaFree(d_bits);
-    cudaFree(d_status);
-    BOOST_CHECK(bits == host.bits);
-    for (size_t f = 0; f < frames; ++f) {
-        BOOST_CHECK_EQUAL(status[f].iterations, host.status[f].iterations);
-        BOOST_CHECK_EQUAL(status[f].syndrome_weight, host.status[f].syndrome_weight);
+    for (bool pack : { false, true }) {
+        auto cfg = config(decoder_schedule::layered);
+        cfg.pack_info_bits = pack;
+        setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+        const auto host = run(*gpu, noisy.llr, frames);
+        const size_t nb = gpu->info_bytes_per_frame();
+        float* d_llr = nullptr;
+        uint8_t* d_bits = nullptr;
+        frame_status* d_status = nullptr;
+        BOOST_REQUIRE_EQUAL(cudaMalloc(reinterpret_cast<void**>(&d_llr),
+                                       noisy.llr.size() * sizeof(float)),
+                            cudaSuccess);
+        BOOST_REQUIRE_EQUAL(cudaMalloc(reinterpret_cast<void**>(&d_bits), frames * nb),
+                            cudaSuccess);
+        BOOST_REQUIRE_EQUAL(cudaMalloc(reinterpret_cast<void**>(&d_status),
+                                       frames * sizeof(frame_status)),
+                            cudaSuccess);
+        BOOST_REQUIRE_EQUAL(cudaMemcpy(d_llr,
+                                       noisy.llr.data(),
+                                       noisy.llr.size() * sizeof(float),
+                                       cudaMemcpyHostToDevice),
+                            cudaSuccess);
+        BOOST_REQUIRE_EQUAL(cudaMemset(d_bits, 0xa5, frames * nb), cudaSuccess);
+        gpu->decode_device(d_llr, frames, d_bits, d_status);
+        std::vector<uint8_t> bits(frames * nb);
+        std::vector<frame_status> status(frames);
+        BOOST_REQUIRE_EQUAL(
+            cudaMemcpy(bits.data(), d_bits, bits.size(), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+        BOOST_REQUIRE_EQUAL(cudaMemcpy(status.data(),
+                                       d_status,
+                                       frames * sizeof(frame_status),
+                                       cudaMemcpyDeviceToHost),
+                            cudaSuccess);
+        cudaFree(d_llr);
+        cudaFree(d_bits);
+        cudaFree(d_status);
+        BOOST_CHECK(bits == host.bits);
+        for (size_t f = 0; f < frames; ++f) {
+            BOOST_CHECK_EQUAL(status[f].iterations, host.status[f].iterations);
+            BOOST_CHECK_EQUAL(status[f].syndrome_weight, host.status[f].syndrome_weight);
+        }
     }
 #endif
 }
@@ -492,38 +498,54 @@ BOOST_AUTO_TEST_CASE(gpu_packed_info_bits_are_the_decoded_bits_packed,
 {
     // q = 64, n = 100: 300 information bits, frames end mid-byte; a low SNR
     // for failed and converged frames; packed results written on the device
-    // are the unpacked ones packed, in one call and in outstanding batches
+    // are the unpacked ones packed: in launches of 16 frames, on chip and in
+    // global memory (shared memory capped), in one call and in outstanding
+    // batches
+    const char* before = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
+    const std::string saved = before ? before : "";
     const std::vector<ldpc_code::sptr> codes = {
         test_code(2),
         std::make_shared<ldpc_code>(construct_regular_code(100, 2, 4, 64, 11))
     };
-    for (const auto& code : codes) {
-        const size_t frames = small() ? 4 : 40;
-        const auto noisy = make_batch(*code, 3 * frames, 1.0, 31);
-        auto cfg = config(decoder_schedule::layered);
-        auto gpu = batch_decoder::make(code, cfg, "cuda");
-        cfg.pack_info_bits = true;
-        auto gpu_packed = batch_decoder::make(code, cfg, "cuda");
-        const size_t nb = gpu->info_bits_per_frame(), bytes = (nb + 7) / 8;
-        BOOST_REQUIRE_EQUAL(gpu_packed->info_bytes_per_frame(), bytes);
-        const auto u = run(*gpu, noisy.llr, frames);
-        const auto p = run(*gpu_packed, noisy.llr, frames);
-        std::vector<uint8_t> expected(frames * bytes);
-        size_t failed = 0;
-        for (size_t f = 0; f < frames; ++f) {
-            pack_bits(&u.bits[f * nb], nb, &expected[f * bytes]);
-            BOOST_CHECK_EQUAL(p.status[f].converged, u.status[f].converged);
-            BOOST_CHECK_EQUAL(p.status[f].iterations, u.status[f].iterations);
-            BOOST_CHECK_EQUAL(p.status[f].syndrome_weight, u.status[f].syndrome_weight);
-            failed += !u.status[f].converged;
+    for (const auto& code : codes)
+        for (bool capped : { false, true }) {
+            if (capped)
+                setenv("GPULDPC_SHARED_MEMORY_LIMIT", code->q() == 2 ? "2K" : "16K", 1);
+            const size_t frames = small() ? 4 : 40;
+            const auto noisy = make_batch(*code, 3 * frames, 1.0, 31);
+            auto cfg = config(decoder_schedule::layered);
+            setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+            auto gpu = batch_decoder::make(code, cfg, "cuda");
+            cfg.pack_info_bits = true;
+            auto gpu_packed = batch_decoder::make(code, cfg, "cuda");
+            unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+            if (before)
+                setenv("GPULDPC_SHARED_MEMORY_LIMIT", saved.c_str(), 1);
+            else
+                unsetenv("GPULDPC_SHARED_MEMORY_LIMIT");
+            const size_t nb = gpu->info_bits_per_frame(), bytes = packed_size(nb);
+            if (code->q() == 64)
+                BOOST_REQUIRE_NE(nb % 8, 0u);
+            BOOST_REQUIRE_EQUAL(gpu_packed->info_bytes_per_frame(), bytes);
+            const auto u = run(*gpu, noisy.llr, frames);
+            const auto p = run(*gpu_packed, noisy.llr, frames);
+            std::vector<uint8_t> expected(frames * bytes);
+            size_t failed = 0;
+            for (size_t f = 0; f < frames; ++f) {
+                pack_bits(&u.bits[f * nb], nb, &expected[f * bytes]);
+                BOOST_CHECK_EQUAL(p.status[f].converged, u.status[f].converged);
+                BOOST_CHECK_EQUAL(p.status[f].iterations, u.status[f].iterations);
+                BOOST_CHECK_EQUAL(p.status[f].syndrome_weight,
+                                  u.status[f].syndrome_weight);
+                failed += !u.status[f].converged;
+            }
+            BOOST_CHECK(p.bits == expected);
+            BOOST_TEST_MESSAGE("q=" << code->q() << (capped ? " capped" : "") << ": "
+                                    << failed << " of " << frames << " frames failed");
+            if (!small())
+                BOOST_CHECK(failed > 0 && failed < frames);
+            qa::check_outstanding_batches(*gpu_packed, noisy.llr, frames);
         }
-        BOOST_CHECK(p.bits == expected);
-        BOOST_TEST_MESSAGE("q=" << code->q() << ": " << failed << " of " << frames
-                                << " frames failed");
-        if (!small())
-            BOOST_CHECK(failed > 0 && failed < frames);
-        qa::check_outstanding_batches(*gpu_packed, noisy.llr, frames);
-    }
 }
 
 BOOST_AUTO_TEST_CASE(gpu_algorithm_and_device_arguments)

@@ -16,6 +16,7 @@
 #include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/fault_injection.h>
 #include <gnuradio/gpuldpc/fft.h>
 #include <gnuradio/gpuldpc/fwht.h>
@@ -77,20 +78,30 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
                     const fault_case& c,
                     framing how,
                     const std::string& algorithm,
-                    const std::string& messages)
+                    const std::string& messages,
+                    const std::string& output = "bits")
 {
-    BOOST_TEST_CONTEXT("q=" << code->q() << ", " << to_string(how) << ", fault " << c.kind
-                            << ":" << c.nth
+    BOOST_TEST_CONTEXT("q=" << code->q() << ", " << to_string(how) << ", " << output
+                            << " output, fault " << c.kind << ":" << c.nth
                             << (c.at_construction ? " while made" : " mid-stream"))
     {
         const size_t frames = 600, frames_per_pdu = 4;
         const auto batch = qa::make_batch(*code, frames, 6.0, 11);
-        const size_t nl = batch.llr.size() / frames, nb = batch.info_bits.size() / frames;
+        // packed: the GPU decoder packs and its CPU successor must too
+        const size_t nbits = batch.info_bits.size() / frames,
+                     nb = output == "packed" ? packed_size(nbits) : nbits;
+        std::vector<uint8_t> expected(frames * nb);
+        for (size_t f = 0; f < frames; ++f)
+            if (output == "packed")
+                pack_bits(&batch.info_bits[f * nbits], nbits, &expected[f * nb]);
+            else
+                std::copy_n(&batch.info_bits[f * nbits], nbits, &expected[f * nb]);
+        const size_t nl = batch.llr.size() / frames;
         ldpc_decoder::params p;
         p.device = "cuda";
         p.max_batch = 32;
         p.length_tag_key = how == framing::tagged ? "packet_len" : "";
-        p.output = "bits";
+        p.output = output;
         p.max_iterations = 20;
         p.algorithm = algorithm;
         p.messages = messages;
@@ -165,12 +176,12 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
         BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
         BOOST_CHECK_EQUAL(dec->frames(), frames);
         BOOST_CHECK_EQUAL(dec->failed_frames(), 0u);
-        BOOST_REQUIRE_EQUAL(out.size(), batch.info_bits.size());
+        BOOST_REQUIRE_EQUAL(out.size(), expected.size());
         size_t wrong = 0;
         for (size_t f = 0; f < frames; ++f)
             wrong += !std::equal(out.begin() + f * nb,
                                  out.begin() + (f + 1) * nb,
-                                 batch.info_bits.begin() + f * nb);
+                                 expected.begin() + f * nb);
         BOOST_CHECK_EQUAL(wrong, 0u);
     }
 }
@@ -197,6 +208,8 @@ BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_binary,
         for (const auto& c : g_cases)
             if (how != framing::pdus || !c.streams_only)
                 run_with_fault(code, c, how, "min-sum", "int8");
+    for (const auto& c : g_cases)
+        run_with_fault(code, c, framing::tagged, "min-sum", "int8", "packed");
 }
 
 BOOST_AUTO_TEST_CASE(engine_reports_a_failed_call_and_stays_usable,

@@ -95,9 +95,10 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         check_lone_batches_in_chunks(self, "cuda", "cpu")
 
     def test_ldpc_decoder_large_batch_formatted_in_shares_equals_cpu(self):
-        # a batch with more than 2^20 decoded bits is formatted (packed, and
-        # as bits) on the staging threads too: every frame where it belongs,
-        # as the CPU block gives it
+        # a batch with at least 2^20 bytes of results is formatted on the
+        # staging threads too (the bits output here, 1.4 MB; the packed one,
+        # packed by the decoder, 180 KB on the block's thread): every frame
+        # where it belongs, as the CPU block gives it
         import pmt
         from gnuradio.gpuldpc import sim
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
