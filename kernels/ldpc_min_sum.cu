@@ -383,17 +383,43 @@ struct pair_minima {
     }
 };
 
-struct fixed8_pair_arith {
-    using belief_t = uint32_t;  // fp16 pair
-    using message_t = uint16_t; // two stored bytes
-    using channel_t = uint16_t; // two stored bytes
-    using value_t = uint32_t;   // fp16 pair
+// How an arithmetic of two frames a lane stores its values: a belief or value
+// word holds frame j in its half j (16 bits, whose top bit is the sign in
+// both pair arithmetics), a message or channel value a byte a frame.
+struct two_frame_lanes {
+    using belief_t = uint32_t;
+    using message_t = uint16_t;
+    using channel_t = uint16_t;
+    using value_t = uint32_t;
     using input_t = int32_t;
+    static constexpr unsigned frames_per_lane = 2;
+    static constexpr bool compressed = false;
+    __device__ static belief_t to_belief(value_t x) { return x; }
+    __device__ static uint32_t negative_bits(belief_t b)
+    {
+        return ((b >> 15) & 1u) | ((b >> 30) & 2u);
+    }
+    __device__ static bool negative_at(const belief_t* b, size_t i)
+    {
+        return (reinterpret_cast<const uint16_t*>(b)[i] & 0x8000u) != 0;
+    }
+    // a lane's values with the frames of \p keep (0xffff a half) as they were
+    __device__ static uint32_t kept(uint32_t fresh, uint32_t old, uint32_t keep)
+    {
+        return (fresh & ~keep) | (old & keep);
+    }
+    __device__ static uint16_t kept(uint16_t fresh, uint16_t old, uint32_t keep)
+    {
+        const uint32_t bytes = (keep & 0xffu) | ((keep >> 8) & 0xff00u);
+        return uint16_t((fresh & ~bytes) | (old & bytes));
+    }
+};
+
+struct fixed8_pair_arith : two_frame_lanes {
+    // beliefs and values fp16 pairs, messages and channel values stored bytes
     using check_t = pair_minima;
     static constexpr binary_rule rule = binary_rule::fixed_min_sum;
-    static constexpr unsigned frames_per_lane = 2;
     static constexpr uint32_t zero_message_word = 0x80808080u;
-    static constexpr bool compressed = false;
     __device__ static check_t check(const min_sum_params& p)
     {
         check_t c;
@@ -412,18 +438,9 @@ struct fixed8_pair_arith {
     }
     __device__ static value_t layered_input(belief_t b, value_t m) { return hsub(b, m); }
     __device__ static message_t to_message(value_t m) { return pack_pair(m); }
-    __device__ static belief_t to_belief(value_t x) { return x; }
     __device__ static value_t message_value(message_t m) { return unpack_pair(m); }
     __device__ static value_t channel_value(channel_t c) { return unpack_pair(c); }
     __device__ static value_t add(value_t a, value_t b) { return hadd(a, b); }
-    __device__ static uint32_t negative_bits(belief_t b)
-    {
-        return ((b >> 15) & 1u) | ((b >> 30) & 2u);
-    }
-    __device__ static bool negative_at(const belief_t* b, size_t i)
-    {
-        return (reinterpret_cast<const uint16_t*>(b)[i] & 0x8000u) != 0;
-    }
     __device__ static void
     set_input(belief_t* belief, channel_t* channel, size_t i, int32_t x)
     {
@@ -431,16 +448,7 @@ struct fixed8_pair_arith {
         if (channel)
             reinterpret_cast<uint8_t*>(channel)[i] = uint8_t(128 + x);
     }
-    // a lane's values with the frames of \p keep (0xffff a half) as they were
-    __device__ static uint32_t kept(uint32_t fresh, uint32_t old, uint32_t keep)
-    {
-        return (fresh & ~keep) | (old & keep);
-    }
-    __device__ static uint16_t kept(uint16_t fresh, uint16_t old, uint32_t keep)
-    {
-        const uint32_t bytes = (keep & 0xffu) | ((keep >> 8) & 0xff00u);
-        return uint16_t((fresh & ~bytes) | (old & bytes));
-    }
+    using two_frame_lanes::kept;
 
     // Compressed check messages (compressed_arith), the single-frame word's
     // fields for both frames in two words: x the magnitudes (bytes mag1 of
@@ -487,6 +495,120 @@ struct fixed8_pair_arith {
             (keep & 1u ? 0x00ff00ffu : 0u) | (keep & 0x10000u ? 0xff00ff00u : 0u);
         return { (fresh.x & ~magnitudes) | (old.x & magnitudes),
                  (fresh.y & ~keep) | (old.y & keep) };
+    }
+};
+
+// The 8-bit rule for two frames a lane in 16-bit integer pairs, where fp16
+// pairs are not exact (bits of degree above 15: 5G NR's beliefs reach
+// 127 x 31). A half holds any value of the rule exactly (beliefs within
+// +-127 (1 + 256)), so the results are the integer rule's. PTX's add and
+// min/max on s16x2 are one instruction from sm_90 (Hopper), where alone this
+// arithmetic is chosen; elsewhere they compile to a few. Messages and
+// channel values are stored as two int8 (sign-extended to a pair).
+__device__ __forceinline__ uint32_t add16x2(uint32_t a, uint32_t b)
+{
+    return __vadd2(a, b);
+}
+// a - b in each half: a + (~b + 1), neither half borrowing from the other
+__device__ __forceinline__ uint32_t sub16x2(uint32_t a, uint32_t b)
+{
+    return __vadd2(a, __vadd2(~b, 0x00010001u));
+}
+__device__ __forceinline__ uint32_t min16x2(uint32_t a, uint32_t b)
+{
+    return __vmins2(a, b);
+}
+__device__ __forceinline__ uint32_t max16x2(uint32_t a, uint32_t b)
+{
+    return __vmaxs2(a, b);
+}
+constexpr uint32_t pair16_127 = 0x007f007fu;
+constexpr uint32_t pair16_minus_127 = 0xff81ff81u;
+
+// two int8 -> an s16x2 pair (each byte's sign replicated over its high byte)
+__device__ __forceinline__ uint32_t widen_pair(uint16_t bytes)
+{
+    uint32_t r;
+    asm("prmt.b32 %0, %1, 0, 0x9180;" : "=r"(r) : "r"(uint32_t(bytes)));
+    return r;
+}
+// an s16x2 pair within +-127 -> two int8
+__device__ __forceinline__ uint16_t narrow_pair(uint32_t x)
+{
+    return uint16_t(__byte_perm(x, 0u, 0x0020));
+}
+
+// check_minima for two frames in s16x2 halves.
+struct wide_pair_minima {
+    uint32_t min1, min2, signs = 0, mag1 = 0, mag2 = 0;
+    uint32_t scale;  // scale_q, a plain number
+    uint32_t offset; // offset_q in both halves
+
+    __device__ __forceinline__ void add(uint32_t x, uint32_t)
+    {
+        const uint32_t a = __vabsss2(x);
+        signs ^= x;
+        min2 = min16x2(min2, max16x2(min1, a));
+        min1 = min16x2(min1, a);
+    }
+    __device__ __forceinline__ uint32_t magnitude(uint32_t m) const
+    {
+        // (max(m - offset, 0) * scale + 8) >> 4 in both halves: a half is at
+        // most 127 * 16 + 8 < 2^16 before the shift, so one 32-bit multiply
+        // and shift do both (the high half's low bits shifted into the low
+        // half are masked off)
+        const uint32_t t = max16x2(sub16x2(m, offset), 0u);
+        return ((t * scale + 0x00080008u) >> 4) & 0x0fff0fffu;
+    }
+    __device__ __forceinline__ void finish()
+    {
+        mag1 = computed_once(int32_t(magnitude(min16x2(min1, pair16_127))));
+        mag2 = computed_once(int32_t(magnitude(min16x2(min2, pair16_127))));
+    }
+    __device__ __forceinline__ uint32_t message(uint32_t x, uint32_t) const
+    {
+        const uint32_t at_min = __vcmpeq2(__vabsss2(x), min1); // 0xffff a half
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        const uint32_t negative = sign_halves(signs ^ x);
+        return sub16x2(mag ^ negative, negative); // -mag where negative
+    }
+};
+
+struct fixed8_wide_pair_arith : two_frame_lanes {
+    // beliefs and values s16x2, messages and channel values two int8
+    using check_t = wide_pair_minima;
+    static constexpr binary_rule rule = binary_rule::fixed_min_sum;
+    static constexpr uint32_t zero_message_word = 0;
+    __device__ static check_t check(const min_sum_params& p)
+    {
+        check_t c;
+        c.min1 = c.min2 = 0x00ff00ffu;
+        c.scale = uint32_t(p.scale_q);
+        c.offset = uint32_t(p.offset_q) * 0x00010001u;
+        return c;
+    }
+    __device__ static value_t check_input(belief_t b, value_t m)
+    {
+        return max16x2(min16x2(sub16x2(b, m), pair16_127), pair16_minus_127);
+    }
+    __device__ static value_t into_check(belief_t b, message_t m)
+    {
+        return check_input(b, widen_pair(m));
+    }
+    __device__ static value_t layered_input(belief_t b, value_t m)
+    {
+        return sub16x2(b, m);
+    }
+    __device__ static message_t to_message(value_t m) { return narrow_pair(m); }
+    __device__ static value_t message_value(message_t m) { return widen_pair(m); }
+    __device__ static value_t channel_value(channel_t c) { return widen_pair(c); }
+    __device__ static value_t add(value_t a, value_t b) { return add16x2(a, b); }
+    __device__ static void
+    set_input(belief_t* belief, channel_t* channel, size_t i, int32_t x)
+    {
+        reinterpret_cast<int16_t*>(belief)[i] = int16_t(x);
+        if (channel)
+            reinterpret_cast<int8_t*>(channel)[i] = int8_t(x);
     }
 };
 
@@ -623,6 +745,28 @@ for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
     const uint32_t chunks = (items + per_warp - 1) / per_warp;
     const uint32_t tasks = Team::single_group ? chunks : groups * chunks;
     for (uint32_t t = team.warp(); t < tasks; t += team.warps()) {
+        const uint32_t g = Team::single_group ? 0 : t / chunks;
+        const uint32_t item = (t - g * chunks) * per_warp + sub;
+        if (item < items)
+            body(g, item, f);
+    }
+}
+
+// for_each_item with each warp taking one contiguous share of the tasks
+// (the grid: a warp stays with a group for many items, so that what it counts
+// for the group's frames is added once, not an atomic add an item).
+template <unsigned G, typename Team, typename Body>
+__device__ __forceinline__ void
+for_each_item_contiguous(const Team& team, uint32_t groups, uint32_t items, Body&& body)
+{
+    constexpr unsigned per_warp = 32 / G;
+    const unsigned lane = threadIdx.x & 31, f = lane & (G - 1), sub = lane / G;
+    const uint32_t chunks = (items + per_warp - 1) / per_warp;
+    const uint32_t tasks = Team::single_group ? chunks : groups * chunks;
+    const uint32_t share = (tasks + team.warps() - 1) / team.warps();
+    const uint32_t t0 = uint32_t(min(uint64_t(tasks), uint64_t(team.warp()) * share));
+    const uint32_t t1 = uint32_t(min(uint64_t(tasks), uint64_t(t0) + share));
+    for (uint32_t t = t0; t < t1; ++t) {
         const uint32_t g = Team::single_group ? 0 : t / chunks;
         const uint32_t item = (t - g * chunks) * per_warp + sub;
         if (item < items)
@@ -940,40 +1084,74 @@ __device__ void decode(const min_sum_params& p,
     team.sync();
 
     // unsatisfied checks of the live frames (all: every frame) into
-    // k.syndrome, which is 0 for them on entry
+    // k.syndrome, which is 0 for them on entry. A block counts a lane's
+    // frames in registers; in the grid a warp takes a contiguous share of
+    // the checks of a group or two and adds its counts once a group (an
+    // atomic add an unsatisfied check of a failing frame took longer than
+    // the decoding: 5G NR BG1 at 1 dB, H100). Between iterations (!all) only
+    // whether a frame has one matters (retire_converged): there the grid
+    // marks the frame and skips the checks of frames already marked; the
+    // final count (all) gives the weights.
     auto count_syndromes = [&](bool all) {
-        uint32_t local[P] = {}; // a block's lane keeps its frames
-        for_each_item<G>(
-            team, groups, g.checks, [&](uint32_t gr, uint32_t c, unsigned f) {
-                bool counted[P], any = false;
+        uint32_t local[P] = {}; // the lane's frames (the grid: of group `counting`)
+        uint32_t counting = UINT32_MAX;
+        auto marked = [&](uint32_t fr) {
+            if constexpr (Team::single_group)
+                return false;
+            else
+                return !all && __ldcg(k.syndrome + fr) != 0;
+        };
+        auto add_counts = [&]() {
+            if (counting == UINT32_MAX)
+                return;
 #pragma unroll
-                for (unsigned j = 0; j < P; ++j) {
-                    const uint32_t fr = frame(gr, f, j);
-                    counted[j] = fr < team_frames && (all || !k.done[fr]);
-                    any |= counted[j];
-                }
-                if (!any)
-                    return;
-                const group_state<A> s = state(gr);
-                uint32_t parity = 0; // bit j: frame j
-                const uint32_t e1 = __ldg(g.check_offsets + c + 1);
-                for (uint32_t e = __ldg(g.check_offsets + c); e < e1; ++e)
-                    parity ^=
-                        A::negative_bits(s.belief[__ldg(g.edge_variable + e) * G + f]);
+            for (unsigned j = 0; j < P; ++j)
+                if (local[j])
+                    atomicAdd(&k.syndrome[frame(counting, threadIdx.x & (G - 1), j)],
+                              local[j]);
 #pragma unroll
-                for (unsigned j = 0; j < P; ++j) {
-                    const uint32_t odd = counted[j] ? (parity >> j) & 1u : 0u;
-                    if (Team::single_group)
-                        local[j] += odd;
-                    else if (odd)
-                        atomicAdd(&k.syndrome[frame(gr, f, j)], 1u);
+            for (unsigned j = 0; j < P; ++j)
+                local[j] = 0;
+        };
+        auto check_parity = [&](uint32_t gr, uint32_t c, unsigned f) {
+            if constexpr (!Team::single_group) {
+                if (gr != counting) {
+                    add_counts();
+                    counting = gr;
                 }
-            });
-        if (Team::single_group) {
+            }
+            bool counted[P], any = false;
+#pragma unroll
+            for (unsigned j = 0; j < P; ++j) {
+                const uint32_t fr = frame(gr, f, j);
+                counted[j] = fr < team_frames && (all || !k.done[fr]) && !marked(fr);
+                any |= counted[j];
+            }
+            if (!any)
+                return;
+            const group_state<A> s = state(gr);
+            uint32_t parity = 0; // bit j: frame j
+            const uint32_t e1 = __ldg(g.check_offsets + c + 1);
+            for (uint32_t e = __ldg(g.check_offsets + c); e < e1; ++e)
+                parity ^= A::negative_bits(s.belief[__ldg(g.edge_variable + e) * G + f]);
+#pragma unroll
+            for (unsigned j = 0; j < P; ++j) {
+                const uint32_t odd = counted[j] ? (parity >> j) & 1u : 0u;
+                if (Team::single_group || all)
+                    local[j] += odd;
+                else if (odd)
+                    k.syndrome[frame(gr, f, j)] = 1u;
+            }
+        };
+        if constexpr (Team::single_group) {
+            for_each_item<G>(team, groups, g.checks, check_parity);
 #pragma unroll
             for (unsigned j = 0; j < P; ++j)
                 if (local[j])
                     atomicAdd(&k.syndrome[(threadIdx.x & (G - 1)) * P + j], local[j]);
+        } else {
+            for_each_item_contiguous<G>(team, groups, g.checks, check_parity);
+            add_counts();
         }
         team.sync();
     };
@@ -1254,10 +1432,27 @@ const void* choose_kernel_of(const min_sum_params& p)
     }
 }
 
+// 16-bit pairs: the global variant with checks read from the graph's arrays
+// only (min_sum_choose), the kernels of both schedules
+const void* wide_pair_kernel(const min_sum_params& p)
+{
+    using A = fixed8_wide_pair_arith;
+    if (p.variant.on_chip || (p.graph.slot_edges && p.graph.slot_variables))
+        throw std::invalid_argument(
+            "launch_min_sum: variant.wide_pairs takes the global variant with checks "
+            "read from the graph's arrays (no compact records)");
+    return p.layered ? reinterpret_cast<const void*>(
+                           &min_sum_grid_kernel<A, true, check_records::graph>)
+                     : reinterpret_cast<const void*>(
+                           &min_sum_grid_kernel<A, false, check_records::graph>);
+}
+
 const void* choose_kernel(const min_sum_params& p)
 {
     switch (p.variant.rule) {
     case binary_rule::fixed_min_sum:
+        if (p.variant.wide_pairs)
+            return wide_pair_kernel(p);
         if (p.variant.compressed)
             return p.variant.pairs
                        ? choose_kernel_of<compressed_arith<fixed8_pair_arith>>(p)
@@ -1544,6 +1739,12 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     min_sum_variant v{};
     v.rule = rule;
     v.pairs = pairs;
+    // 16-bit pairs where fp16 ones are not exact, for checks read from the
+    // graph's arrays (5G NR BG1, H100: see choice.wide_pairs)
+    v.wide_pairs = !pairs && choice.pairs && choice.wide_pairs &&
+                   rule == binary_rule::fixed_min_sum &&
+                   !(g.slot_edges && g.slot_variables);
+    v.pairs = v.pairs || v.wide_pairs;
     v.on_chip = false;
     v.compressed = compressed;
     v.frames = max_block_frames * (v.pairs ? 2 : 1);
@@ -1613,10 +1814,16 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
         !min_sum_compressed_usable(p.graph, p.layered, p.variant.rule))
         throw std::invalid_argument("launch_min_sum: variant.compressed takes the 8-bit "
                                     "rule, layered, with compact check records");
-    if (p.variant.pairs && !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
+    if (p.variant.wide_pairs &&
+        (!p.variant.pairs || p.variant.rule != binary_rule::fixed_min_sum))
         throw std::invalid_argument(
-            "launch_min_sum: variant.pairs takes the 8-bit rule, and bits of degree " +
-            std::to_string(max_pair_degree) + " at most");
+            "launch_min_sum: variant.wide_pairs takes pairs and the 8-bit rule");
+    if (p.variant.pairs && !p.variant.wide_pairs &&
+        !min_sum_pairs_exact(p.graph, p.layered, p.variant.rule))
+        throw std::invalid_argument(
+            "launch_min_sum: variant.pairs (fp16) takes the 8-bit rule, and bits of "
+            "degree " +
+            std::to_string(max_pair_degree) + " at most; wide_pairs any degree");
     if (!p.variant.on_chip && p.n_frames > min_sum_max_global_frames(p.graph))
         throw std::invalid_argument(
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +

@@ -33,7 +33,9 @@
 // sharing no bit) are updated at once, which gives the sequential result.
 // Pairs (the 8-bit rule only): a lane takes two neighbouring frames in fp16
 // pairs, an instruction doing the work of two with the same integer results
-// (min_sum_pairs_exact), so that a group of G lanes holds 2 G frames.
+// (min_sum_pairs_exact), so that a group of G lanes holds 2 G frames; where
+// fp16 is not exact, in the global variant, 16-bit integer pairs
+// (min_sum_variant::wide_pairs).
 
 #include <cuda_runtime.h>
 #include <cstddef>
@@ -126,8 +128,13 @@ struct min_sum_status {
 /*! Where a launch keeps the frames' state, and how many frames a group has. */
 struct min_sum_variant {
     binary_rule rule;
-    //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact)
+    //! two frames a lane, the 8-bit rule in fp16 pairs (min_sum_pairs_exact),
+    //! or with wide_pairs in 16-bit integer pairs
     bool pairs;
+    //! with pairs: the halves are 16-bit integers, exact for bits of any
+    //! degree the 8-bit rule takes; the global variant with checks read from
+    //! the graph's arrays only
+    bool wide_pairs;
     bool on_chip; //!< state in shared memory, else in params::workspace
     //! with on_chip (the 8-bit rule, layered, one lane a group): only the
     //! beliefs in shared memory; the check messages in params::workspace,
@@ -165,6 +172,10 @@ struct min_sum_choice {
     //! reserve)
     min_sum_sm sm{ 100 * 1024, 1024, 2048, 65536, 32 };
     bool pairs = true; //!< fp16 pairs where min_sum_pairs_exact()
+    //! with pairs: 16-bit integer pairs in the global variant where fp16 ones
+    //! are not exact and checks read the graph's arrays (callers SHOULD set
+    //! it only where the s16x2 instructions are native: sm_90 and later)
+    bool wide_pairs = false;
     //! compressed check messages where min_sum_compressed_usable(): in the
     //! global variant, and on chip where compressed_on_chip
     bool compressed = true;

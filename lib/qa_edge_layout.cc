@@ -490,3 +490,59 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     v = kernels::min_sum_choose(g, false, fixed, h100);
     BOOST_CHECK(!v.on_chip);
 }
+
+BOOST_AUTO_TEST_CASE(binary_wide_pairs)
+{
+    // 16-bit integer pairs: where fp16 pairs are not exact (bits of degree
+    // above 15), only in the global variant with checks read from the graph's
+    // arrays, and only where the caller allows them (a device with native
+    // s16x2 instructions).
+    using kernels::binary_rule;
+    const auto fixed = binary_rule::fixed_min_sum;
+    // 5G NR BG1 lifted by 384: bits of degree up to 30, checks of up to 19
+    const kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
+    kernels::min_sum_choice h100 = h100_choice();
+    auto v = kernels::min_sum_choose(nr, true, fixed, h100);
+    BOOST_CHECK(!v.on_chip && !v.pairs && !v.wide_pairs); // not allowed: one frame
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    h100.wide_pairs = true;
+    // flooding fits a frame an SM on an H100 (one frame a lane on chip); on
+    // a card of 99 KiB it takes the global variant
+    v = kernels::min_sum_choose(nr, false, fixed, h100);
+    BOOST_CHECK(v.on_chip && !v.pairs && !v.wide_pairs);
+    kernels::min_sum_choice small_card = h100;
+    small_card.shared_limit = 99 * 1024;
+    small_card.sm.shared_bytes = 100 * 1024;
+    for (bool layered : { true, false }) {
+        v = kernels::min_sum_choose(nr, layered, fixed, layered ? h100 : small_card);
+        BOOST_CHECK(!v.on_chip && v.pairs && v.wide_pairs);
+        BOOST_CHECK_EQUAL(v.frames, 64u);
+        // the same bytes a frame as one frame a lane
+        BOOST_CHECK_EQUAL(v.state_bytes,
+                          kernels::min_sum_state_bytes(nr, layered, fixed, 64, false));
+    }
+    // the float rules, or pairs off: one frame a lane
+    v = kernels::min_sum_choose(nr, true, binary_rule::float_min_sum, h100);
+    BOOST_CHECK(!v.pairs && !v.wide_pairs);
+    kernels::min_sum_choice single = h100;
+    single.pairs = false;
+    v = kernels::min_sum_choose(nr, true, fixed, single);
+    BOOST_CHECK(!v.pairs && !v.wide_pairs);
+    // exact fp16 pairs stay fp16 (a shape of checks of 30 edges and bits of
+    // degree 4 at most, as DVB-S2 rate 9/10)
+    const kernels::min_sum_graph s2 = code_shape(64800, 6480, 194399, 4, 30, 19);
+    v = kernels::min_sum_choose(s2, true, fixed, h100);
+    BOOST_CHECK(!v.on_chip && v.pairs && !v.wide_pairs);
+    // a code small enough for chip keeps one frame a lane there
+    const kernels::min_sum_graph small_nr = code_shape(1088, 736, 5056, 30, 19, 46);
+    v = kernels::min_sum_choose(small_nr, false, fixed, h100);
+    BOOST_CHECK(v.on_chip && !v.pairs && !v.wide_pairs);
+    // checks with compact records: no wide pairs
+    kernels::min_sum_graph compact = code_shape(26112, 17664, 121344, 30, 8, 46);
+    const uint32_t record = 0;
+    const uint4 variables{};
+    compact.slot_edges = &record;
+    compact.slot_variables = &variables;
+    v = kernels::min_sum_choose(compact, true, fixed, h100);
+    BOOST_CHECK(!v.pairs && !v.wide_pairs);
+}

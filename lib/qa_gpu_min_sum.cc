@@ -134,7 +134,8 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
         llr8[i] = int8_t(std::isfinite(llr[i])
                              ? std::clamp(std::nearbyint(llr[i] * 4.0f), -128.0f, 127.0f)
                              : 0.0f);
-    // one frame a lane, and two in fp16 pairs (where exact: every code here)
+    // one frame a lane, and two in pairs (fp16 where exact, else 16-bit
+    // integers in the global variant)
     for (const char* pairs : { "0", "1" })
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
             for (bool et : { true, false }) {
@@ -192,8 +193,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                frames,
                1);
     check_code(punctured_qc_code(), 4.0, frames, 2);
-    // 5G NR BG1: punctured columns, bits of degree up to 30 (one frame a
-    // lane in both schedules, beliefs beyond fp16's exact range)
+    // 5G NR BG1: punctured columns, bits of degree up to 30 (beliefs beyond
+    // fp16's exact range: on chip one frame a lane in both schedules; in the
+    // global variant 16-bit integer pairs on sm_90 and later)
     check_code(
         std::make_shared<ldpc_code>(ldpc_code::nr(1, 16)), 2.5, small() ? 2 : 40, 7);
     // coloured layers: runs of up to 95 checks on chip
@@ -213,6 +215,63 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                3);
     if (!small())
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 1.0, 33, 4);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_present()))
+{
+    // 5G NR BG1 in the global variant: bits of degree up to 30, where fp16
+    // pairs are not exact, take 16-bit integer pairs on devices of compute
+    // capability 9.0 and later (else, and with them off, one frame a lane);
+    // every way gives the CPU's results on every frame. 130 frames: two full
+    // groups of 64 and a partial one, near the waterfall, so that the frames
+    // of a lane converge at different iterations (a lane keeps a done
+    // frame's values while the other decodes).
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 16));
+    const size_t frames = small() ? 3 : 130;
+    const auto batch = make_batch(*code, frames, 2.0, 31);
+    std::vector<int8_t> llr8(batch.llr.size());
+    for (size_t i = 0; i < llr8.size(); ++i)
+        llr8[i] =
+            int8_t(std::clamp(std::nearbyint(batch.llr[i] * 4.0f), -128.0f, 127.0f));
+    setenv("GPULDPC_GPU_DECODER_ON_CHIP", "0", 1);
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
+        for (bool et : { true, false }) {
+            const auto cfg = fixed_point(sched, et ? 30 : 12, et);
+            auto cpu = batch_decoder::make(code, cfg, "cpu");
+            const auto want = run(*cpu, batch.llr, frames);
+            const auto want8 = run(*cpu, llr8, frames);
+            if (et && !small()) {
+                // frames that stop at different iterations, and failures
+                size_t failed = 0;
+                unsigned fewest = UINT32_MAX, most = 0;
+                for (const auto& st : want.status) {
+                    failed += !st.converged;
+                    fewest = std::min(fewest, st.iterations);
+                    most = std::max(most, st.iterations);
+                }
+                BOOST_TEST_MESSAGE(to_string(sched)
+                                   << ": " << failed << " of " << frames
+                                   << " failed, iterations " << fewest << " to " << most);
+                BOOST_CHECK_LT(fewest + 2, most);
+            }
+            for (const char* wide : { "1", "0" }) {
+                setenv("GPULDPC_GPU_DECODER_WIDE_PAIRS", wide, 1);
+                auto gpu = batch_decoder::make(code, cfg, "cuda");
+                auto cfg_packed = cfg;
+                cfg_packed.pack_info_bits = true;
+                auto gpu_packed = batch_decoder::make(code, cfg_packed, "cuda");
+                unsetenv("GPULDPC_GPU_DECODER_WIDE_PAIRS");
+                const std::string what = to_string(sched) + (et ? " ET" : " fixed") +
+                                         (wide[0] == '1' ? " wide pairs" : " single");
+                check_identical(
+                    run(*gpu, batch.llr, frames), want, what + " float input");
+                check_identical(run(*gpu, llr8, frames), want8, what + " int8 input");
+                check_identical(run(*gpu_packed, llr8, frames),
+                                packed(want8, cpu->info_bits_per_frame()),
+                                what + " int8 input, packed bits");
+            }
+        }
+    unsetenv("GPULDPC_GPU_DECODER_ON_CHIP");
 }
 
 BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,

@@ -170,6 +170,14 @@ public:
         // GPULDPC_GPU_DECODER_PAIRS=0 takes one frame a lane, for comparisons.
         kernels::min_sum_choice choice;
         choice.pairs = cuda::environment_switch("GPULDPC_GPU_DECODER_PAIRS");
+        // Where fp16 pairs are not exact (bits of degree above 15), 16-bit
+        // integer pairs in the global variant, on devices whose s16x2
+        // instructions are native (compute capability 9.0 and later; elsewhere
+        // unmeasured): two frames a lane halve the requests of a check's
+        // reads, which bound that kernel (5G NR BG1). GPULDPC_GPU_DECODER_WIDE_PAIRS=0
+        // leaves them out, for comparisons.
+        choice.wide_pairs =
+            prop.major >= 9 && cuda::environment_switch("GPULDPC_GPU_DECODER_WIDE_PAIRS");
         // Check messages compressed (a word a frame a check) where the code
         // allows it, in the global variant: DVB-S2 rate 1/2 layered 1.12x
         // (64800 bits) and 1.15x (16200), H100. On chip the making again of
