@@ -1140,7 +1140,7 @@ __device__ void decode(const min_sum_params& p,
                 if (Team::single_group || all)
                     local[j] += odd;
                 else if (odd)
-                    k.syndrome[frame(gr, f, j)] = 1u;
+                    __stcg(k.syndrome + frame(gr, f, j), 1u); // read by __ldcg
             }
         };
         if constexpr (Team::single_group) {
@@ -1829,6 +1829,11 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +
             " is too many for one launch of the global variant; allowed: up to " +
             std::to_string(min_sum_max_global_frames(p.graph)));
+    if (p.variant.wide_pairs &&
+        (p.variant.on_chip || (p.graph.slot_edges && p.graph.slot_variables)))
+        throw std::invalid_argument(
+            "launch_min_sum: variant.wide_pairs takes the global variant with checks "
+            "read from the graph's arrays (no compact records)");
     // the kernel writes the status fields, not the struct's padding, which
     // the engine copies to the host with them
     GPULDPC_CUDA_CHECK(

@@ -222,13 +222,16 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_pr
     // 5G NR BG1 in the global variant: bits of degree up to 30, where fp16
     // pairs are not exact, take 16-bit integer pairs on devices of compute
     // capability 9.0 and later (else, and with them off, one frame a lane);
-    // every way gives the CPU's results on every frame. 130 frames: two full
-    // groups of 64 and a partial one, near the waterfall, so that the frames
-    // of a lane converge at different iterations (a lane keeps a done
-    // frame's values while the other decodes).
-    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 16));
-    const size_t frames = small() ? 3 : 130;
-    const auto batch = make_batch(*code, frames, 2.0, 31);
+    // every way gives the CPU's results on every frame. 131 frames: two full
+    // groups of 64 and a partial one, whose last lane has one frame, near the
+    // waterfall, so that the frames of a lane converge at different
+    // iterations (a lane keeps a done frame's values while the other
+    // decodes). Z = 64: the groups' 8832 checks are several a warp of an
+    // H100's grid, so a warp's share of a syndrome count spans checks and
+    // groups.
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 64));
+    const size_t frames = small() ? 3 : 131;
+    const auto batch = make_batch(*code, frames, 1.5, 31);
     std::vector<int8_t> llr8(batch.llr.size());
     for (size_t i = 0; i < llr8.size(); ++i)
         llr8[i] =
