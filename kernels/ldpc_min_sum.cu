@@ -1090,11 +1090,16 @@ __device__ void decode(const min_sum_params& p,
     // atomic add an unsatisfied check of a failing frame took longer than
     // the decoding: 5G NR BG1 at 1 dB, H100). Between iterations (!all) only
     // whether a frame has one matters (retire_converged): there the grid
-    // marks the frame and skips the checks of frames already marked; the
-    // final count (all) gives the weights.
+    // marks the frame and skips the checks of frames already marked (a lane
+    // stops reading the flags of a frame it saw done or marked); the final
+    // count (all) gives the weights.
     auto count_syndromes = [&](bool all) {
         uint32_t local[P] = {}; // the lane's frames (the grid: of group `counting`)
         uint32_t counting = UINT32_MAX;
+        // the grid between iterations: frame j of group `counting` is done,
+        // beyond the batch or marked, and stays so for the count (its flags
+        // are not read again)
+        bool settled[P] = {};
         auto marked = [&](uint32_t fr) {
             if constexpr (Team::single_group)
                 return false;
@@ -1118,13 +1123,19 @@ __device__ void decode(const min_sum_params& p,
                 if (gr != counting) {
                     add_counts();
                     counting = gr;
+#pragma unroll
+                    for (unsigned j = 0; j < P; ++j)
+                        settled[j] = false;
                 }
             }
             bool counted[P], any = false;
 #pragma unroll
             for (unsigned j = 0; j < P; ++j) {
                 const uint32_t fr = frame(gr, f, j);
-                counted[j] = fr < team_frames && (all || !k.done[fr]) && !marked(fr);
+                counted[j] = !settled[j] && fr < team_frames && (all || !k.done[fr]) &&
+                             !marked(fr);
+                if (!Team::single_group && !all)
+                    settled[j] = !counted[j];
                 any |= counted[j];
             }
             if (!any)
@@ -1139,8 +1150,10 @@ __device__ void decode(const min_sum_params& p,
                 const uint32_t odd = counted[j] ? (parity >> j) & 1u : 0u;
                 if (Team::single_group || all)
                     local[j] += odd;
-                else if (odd)
+                else if (odd) {
                     __stcg(k.syndrome + frame(gr, f, j), 1u); // read by __ldcg
+                    settled[j] = true;
+                }
             }
         };
         if constexpr (Team::single_group) {
