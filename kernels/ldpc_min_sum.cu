@@ -735,8 +735,11 @@ struct grid_team {
 };
 
 // Runs body(group, item, lane_frame) for every item < items of every group of
-// the team, G lanes (one a frame) an item, 32 / G items a warp at once.
-template <unsigned G, typename Team, typename Body>
+// the team, G lanes (one a frame) an item, 32 / G items a warp at once. The
+// warps take the tasks in turn, or (Contiguous) each one contiguous share of
+// them (the grid: a warp stays with a group for many items, so that what it
+// counts for the group's frames is added once, not an atomic add an item).
+template <unsigned G, bool Contiguous = false, typename Team, typename Body>
 __device__ __forceinline__ void
 for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
 {
@@ -744,33 +747,21 @@ for_each_item(const Team& team, uint32_t groups, uint32_t items, Body&& body)
     const unsigned lane = threadIdx.x & 31, f = lane & (G - 1), sub = lane / G;
     const uint32_t chunks = (items + per_warp - 1) / per_warp;
     const uint32_t tasks = Team::single_group ? chunks : groups * chunks;
-    for (uint32_t t = team.warp(); t < tasks; t += team.warps()) {
+    auto task = [&](uint32_t t) {
         const uint32_t g = Team::single_group ? 0 : t / chunks;
         const uint32_t item = (t - g * chunks) * per_warp + sub;
         if (item < items)
             body(g, item, f);
-    }
-}
-
-// for_each_item with each warp taking one contiguous share of the tasks
-// (the grid: a warp stays with a group for many items, so that what it counts
-// for the group's frames is added once, not an atomic add an item).
-template <unsigned G, typename Team, typename Body>
-__device__ __forceinline__ void
-for_each_item_contiguous(const Team& team, uint32_t groups, uint32_t items, Body&& body)
-{
-    constexpr unsigned per_warp = 32 / G;
-    const unsigned lane = threadIdx.x & 31, f = lane & (G - 1), sub = lane / G;
-    const uint32_t chunks = (items + per_warp - 1) / per_warp;
-    const uint32_t tasks = Team::single_group ? chunks : groups * chunks;
-    const uint32_t share = (tasks + team.warps() - 1) / team.warps();
-    const uint32_t t0 = uint32_t(min(uint64_t(tasks), uint64_t(team.warp()) * share));
-    const uint32_t t1 = uint32_t(min(uint64_t(tasks), uint64_t(t0) + share));
-    for (uint32_t t = t0; t < t1; ++t) {
-        const uint32_t g = Team::single_group ? 0 : t / chunks;
-        const uint32_t item = (t - g * chunks) * per_warp + sub;
-        if (item < items)
-            body(g, item, f);
+    };
+    if constexpr (Contiguous) {
+        const uint32_t share = (tasks + team.warps() - 1) / team.warps();
+        const uint32_t t0 = uint32_t(min(uint64_t(tasks), uint64_t(team.warp()) * share));
+        const uint32_t t1 = uint32_t(min(uint64_t(tasks), uint64_t(t0) + share));
+        for (uint32_t t = t0; t < t1; ++t)
+            task(t);
+    } else {
+        for (uint32_t t = team.warp(); t < tasks; t += team.warps())
+            task(t);
     }
 }
 
@@ -1163,7 +1154,7 @@ __device__ void decode(const min_sum_params& p,
                 if (local[j])
                     atomicAdd(&k.syndrome[(threadIdx.x & (G - 1)) * P + j], local[j]);
         } else {
-            for_each_item_contiguous<G>(team, groups, g.checks, check_parity);
+            for_each_item<G, true>(team, groups, g.checks, check_parity);
             add_counts();
         }
         team.sync();
@@ -1445,15 +1436,22 @@ const void* choose_kernel_of(const min_sum_params& p)
     }
 }
 
-// 16-bit pairs: the global variant with checks read from the graph's arrays
-// only (min_sum_choose), the kernels of both schedules
-const void* wide_pair_kernel(const min_sum_params& p)
+// 16-bit pairs take the global variant with checks read from the graph's
+// arrays only (min_sum_choose)
+void check_wide_pairs(const min_sum_params& p)
 {
-    using A = fixed8_wide_pair_arith;
-    if (p.variant.on_chip || (p.graph.slot_edges && p.graph.slot_variables))
+    if (p.variant.wide_pairs &&
+        (p.variant.on_chip || (p.graph.slot_edges && p.graph.slot_variables)))
         throw std::invalid_argument(
             "launch_min_sum: variant.wide_pairs takes the global variant with checks "
             "read from the graph's arrays (no compact records)");
+}
+
+// The 16-bit pair kernels of both schedules.
+const void* wide_pair_kernel(const min_sum_params& p)
+{
+    using A = fixed8_wide_pair_arith;
+    check_wide_pairs(p);
     return p.layered ? reinterpret_cast<const void*>(
                            &min_sum_grid_kernel<A, true, check_records::graph>)
                      : reinterpret_cast<const void*>(
@@ -1842,11 +1840,7 @@ void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +
             " is too many for one launch of the global variant; allowed: up to " +
             std::to_string(min_sum_max_global_frames(p.graph)));
-    if (p.variant.wide_pairs &&
-        (p.variant.on_chip || (p.graph.slot_edges && p.graph.slot_variables)))
-        throw std::invalid_argument(
-            "launch_min_sum: variant.wide_pairs takes the global variant with checks "
-            "read from the graph's arrays (no compact records)");
+    check_wide_pairs(p);
     // the kernel writes the status fields, not the struct's padding, which
     // the engine copies to the host with them
     GPULDPC_CUDA_CHECK(
