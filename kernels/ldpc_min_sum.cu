@@ -1325,10 +1325,12 @@ __global__ void __launch_bounds__(1024) min_sum_split_kernel(const min_sum_param
 }
 
 // Resident blocks of the grid kernel an SM. The 8-bit rule's checks read from
-// the graph's arrays, a frame a lane, wait on their loads (ncu, 5G NR BG1:
-// 61 % of the warps' cycles): three blocks hide more of that (40 registers, a
-// few bytes spilled; 1.15x, H100). Compact records keep two: their registers
-// hold a check's reads, and 40 would spill them. Pair lanes (DVB-S2 9/10) were
+// the graph's arrays wait on their loads (ncu, 5G NR BG1: 61 % of the warps'
+// cycles a frame a lane, 49 % in 16-bit pairs): three blocks hide more of
+// that (40 registers, a few bytes spilled; H100: 1.15x a frame a lane, 1.04x
+// host to host in 16-bit pairs, layered; their flooding, which the H100 keeps
+// on chip, not measured). Compact records keep two: their registers hold a
+// check's reads, and 40 would spill them. fp16 pair lanes (DVB-S2 9/10) were
 // no faster at three, the float rules not measured. Turing holds 1024
 // threads an SM: two.
 template <typename A, check_records R>
@@ -1337,8 +1339,8 @@ __host__ __device__ constexpr unsigned grid_blocks_per_sm()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
     return 2;
 #else
-    return A::rule == binary_rule::fixed_min_sum && A::frames_per_lane == 1 &&
-                   R == check_records::graph
+    return A::rule == binary_rule::fixed_min_sum && R == check_records::graph &&
+                   (A::frames_per_lane == 1 || std::is_same_v<A, fixed8_wide_pair_arith>)
                ? 3
                : 2;
 #endif
