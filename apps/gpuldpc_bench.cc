@@ -971,10 +971,10 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                         "CPU reference bits/s (" + std::to_string(cores) + " threads)";
                     r.baseline = c;
                     r.ratio = d / c;
-                    r.variant = "frame errors " + std::to_string(eg) + "/" +
-                                std::to_string(frames) + "; row kernels " +
-                                std::to_string(dr) + " bits/s; host to host " +
-                                std::to_string(g) + " bits/s" +
+                    r.variant = "kernel: " + gpu->kernel_variant() + "; frame errors " +
+                                std::to_string(eg) + "/" + std::to_string(frames) +
+                                "; row kernels " + std::to_string(dr) +
+                                " bits/s; host to host " + std::to_string(g) + " bits/s" +
                                 (et ? "; Eb/N0 " + std::to_string(ebn0) +
                                           " dB where the FER search found " +
                                           std::to_string(et_errors) + "/" +
@@ -1206,7 +1206,8 @@ void bench_binary_float(const std::vector<std::string>& code_specs,
                 r.ratio = d / c;
                 r.variant = "frame errors " + std::to_string(eg) + "/" +
                             std::to_string(frames) + " GPU, " + std::to_string(ec) + "/" +
-                            std::to_string(cpu_frames) + " CPU; 1 dB";
+                            std::to_string(cpu_frames) +
+                            " CPU; 1 dB; kernel: " + gpu->kernel_variant();
                 g_records.push_back(r);
             }
         }
@@ -1369,24 +1370,24 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                                   std::to_string(cores) + " threads)";
                 r.baseline = c;
                 r.ratio = d / c;
-                r.variant = "host to host " + std::to_string(g) +
-                            " bits/s, 8-bit input " + std::to_string(g8) +
-                            " bits/s; CPU 8-bit " + std::to_string(c8) +
-                            " bits/s; gr-fec ldpc_decoder one core " +
-                            (fec > 0 ? std::to_string(fec) + " bits/s (x" +
-                                           std::to_string(d / fec) + ")"
-                                     : std::string("not run")) +
-                            "; device row on " + std::to_string(dev_frames) +
-                            " frames (the batch repeated)" +
-                            "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
-                            std::to_string(cpu_frames) + "; frame errors " +
-                            std::to_string(errors) + "/" + std::to_string(frames) +
-                            (!et ? std::string("; 1 dB")
-                             : fixed_et_ebn0 >= 0.0
-                                 ? "; Eb/N0 " + std::to_string(ebn0) + " dB (given)"
-                                 : "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
-                                       std::to_string(et_errors) + "/" +
-                                       std::to_string(trials) + " frame errors there)");
+                r.variant =
+                    "host to host " + std::to_string(g) + " bits/s, 8-bit input " +
+                    std::to_string(g8) + " bits/s; CPU 8-bit " + std::to_string(c8) +
+                    " bits/s; gr-fec ldpc_decoder one core " +
+                    (fec > 0 ? std::to_string(fec) + " bits/s (x" +
+                                   std::to_string(d / fec) + ")"
+                             : std::string("not run")) +
+                    "; device row on " + std::to_string(dev_frames) +
+                    " frames (the batch repeated); kernel: " + gpu->kernel_variant() +
+                    "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
+                    std::to_string(cpu_frames) + "; frame errors " +
+                    std::to_string(errors) + "/" + std::to_string(frames) +
+                    (!et ? std::string("; 1 dB")
+                     : fixed_et_ebn0 >= 0.0
+                         ? "; Eb/N0 " + std::to_string(ebn0) + " dB (given)"
+                         : "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
+                               std::to_string(et_errors) + "/" + std::to_string(trials) +
+                               " frame errors there)");
                 g_records.push_back(r);
                 if (et)
                     continue;

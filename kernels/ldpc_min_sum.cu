@@ -1787,6 +1787,27 @@ bool min_sum_pairs_exact(const min_sum_graph& g, bool layered, binary_rule rule)
     return rule == binary_rule::fixed_min_sum && g.max_variable_degree <= max_pair_degree;
 }
 
+std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
+{
+    std::string s = v.rule == binary_rule::fixed_min_sum   ? "8-bit min-sum"
+                    : v.rule == binary_rule::float_min_sum ? "float min-sum"
+                                                           : "float sum-product";
+    s += !v.on_chip ? ", global: state in device memory, one grid"
+         : v.split  ? ", split: beliefs on chip, check messages in device memory, " +
+                         std::to_string(v.blocks) + " blocks at most"
+                   : ", on chip: state in shared memory";
+    s += v.wide_pairs ? ", two frames a lane in 16-bit integer pairs"
+         : v.pairs    ? ", two frames a lane in fp16 pairs"
+                      : ", a frame a lane";
+    if (v.compressed)
+        s += ", compressed check messages";
+    if (compact_records)
+        s += ", compact check records";
+    return s + ", " + std::to_string(v.frames) +
+           (v.frames == 1 ? " frame a group, " : " frames a group, ") +
+           std::to_string(v.threads) + " threads a block";
+}
+
 void launch_min_sum(const min_sum_params& p, cudaStream_t stream)
 {
     if (p.n_frames == 0)

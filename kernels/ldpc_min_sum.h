@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -306,6 +307,13 @@ size_t min_sum_global_batch(const min_sum_graph& g,
 
 /*! Frames one launch of the global variant takes at most. */
 size_t min_sum_max_global_frames(const min_sum_graph& g);
+
+/*!
+ * \p v in words (the rule, where the state lives, frames a lane, a group and
+ * threads a block; \p compact_records: the checks read compact records), for
+ * batch_decoder::kernel_variant().
+ */
+std::string min_sum_describe(const min_sum_variant& v, bool compact_records);
 
 /*! Enqueues the decoding on \p stream; cuda_error on a launch failure. */
 void launch_min_sum(const min_sum_params& p, cudaStream_t stream);

@@ -344,6 +344,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
         throw std::logic_error("ldpc_decoder: the decoder packs its bits exactly for "
                                "output='packed'");
     d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
+    if (const std::string kernel = d_decoder->kernel_variant(); !kernel.empty())
+        d_logger->debug("kernel: {}", kernel);
     if (d_pipeline_chunk > 0)
         d_logger->debug("a batch that nothing waits behind goes in chunks of a "
                         "multiple of {} frames",
@@ -773,6 +775,7 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
     add("batches", pmt::from_uint64(d_batches.load()));
     add("largest_batch", pmt::from_uint64(d_largest_batch.load()));
     add("device", pmt::mp(device_name()));
+    add("kernel_variant", pmt::mp(std::atomic_load(&d_decoder)->kernel_variant()));
     return d;
 }
 

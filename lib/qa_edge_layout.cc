@@ -510,6 +510,11 @@ BOOST_AUTO_TEST_CASE(binary_wide_pairs)
     // a card of 99 KiB it takes the global variant
     v = kernels::min_sum_choose(nr, false, fixed, h100);
     BOOST_CHECK(v.on_chip && !v.pairs && !v.wide_pairs);
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false).rfind(
+                          "8-bit min-sum, on chip: state in shared memory, a frame a "
+                          "lane, 1 frame a group, ",
+                          0),
+                      0u);
     kernels::min_sum_choice small_card = h100;
     small_card.shared_limit = 99 * 1024;
     small_card.sm.shared_bytes = 100 * 1024;
@@ -517,6 +522,10 @@ BOOST_AUTO_TEST_CASE(binary_wide_pairs)
         v = kernels::min_sum_choose(nr, layered, fixed, layered ? h100 : small_card);
         BOOST_CHECK(!v.on_chip && v.pairs && v.wide_pairs);
         BOOST_CHECK_EQUAL(v.frames, 64u);
+        BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                          "8-bit min-sum, global: state in device memory, one grid, two "
+                          "frames a lane in 16-bit integer pairs, 64 frames a group, 512 "
+                          "threads a block");
         // the same bytes a frame as one frame a lane
         BOOST_CHECK_EQUAL(v.state_bytes,
                           kernels::min_sum_state_bytes(nr, layered, fixed, 64, false));

@@ -36,6 +36,17 @@ using qa::make_batch;
 
 bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
 
+// the compute capability's major number of the device the decoders take
+int compute_major()
+{
+    int device = 0, major = 0;
+    BOOST_REQUIRE_EQUAL(cudaGetDevice(&device), cudaSuccess);
+    BOOST_REQUIRE_EQUAL(
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+        cudaSuccess);
+    return major;
+}
+
 decoder_config
 fixed_point(decoder_schedule schedule, unsigned iterations, bool early_termination = true)
 {
@@ -266,6 +277,18 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_pr
                 unsetenv("GPULDPC_GPU_DECODER_WIDE_PAIRS");
                 const std::string what = to_string(sched) + (et ? " ET" : " fixed") +
                                          (wide[0] == '1' ? " wide pairs" : " single");
+                // the variant the test is about is the one decoding
+                const bool wide_taken = wide[0] == '1' && compute_major() >= 9;
+                for (const auto* d : { gpu.get(), gpu_packed.get() }) {
+                    const std::string kernel = d->kernel_variant();
+                    BOOST_TEST_INFO(what << ": " << kernel);
+                    BOOST_CHECK(kernel.find("global") != std::string::npos);
+                    BOOST_CHECK_EQUAL(kernel.find("16-bit integer pairs") !=
+                                          std::string::npos,
+                                      wide_taken);
+                    BOOST_CHECK_EQUAL(kernel.find("a frame a lane") != std::string::npos,
+                                      !wide_taken);
+                }
                 check_identical(
                     run(*gpu, batch.llr, frames), want, what + " float input");
                 check_identical(run(*gpu, llr8, frames), want8, what + " int8 input");

@@ -397,6 +397,10 @@ public:
 
     /*! Whether the frame's messages stay in shared memory. */
     bool on_chip() const { return d_variant.on_chip; }
+    std::string kernel_variant() const override
+    {
+        return kernels::fft_bp_describe(d_variant, half_messages());
+    }
 
 private:
     // What one batch in flight needs on the device.

@@ -316,6 +316,10 @@ public:
     }
 
     std::string device_name() const override { return d_name; }
+    std::string kernel_variant() const override
+    {
+        return kernels::min_sum_describe(d_variant, bool(d_slot_edges.data()));
+    }
     unsigned threads() const override { return 1; }
     size_t preferred_batch() const override { return d_preferred_batch; }
     // On chip (split too), a call of whole waves runs at full speed. The grid

@@ -66,6 +66,7 @@ class qa_batch_decoder(gr_unittest.TestCase):
                                                 max_iterations=20)
                     self.assertEqual(dec.algorithm, alg)
                     self.assertEqual(dec.device, "cpu")
+                    self.assertEqual(dec.kernel_variant, "")  # no GPU kernel
                     self.assertEqual(dec.llr_per_frame, code.n * m)
                     bits, status, cw = dec.decode(llr, return_codeword=True)
                     self.assertEqual(bits.shape, (5, code.k * m))

@@ -79,6 +79,11 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                 self.assertEqual([f for f, _ in iterations], list(range(frames)))
                 if device == "cuda":
                     self.assertNotEqual(dec.device_name(), "cpu")
+                    # FFT-BP's kernel, named in the stats
+                    kernel = pmt.symbol_to_string(pmt.dict_ref(
+                        dec.stats(), pmt.intern("kernel_variant"), pmt.PMT_NIL))
+                    self.assertEqual(kernel, engine.kernel_variant)
+                    self.assertTrue(kernel.startswith("FFT-BP, "), kernel)
             np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
             np.testing.assert_array_equal(outs["cuda"], info)
 

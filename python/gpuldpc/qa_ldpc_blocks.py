@@ -204,6 +204,10 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         # there too)
         self.assertEqual(pmt.symbol_to_string(pmt.dict_ref(last, pmt.intern("device"),
                                                            pmt.PMT_NIL)), dec.device_name())
+        # and its kernel, in words: none on the CPU
+        kernel = pmt.symbol_to_string(pmt.dict_ref(last, pmt.intern("kernel_variant"),
+                                                   pmt.PMT_NIL))
+        self.assertEqual(kernel == "", dec.device_name() == "cpu", kernel)
 
     def test_failed_frames_passed_or_dropped(self):
         code = load("regular_3_6_n96_gf2.alist")

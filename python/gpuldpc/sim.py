@@ -319,6 +319,8 @@ def main(argv=None):
     print(f"decoder {decoder.algorithm}, {decoder.schedule}, {args.iterations} iterations "
           f"max, device {decoder.device}, {decoder.threads} threads, batch {batch}; "
           f"{args.modulation}, {args.mapping} demapping")
+    if decoder.kernel_variant:
+        print(f"kernel: {decoder.kernel_variant}")
     points = []
     for ebn0 in args.ebn0:
         points.append(simulate_point(code, decoder, ebn0, args.frames,
@@ -330,6 +332,7 @@ def main(argv=None):
     result = {
         "code": {"path": args.code, "n": code.n, "k": code.k, "q": code.q},
         "device": decoder.device,
+        "kernel_variant": decoder.kernel_variant,
         "threads": decoder.threads,
         "algorithm": decoder.algorithm,
         "schedule": decoder.schedule,

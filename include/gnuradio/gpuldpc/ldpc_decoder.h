@@ -93,7 +93,7 @@ namespace gpuldpc {
  * dropped_tags, invalid_inputs, avg_iterations, frames_per_second,
  * info_bits_per_second, batches (decoder calls), largest_batch (frames),
  * chunked_batches (batches that nothing waited behind, decoded in chunks),
- * device.
+ * device, kernel_variant (the GPU kernel in use, in words; "" on the CPU).
  *
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
  * block: it is counted, logged and reported on "stats".

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(14709bc01f09a854be6da29db1dab0b4) */
+/* BINDTOOL_HEADER_FILE_HASH(78df9d190729e8b5085582510cb8474a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -273,6 +273,11 @@ void bind_decoder(py::module& m)
             [](const batch_decoder& d) { return d.config().max_iterations; })
         .def_property_readonly("device", &batch_decoder::device_name)
         .def_property_readonly("threads", &batch_decoder::threads)
+        .def_property_readonly(
+            "kernel_variant",
+            &batch_decoder::kernel_variant,
+            "The GPU kernel variant chosen for this code and device, in words ('' on "
+            "the CPU).")
         .def("preferred_batch",
              &batch_decoder::preferred_batch,
              "Frames a call should hold for the decoder to be busy throughout (0: no "

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(d2e68f662e7283f28aaac9b4f7b90dbc) */
+/* BINDTOOL_HEADER_FILE_HASH(12bc1d8769ef0005789d174dae7567a5) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

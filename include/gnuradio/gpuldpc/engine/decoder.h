@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_ENGINE_DECODER_H
 #define INCLUDED_GPULDPC_ENGINE_DECODER_H
 
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
@@ -344,6 +345,16 @@ public:
      * preferred_batch().
      */
     virtual size_t efficient_chunk() const { return 0; }
+    /*!
+     * How a GPU decoder runs its batches: the kernel variant it chose for
+     * this code, configuration and device, in words (e.g. "8-bit min-sum,
+     * global: state in device memory, two frames a lane in 16-bit integer
+     * pairs, 64 frames a group, 512 threads a block"), for logs and tests;
+     * empty for the CPU decoders. The choice is made at construction and
+     * MUST NOT change afterwards. The wording MAY change between versions:
+     * callers SHOULD look for a phrase in it, not compare it whole.
+     */
+    virtual std::string kernel_variant() const { return std::string(); }
 
     //! bit LLRs per frame: the transmitted symbols' bits
     size_t llr_per_frame() const
@@ -360,7 +371,7 @@ public:
     size_t info_bytes_per_frame() const
     {
         const size_t bits = info_bits_per_frame();
-        return d_config.pack_info_bits ? (bits + 7) / 8 : bits;
+        return d_config.pack_info_bits ? packed_size(bits) : bits;
     }
 
 protected:
