@@ -1775,23 +1775,28 @@ void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream)
 
 bool fft_bp_is_launch_sequence(const fft_bp_variant& v) { return v.check_parallel; }
 
-std::string fft_bp_describe(const fft_bp_variant& v, bool half_messages)
+std::string fft_bp_describe(const fft_bp_variant& v, bool layered, bool half_messages)
 {
     std::string s = v.on_chip ? "FFT-BP, on chip: messages and beliefs in shared memory"
                               : "FFT-BP, global: messages and beliefs in device memory";
+    const auto warps = [](unsigned w) {
+        return std::to_string(w) + (w == 1 ? " warp" : " warps");
+    };
     if (v.check_parallel)
-        s += ", a block a check, the iterations a sequence of launches";
-    if (v.edge_threads)
+        s += ", a block a check and frame, the iterations a sequence of launches";
+    else if (v.edge_threads)
         s += ", a thread an edge";
     else if (v.edge_slots == mma_edge_slots)
-        s += ", four checks a warp, transforms on tensor cores";
-    else if (v.edge_slots > 0)
-        s += ", a check's messages in registers (" + std::to_string(v.edge_slots) +
-             " edge slots)";
+        s += ", four checks a warp with their transforms on tensor cores, " +
+             warps(v.check_warps);
+    else if (layered && !v.runs)
+        s += ", a check at a time by the whole block";
     else
-        s += ", " + std::to_string(v.check_warps) + " warps on checks at once";
-    if (v.runs)
-        s += ", layered runs of checks at once";
+        s += ", " + warps(v.check_warps) +
+             (v.runs ? " on a run's checks at once" : " on checks at once") +
+             (v.edge_slots ? ", a check's messages in registers (" +
+                                 std::to_string(v.edge_slots) + " edge slots)"
+                           : std::string());
     if (half_messages)
         s += ", fp16 messages";
     return s + ", " + std::to_string(v.threads) + " threads a block";

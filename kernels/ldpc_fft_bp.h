@@ -226,11 +226,11 @@ void prepare_fft_bp(const fft_bp_params& p);
 void enqueue_fft_bp(const fft_bp_params& p, cudaStream_t stream);
 
 /*!
- * \p v in words (where the messages live, how a check's messages are held,
- * threads a block; \p half_messages: fp16 messages), for
- * batch_decoder::kernel_variant().
+ * \p v (chosen for the \p layered or flooding schedule) in words: where the
+ * messages live, what updates a check, threads a block; \p half_messages:
+ * fp16 messages. For batch_decoder::kernel_variant().
  */
-std::string fft_bp_describe(const fft_bp_variant& v, bool half_messages);
+std::string fft_bp_describe(const fft_bp_variant& v, bool layered, bool half_messages);
 
 /*! Kernel launches of one call: 1, or the check-parallel family's sequence. */
 bool fft_bp_is_launch_sequence(const fft_bp_variant& v);

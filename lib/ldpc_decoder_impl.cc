@@ -774,8 +774,10 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
         pmt::from_double(fps * double(d_code->k()) * d_code->bits_per_symbol()));
     add("batches", pmt::from_uint64(d_batches.load()));
     add("largest_batch", pmt::from_uint64(d_largest_batch.load()));
-    add("device", pmt::mp(device_name()));
-    add("kernel_variant", pmt::mp(std::atomic_load(&d_decoder)->kernel_variant()));
+    // one decoder for both (a GPU failure may swap in the CPU's meanwhile)
+    const auto decoder = std::atomic_load(&d_decoder);
+    add("device", pmt::mp(decoder->device_name()));
+    add("kernel_variant", pmt::mp(decoder->kernel_variant()));
     return d;
 }
 

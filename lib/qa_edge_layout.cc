@@ -295,6 +295,10 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     v = kernels::min_sum_choose(g, true, fixed, global);
     BOOST_CHECK(!v.on_chip && v.compressed && v.pairs);
     BOOST_CHECK_EQUAL(v.frames, 64u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, true),
+                      "8-bit min-sum, global: state in device memory, one grid, two "
+                      "frames a lane in fp16 pairs, compressed check messages, compact "
+                      "check records, 64 frames a group, 512 threads a block");
     BOOST_CHECK_EQUAL(v.state_bytes,
                       kernels::min_sum_state_bytes(g, true, fixed, v.frames, true));
 }
@@ -326,6 +330,11 @@ BOOST_AUTO_TEST_CASE(binary_split_variant)
     BOOST_CHECK_EQUAL(v.message_bytes % 256, 0u); // regions on 256-byte boundaries
     BOOST_CHECK_EQUAL(v.threads, 1024u); // the longest run's checks, at most 1024
     BOOST_CHECK_EQUAL(v.blocks, 132u);   // a block an SM
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, true),
+                      "8-bit min-sum, split: beliefs on chip, check messages in device "
+                      "memory, 132 blocks at most, a frame a lane, compressed check "
+                      "messages, compact check records, 1 frame a group, 1024 threads a "
+                      "block");
     // the workspace: a block's messages, for the blocks a launch takes
     BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 1), v.message_bytes);
     BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 10000), 132 * v.message_bytes);
@@ -557,4 +566,41 @@ BOOST_AUTO_TEST_CASE(binary_wide_pairs)
     no_split.split = false;
     v = kernels::min_sum_choose(compact, true, fixed, no_split);
     BOOST_CHECK(!v.on_chip && !v.pairs && !v.wide_pairs);
+}
+
+BOOST_AUTO_TEST_CASE(fft_bp_variant_text)
+{
+    // batch_decoder::kernel_variant() of the FFT-BP decoder: what updates a
+    // check in each family of fft_bp_choose
+    using kernels::fft_bp_describe;
+    using V = kernels::fft_bp_variant;
+    // fields: on_chip, shared_bytes, threads, check_warps, runs, edge_slots,
+    // check_parallel, edge_threads
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ true, 4096, 256, 1, false, 0, false, false }, true, false),
+        "FFT-BP, on chip: messages and beliefs in shared memory, a check "
+        "at a time by the whole block, 256 threads a block");
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ false, 4096, 256, 1, false, 0, true, false }, false, true),
+        "FFT-BP, global: messages and beliefs in device memory, a block a "
+        "check and frame, the iterations a sequence of launches, fp16 "
+        "messages, 256 threads a block");
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ true, 4096, 512, 16, true, 4, false, false }, true, false),
+        "FFT-BP, on chip: messages and beliefs in shared memory, 16 warps "
+        "on a run's checks at once, a check's messages in registers (4 "
+        "edge slots), 512 threads a block");
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ true, 4096, 128, 1, false, 0, false, false }, false, false),
+        "FFT-BP, on chip: messages and beliefs in shared memory, 1 warp on "
+        "checks at once, 128 threads a block");
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ true, 4096, 256, 8, false, 16, false, false }, false, false),
+        "FFT-BP, on chip: messages and beliefs in shared memory, four "
+        "checks a warp with their transforms on tensor cores, 8 warps, 256 "
+        "threads a block");
+    BOOST_CHECK_EQUAL(
+        fft_bp_describe(V{ true, 4096, 192, 6, false, 4, false, true }, false, false),
+        "FFT-BP, on chip: messages and beliefs in shared memory, a thread "
+        "an edge, 192 threads a block");
 }

@@ -399,7 +399,8 @@ public:
     bool on_chip() const { return d_variant.on_chip; }
     std::string kernel_variant() const override
     {
-        return kernels::fft_bp_describe(d_variant, half_messages());
+        return kernels::fft_bp_describe(
+            d_variant, d_config.schedule == decoder_schedule::layered, half_messages());
     }
 
 private:

@@ -263,6 +263,7 @@ class qa_gpuldpc_sim(gr_unittest.TestCase):
             self.assertEqual(r["code"], {"path": code, "n": 96, "k": 48, "q": 64})
             self.assertEqual((r["device"], r["algorithm"], r["schedule"], r["iterations"]),
                              ("cpu", "fft-bp", "layered", 20))
+            self.assertEqual(r["kernel_variant"], "")  # on the CPU
             p0, p1 = r["points"]
             for p in (p0, p1):
                 for key in ("ebn0", "frames", "frame_errors", "bit_errors", "fer", "ber",

@@ -90,10 +90,11 @@ namespace gpuldpc {
  * "ldpc_iterations", "ldpc_syndrome_weight"); "stats" out, a dictionary
  * published every \p stats_interval seconds and when the flowgraph stops:
  * frames, failed, dropped, bad_length, missing_tag_items, truncated_frames,
- * dropped_tags, invalid_inputs, avg_iterations, frames_per_second,
- * info_bits_per_second, batches (decoder calls), largest_batch (frames),
- * chunked_batches (batches that nothing waited behind, decoded in chunks),
- * device, kernel_variant (the GPU kernel in use, in words; "" on the CPU).
+ * dropped_tags, invalid_inputs, bad_noise_var_tags (with a constellation),
+ * avg_iterations, frames_per_second, info_bits_per_second, batches (decoder
+ * calls), largest_batch (frames), chunked_batches (batches that nothing waited
+ * behind, decoded in chunks), device, kernel_variant (the GPU kernel in use,
+ * in words; "" on the CPU).
  *
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
  * block: it is counted, logged and reported on "stats".

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(78df9d190729e8b5085582510cb8474a) */
+/* BINDTOOL_HEADER_FILE_HASH(5d66328d0108d5b23f2f11d5980ebb02) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

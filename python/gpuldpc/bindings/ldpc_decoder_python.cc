@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(12bc1d8769ef0005789d174dae7567a5) */
+/* BINDTOOL_HEADER_FILE_HASH(b151eefd895f3852baf1bff878fd0f0f) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -348,8 +348,9 @@ public:
     /*!
      * How a GPU decoder runs its batches: the kernel variant it chose for
      * this code, configuration and device, in words (e.g. "8-bit min-sum,
-     * global: state in device memory, two frames a lane in 16-bit integer
-     * pairs, 64 frames a group, 512 threads a block"), for logs and tests;
+     * global: state in device memory, one grid, two frames a lane in 16-bit
+     * integer pairs, 64 frames a group, 512 threads a block"), for logs and
+     * tests;
      * empty for the CPU decoders. The choice is made at construction and
      * MUST NOT change afterwards. The wording MAY change between versions:
      * callers SHOULD look for a phrase in it, not compare it whole.
