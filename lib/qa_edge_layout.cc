@@ -572,35 +572,47 @@ BOOST_AUTO_TEST_CASE(fft_bp_variant_text)
 {
     // batch_decoder::kernel_variant() of the FFT-BP decoder: what updates a
     // check in each family of fft_bp_choose
-    using kernels::fft_bp_describe;
     using V = kernels::fft_bp_variant;
-    // fields: on_chip, shared_bytes, threads, check_warps, runs, edge_slots,
-    // check_parallel, edge_threads
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ true, 4096, 256, 1, false, 0, false, false }, true, false),
-        "FFT-BP, on chip: messages and beliefs in shared memory, a check "
-        "at a time by the whole block, 256 threads a block");
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ false, 4096, 256, 1, false, 0, true, false }, false, true),
-        "FFT-BP, global: messages and beliefs in device memory, a block a "
-        "check and frame, the iterations a sequence of launches, fp16 "
-        "messages, 256 threads a block");
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ true, 4096, 512, 16, true, 4, false, false }, true, false),
-        "FFT-BP, on chip: messages and beliefs in shared memory, 16 warps "
-        "on a run's checks at once, a check's messages in registers (4 "
-        "edge slots), 512 threads a block");
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ true, 4096, 128, 1, false, 0, false, false }, false, false),
-        "FFT-BP, on chip: messages and beliefs in shared memory, 1 warp on "
-        "checks at once, 128 threads a block");
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ true, 4096, 256, 8, false, 16, false, false }, false, false),
-        "FFT-BP, on chip: messages and beliefs in shared memory, four "
-        "checks a warp with their transforms on tensor cores, 8 warps, 256 "
-        "threads a block");
-    BOOST_CHECK_EQUAL(
-        fft_bp_describe(V{ true, 4096, 192, 6, false, 4, false, true }, false, false),
-        "FFT-BP, on chip: messages and beliefs in shared memory, a thread "
-        "an edge, 192 threads a block");
+    struct text_case {
+        V variant; // on_chip, shared_bytes, threads, check_warps, runs,
+                   // edge_slots, check_parallel, edge_threads
+        bool layered, half_messages;
+        const char* want; // after "FFT-BP, "
+    };
+    const text_case cases[] = {
+        { V{ true, 4096, 256, 1, false, 0, false, false },
+          true,
+          false,
+          "on chip: messages and beliefs in shared memory, a check at a time by the "
+          "whole block, 256 threads a block" },
+        { V{ false, 4096, 256, 1, false, 0, true, false },
+          false,
+          true,
+          "global: messages and beliefs in device memory, a block a check and frame, "
+          "the iterations a sequence of launches, fp16 messages, 256 threads a block" },
+        { V{ true, 4096, 512, 16, true, 4, false, false },
+          true,
+          false,
+          "on chip: messages and beliefs in shared memory, 16 warps on a run's checks "
+          "at once, a check's messages in registers (4 edge slots), 512 threads a "
+          "block" },
+        { V{ true, 4096, 128, 1, false, 0, false, false },
+          false,
+          false,
+          "on chip: messages and beliefs in shared memory, 1 warp on checks at once, "
+          "128 threads a block" },
+        { V{ true, 4096, 256, 8, false, 16, false, false },
+          false,
+          false,
+          "on chip: messages and beliefs in shared memory, four checks a warp with "
+          "their transforms on tensor cores, 8 warps, 256 threads a block" },
+        { V{ true, 4096, 192, 6, false, 4, false, true },
+          false,
+          false,
+          "on chip: messages and beliefs in shared memory, a thread an edge, 192 "
+          "threads a block" },
+    };
+    for (const auto& c : cases)
+        BOOST_CHECK_EQUAL(kernels::fft_bp_describe(c.variant, c.layered, c.half_messages),
+                          std::string("FFT-BP, ") + c.want);
 }
