@@ -39,11 +39,11 @@ bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
 // the compute capability's major number of the device that "cuda" takes
 int compute_major()
 {
-    int major = 0;
-    BOOST_REQUIRE_EQUAL(
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0),
-        cudaSuccess);
-    return major;
+    const auto devices = cuda_devices();
+    const auto zero = std::find_if(
+        devices.begin(), devices.end(), [](const auto& d) { return d.index == 0; });
+    BOOST_REQUIRE(zero != devices.end());
+    return zero->compute_major;
 }
 
 decoder_config
