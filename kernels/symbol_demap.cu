@@ -8,6 +8,7 @@
 #include "cuda_check.h"
 #include "symbol_demap.h"
 #include <algorithm>
+#include <cfloat>
 #include <stdexcept>
 #include <string>
 
@@ -40,7 +41,8 @@ __global__ void __launch_bounds__(demap_threads)
             const float2 pt = __ldg(p.points + x);
             const float dx = __fsub_rn(y.x, pt.x), dy = __fsub_rn(y.y, pt.y);
             const float d = __fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy));
-            const float ll = -__fmul_rn(d, inv_n0);
+            // saturated: a tiny N0 must not turn far points into -inf
+            const float ll = fmaxf(-__fmul_rn(d, inv_n0), -FLT_MAX);
             out[x] = ll;
             top = fmaxf(top, ll);
         }
@@ -54,7 +56,9 @@ constexpr unsigned max_points = 256;
 __device__ inline float neg_metric(float2 y, float2 pt, float inv_n0)
 {
     const float dx = __fsub_rn(y.x, pt.x), dy = __fsub_rn(y.y, pt.y);
-    return -__fmul_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), inv_n0);
+    // saturated as on the CPU: a tiny N0 must not turn far points into -inf
+    return fmaxf(-__fmul_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), inv_n0),
+                 -FLT_MAX);
 }
 
 // A thread a symbol; the points in shared memory. First pass: the largest

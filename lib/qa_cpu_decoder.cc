@@ -577,7 +577,7 @@ BOOST_AUTO_TEST_CASE(packed_info_bits_from_symbols_in_chunks)
     // decode_symbols() decodes in chunks of about 2^18 likelihoods (48
     // frames of this code): the packed frames of later chunks at their place
     const auto code = test_code(64);
-    const auto points = constellation::make("64qam");
+    const auto points = constellation::make("gpuldpc-64qam");
     const size_t frames = 100, ns = code->n_transmitted();
     std::mt19937 rng(12);
     std::normal_distribution<float> noise(0.0f, 0.2f);

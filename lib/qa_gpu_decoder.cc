@@ -326,9 +326,9 @@ BOOST_AUTO_TEST_CASE(gpu_matched_symbols_equal_cpu, *utf::precondition(gpu_prese
 {
     for (unsigned q : { 16u, 64u, 256u }) {
         const auto code = test_code(q);
-        const auto points = constellation::make(q == 16   ? "16qam"
-                                                : q == 64 ? "64qam"
-                                                          : "256qam");
+        const auto points = constellation::make(q == 16   ? "gpuldpc-16qam"
+                                                : q == 64 ? "gpuldpc-64qam"
+                                                          : "gpuldpc-256qam");
         const size_t frames = small() ? 5 : 150, n = code->n();
         std::mt19937 rng(40 + q);
         std::vector<uint8_t> info(frames * code->k()), cw(frames * n);
@@ -382,7 +382,7 @@ BOOST_AUTO_TEST_CASE(gpu_matched_symbols_equal_cpu, *utf::precondition(gpu_prese
             // a wrong constellation is refused by name
             BOOST_CHECK_THROW(gpu->decode_symbols(y.data(),
                                                   1,
-                                                  constellation::make("qpsk"),
+                                                  constellation::make("gpuldpc-qpsk"),
                                                   n0.data(),
                                                   gb.data(),
                                                   gs.data()),

@@ -105,7 +105,7 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
         p.max_iterations = 20;
         p.algorithm = algorithm;
         p.messages = messages;
-        p.status_tags = false;
+        p.status_tags = "none";
         const uint64_t fired = injected_cuda_faults();
         const fault_guard guard;
         if (c.at_construction)
@@ -381,7 +381,7 @@ BOOST_AUTO_TEST_CASE(transform_blocks_and_demapper_fall_back_and_lose_nothing,
     check_transform_fault<gr_complex, float>(
         "soft_demapper_cf",
         [&](const std::string& d) {
-            return soft_demapper_cf::make("16qam", "exact", 0.5f, "", d);
+            return soft_demapper_cf::make("gpuldpc-16qam", "exact", 0.5f, "", d);
         },
         cplx,
         1,

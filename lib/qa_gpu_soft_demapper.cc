@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(gpu_soft_demapper_equals_cpu, *utf::precondition(gpu_presen
             for (double esn0_db : { -10.0, 0.0, 10.0, 25.0, 40.0 }) {
                 const double n0 = std::pow(10.0, -esn0_db / 10);
                 // more than one launch's 2^16 symbols for one case
-                const size_t n = esn0_db == 10.0 && name == "qpsk" ? 70001 : 3001;
+                const size_t n = esn0_db == 10.0 && name == "gpuldpc-qpsk" ? 70001 : 3001;
                 auto y = noisy_symbols(c, n, n0, rng);
                 y[7] = { NAN, 0.0f };
                 y[8] = { 0.0f, INFINITY };
@@ -117,7 +117,7 @@ std::vector<float> run_block(const std::vector<std::complex<float>>& y,
 {
     auto tb = gr::make_top_block("soft demapper");
     auto src = gr::blocks::vector_source_c::make(y);
-    auto dem = soft_demapper_cf::make("16qam", "exact", 0.1f, "", device);
+    auto dem = soft_demapper_cf::make("gpuldpc-16qam", "exact", 0.1f, "", device);
     auto snk = gr::blocks::vector_sink_f::make();
     tb->connect(src, 0, dem, 0);
     tb->connect(dem, 0, snk, 0);
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(soft_demapper_block_gpu_and_fallback,
                      *utf::precondition(gpu_present()))
 {
     std::mt19937 rng(9);
-    const auto y = noisy_symbols(constellation::make("16qam"), 50000, 0.1, rng);
+    const auto y = noisy_symbols(constellation::make("gpuldpc-16qam"), 50000, 0.1, rng);
     const auto cpu = run_block(y, "cpu");
     BOOST_REQUIRE_EQUAL(cpu.size(), y.size() * 4);
     std::string name;

@@ -41,6 +41,36 @@ soft_demapper_cf::sptr soft_demapper_cf::make(const std::string& constellation,
         demapper, noise_var, noise_var_tag_key, device);
 }
 
+soft_demapper_cf::sptr
+soft_demapper_cf::make_from_constellation(gr::digital::constellation_sptr c,
+                                          const std::string& demapping,
+                                          float noise_var,
+                                          const std::string& noise_var_tag_key,
+                                          const std::string& device)
+{
+    if (!c)
+        throw std::invalid_argument("constellation: none given; allowed: a "
+                                    "digital.constellation object or a name");
+    if (c->dimensionality() != 1)
+        throw std::invalid_argument("constellation has " +
+                                    std::to_string(c->dimensionality()) +
+                                    " complex dimensions a symbol; allowed: 1");
+    const std::vector<gr_complex> points = c->points();
+    // the bits a point carries, as constellation_soft_decoder_cf reads them
+    std::vector<unsigned> labels(points.size());
+    const std::vector<int> pre_diff = c->pre_diff_code();
+    for (size_t i = 0; i < points.size(); ++i)
+        labels[i] = c->apply_pre_diff_code() && i < pre_diff.size()
+                        ? unsigned(pre_diff[i])
+                        : unsigned(i);
+    check_noise_var(noise_var);
+    const soft_demapper demapper(
+        constellation::from_points("digital.constellation", points, labels),
+        parse_demapping(demapping));
+    return gnuradio::make_block_sptr<soft_demapper_cf_impl>(
+        demapper, noise_var, noise_var_tag_key, device);
+}
+
 soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
                                              float noise_var,
                                              const std::string& noise_var_tag_key,
@@ -99,9 +129,8 @@ int soft_demapper_cf_impl::work(int noutput_items,
                 demap(in + done, at - done, d_noise_var.load(), out + done * m);
                 done = at;
             }
-            const double v = pmt::is_number(tag.value) && !pmt::is_complex(tag.value)
-                                 ? pmt::to_double(tag.value)
-                                 : NAN;
+            double v = NAN;
+            pmt_real_number(tag.value, v);
             // a value that is no normal positive float would make every LLR NaN
             if (std::isfinite(v) && float(v) >= std::numeric_limits<float>::min() &&
                 std::isfinite(float(v))) {

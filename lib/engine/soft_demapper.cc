@@ -45,21 +45,54 @@ constellation::constellation(std::string name,
 
 std::vector<std::string> constellation::names()
 {
-    return { "bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam" };
+    return { "bpsk",          "qpsk",          "8psk",         "16qam",
+             "gpuldpc-bpsk",  "gpuldpc-qpsk",  "gpuldpc-8psk", "gpuldpc-16qam",
+             "gpuldpc-64qam", "gpuldpc-256qam" };
 }
 
 constellation constellation::make(const std::string& name)
 {
+    // GNU Radio 3.10's digital.constellation_bpsk/qpsk/8psk/16qam(): their
+    // points() in index order, label = index (none applies a pre-diff code)
     if (name == "bpsk")
-        return constellation(name, 1, { { 1.0f, 0.0f }, { -1.0f, 0.0f } });
+        return constellation(name, 1, { { -1.0f, 0.0f }, { 1.0f, 0.0f } });
     if (name == "qpsk") {
+        const float a = float(std::sqrt(2.0));
+        return constellation(name, 2, { { -a, -a }, { a, -a }, { -a, a }, { a, a } });
+    }
+    if (name == "8psk") {
+        // index k at angle m_k * pi / 8
+        static const int eighths[8] = { 1, 7, 15, 9, 3, 5, 13, 11 };
+        std::vector<std::complex<float>> p(8);
+        for (unsigned k = 0; k < 8; ++k) {
+            const double phi = M_PI * eighths[k] / 8.0;
+            p[k] = { float(std::cos(phi)), float(std::sin(phi)) };
+        }
+        return constellation(name, 3, p);
+    }
+    if (name == "16qam") {
+        // levels in units of 1/sqrt(10) (unit average energy)
+        static const int levels[16][2] = {
+            { 1, -1 },  { -1, -1 }, { 3, -3 }, { -3, -3 }, { -3, -1 }, { 3, -1 },
+            { -1, -3 }, { 1, -3 },  { -3, 3 }, { 3, 3 },   { -1, 1 },  { 1, 1 },
+            { 1, 3 },   { -1, 3 },  { 3, 1 },  { -3, 1 }
+        };
+        const double unit = 1.0 / std::sqrt(10.0);
+        std::vector<std::complex<float>> p(16);
+        for (unsigned k = 0; k < 16; ++k)
+            p[k] = { float(levels[k][0] * unit), float(levels[k][1] * unit) };
+        return constellation(name, 4, p);
+    }
+    if (name == "gpuldpc-bpsk")
+        return constellation(name, 1, { { 1.0f, 0.0f }, { -1.0f, 0.0f } });
+    if (name == "gpuldpc-qpsk") {
         const float a = float(1.0 / std::sqrt(2.0));
         std::vector<std::complex<float>> p(4);
         for (unsigned x = 0; x < 4; ++x)
             p[x] = { (x & 2) ? -a : a, (x & 1) ? -a : a };
         return constellation(name, 2, p);
     }
-    if (name == "8psk") {
+    if (name == "gpuldpc-8psk") {
         std::vector<std::complex<float>> p(8);
         for (unsigned k = 0; k < 8; ++k) {
             const double phi = 2.0 * M_PI * k / 8.0;
@@ -67,15 +100,59 @@ constellation constellation::make(const std::string& name)
         }
         return constellation(name, 3, p);
     }
-    if (name == "16qam")
+    if (name == "gpuldpc-16qam")
         return constellation(name, 4, square_qam(4));
-    if (name == "64qam")
+    if (name == "gpuldpc-64qam")
         return constellation(name, 6, square_qam(6));
-    if (name == "256qam")
+    if (name == "gpuldpc-256qam")
         return constellation(name, 8, square_qam(8));
-    throw std::invalid_argument("constellation='" + name +
-                                "' is unknown; allowed: bpsk, qpsk, 8psk, 16qam, 64qam, "
-                                "256qam");
+    std::string hint;
+    if (name == "64qam" || name == "256qam")
+        hint = " (GNU Radio has no constellation of that name; the module's is "
+               "'gpuldpc-" +
+               name + "')";
+    throw std::invalid_argument(
+        "constellation='" + name + "' is unknown" + hint +
+        "; allowed: bpsk, qpsk, 8psk, 16qam (GNU Radio's digital.constellation_* of "
+        "those names), gpuldpc-bpsk, gpuldpc-qpsk, gpuldpc-8psk, gpuldpc-16qam, "
+        "gpuldpc-64qam, gpuldpc-256qam (the module's Gray family), or a "
+        "digital.constellation object");
+}
+
+constellation constellation::from_points(const std::string& name,
+                                         const std::vector<std::complex<float>>& points,
+                                         const std::vector<unsigned>& labels)
+{
+    const size_t q = points.size();
+    unsigned bits = 0;
+    while ((size_t(1) << bits) < q)
+        ++bits;
+    if (q < 2 || q > 256 || (size_t(1) << bits) != q)
+        throw std::invalid_argument("constellation '" + name + "' has " +
+                                    std::to_string(q) +
+                                    " points; allowed: a power of two from 2 to 256");
+    if (!labels.empty() && labels.size() != q)
+        throw std::invalid_argument(
+            "constellation '" + name + "': " + std::to_string(labels.size()) +
+            " labels for " + std::to_string(q) + " points; allowed: one a point");
+    std::vector<std::complex<float>> by_label(q);
+    std::vector<char> seen(q, 0);
+    for (size_t i = 0; i < q; ++i) {
+        const unsigned label = labels.empty() ? unsigned(i) : labels[i];
+        if (label >= q || seen[label])
+            throw std::invalid_argument("constellation '" + name + "': label " +
+                                        std::to_string(label) + " of point " +
+                                        std::to_string(i) +
+                                        " is out of range or repeated; allowed: each of "
+                                        "0 .. " +
+                                        std::to_string(q - 1) + " once");
+        if (!std::isfinite(points[i].real()) || !std::isfinite(points[i].imag()))
+            throw std::invalid_argument("constellation '" + name + "': point " +
+                                        std::to_string(i) + " is not finite");
+        seen[label] = 1;
+        by_label[label] = points[i];
+    }
+    return constellation(name, bits, by_label);
 }
 
 demapping parse_demapping(const std::string& s, const std::string& arg)
@@ -145,6 +222,10 @@ void soft_demapper::demap(const std::complex<float>* y,
             const_cast<lv_32fc_t*>(reinterpret_cast<const lv_32fc_t*>(pts.data())),
             -inv_n0,
             unsigned(q));
+        // a tiny N0 can take far points' metrics past float's range: they
+        // saturate, so that every LLR stays finite and keeps its sign
+        for (size_t x = 0; x < q; ++x)
+            metric[x] = std::max(metric[x], -std::numeric_limits<float>::max());
         for (unsigned b = 0; b < m; ++b) {
             const unsigned mask = 1u << (m - 1 - b);
             float best[2] = { -std::numeric_limits<float>::infinity(),
@@ -182,7 +263,8 @@ void soft_demapper::symbol_log_likelihoods(const std::complex<float>* y,
     for (size_t s = 0; s < n; ++s) {
         const bool finite = std::isfinite(y[s].real()) && std::isfinite(y[s].imag());
         for (size_t x = 0; x < q; ++x)
-            ll[s * q + x] = finite ? -std::norm(y[s] - pts[x]) * inv_n0
+            ll[s * q + x] = finite ? std::max(-std::norm(y[s] - pts[x]) * inv_n0,
+                                              -std::numeric_limits<float>::max())
                                    : std::numeric_limits<float>::quiet_NaN();
     }
 }

@@ -63,7 +63,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
                     self.assertEqual(block.bits_per_symbol(), int(np.log2(len(points))))
 
     def test_noise_variance_from_tags(self):
-        points = gpuldpc.constellation("16qam").points
+        points = gpuldpc.constellation("gpuldpc-16qam").points
         rng = np.random.default_rng(2)
         y = (points[rng.integers(0, 16, 100)] + 0.1 * rng.normal(size=100)).astype(np.complex64)
         tags = []
@@ -72,7 +72,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
             t = gr.tag_t()
             t.offset, t.key, t.value = offset, pmt.intern("n0"), value
             tags.append(t)
-        block = gpuldpc.soft_demapper_cf("16qam", "exact", 0.05, "n0")
+        block = gpuldpc.soft_demapper_cf("gpuldpc-16qam", "exact", 0.05, "n0")
         out = self.run_block(block, y, tags)
         y64 = y.astype(np.complex128)
         want = np.concatenate([reference_llr(points, y64[:40], 0.05),
@@ -86,7 +86,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
         # 16-QAM packets at Es/N0 = 20, 23 and 26 dB (decisions right: the
         # estimator is unbiased there) and one packet of NaN: a tag per
         # estimated packet within 5 standard deviations (1/sqrt(n) relative)
-        points = gpuldpc.constellation("16qam").points
+        points = gpuldpc.constellation("gpuldpc-16qam").points
         rng = np.random.default_rng(4)
         n = 2000
         n0s = [10 ** (-es / 10) for es in (20.0, 23.0, 26.0)]
@@ -101,8 +101,8 @@ class qa_soft_demapper(gr_unittest.TestCase):
             t.offset, t.key, t.value = i * n, pmt.intern("packet_len"), pmt.from_long(n)
             tags.append(t)
         src = blocks.vector_source_c(y.tolist(), False, 1, tags)
-        est = gpuldpc.packet_noise_estimator_cc("16qam", "packet_len", "n0", "decision")
-        demapper = gpuldpc.soft_demapper_cf("16qam", "exact", 1.0, "n0")
+        est = gpuldpc.packet_noise_estimator_cc("gpuldpc-16qam", "packet_len", "n0", "decision")
+        demapper = gpuldpc.soft_demapper_cf("gpuldpc-16qam", "exact", 1.0, "n0")
         symbols = blocks.vector_sink_c()
         llr = blocks.vector_sink_f()
         self.tb.connect(src, est, symbols)
@@ -131,8 +131,8 @@ class qa_soft_demapper(gr_unittest.TestCase):
         # estimates are unbiased: their mean within 5 standard errors of N0
         # (spread per packet about 13 %, i.e. 3 % over 20 packets)
         rng = np.random.default_rng(6)
-        points = gpuldpc.constellation("16qam").points.astype(np.complex128)
-        d = gpuldpc.soft_demapper("16qam", "exact")
+        points = gpuldpc.constellation("gpuldpc-16qam").points.astype(np.complex128)
+        d = gpuldpc.soft_demapper("gpuldpc-16qam", "exact")
         n0, n = 10 ** (-0.6), 2000
         est = {"decision": [], "moments": [], "auto": []}
         for _ in range(20):
@@ -159,11 +159,11 @@ class qa_soft_demapper(gr_unittest.TestCase):
         rng = np.random.default_rng(3)
         info = rng.integers(0, 2, size=(4, code.k), dtype=np.uint8)
         bits = code.encode(info).reshape(-1, 2)
-        points = gpuldpc.constellation("qpsk").points
+        points = gpuldpc.constellation("gpuldpc-qpsk").points
         n0 = 10 ** (-4.0 / 10)
         y = points[bits[:, 0] * 2 + bits[:, 1]]
         y = (y + np.sqrt(n0 / 2) * (rng.normal(size=len(y)) + 1j * rng.normal(size=len(y))))
-        demapper = gpuldpc.soft_demapper_cf("qpsk", "exact", n0)
+        demapper = gpuldpc.soft_demapper_cf("gpuldpc-qpsk", "exact", n0)
         dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", length_tag_key="")
         src = blocks.vector_source_c(y.astype(np.complex64).tolist())
         snk = blocks.vector_sink_b()
@@ -187,7 +187,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
         want = sim.symbols_to_bits(info, 6)
         wrong = {}
         for mapping in ("bits", "matched"):
-            link = sim.channel(code, "64qam", mapping)
+            link = sim.channel(code, "gpuldpc-64qam", mapping)
             bits, _ = link.decode(dec, sent, 6.0, np.random.default_rng(5))
             wrong[mapping] = (bits != want).any(axis=1)
         only_bits = int(np.count_nonzero(wrong["bits"] & ~wrong["matched"]))
@@ -195,7 +195,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
         self.assertGreater(only_bits - only_matched, 3 * np.sqrt(only_bits + only_matched),
                            (only_bits, only_matched))
         with self.assertRaisesRegex(ValueError, "64-point constellation"):
-            sim.channel(code, "qpsk", "matched")
+            sim.channel(code, "gpuldpc-qpsk", "matched")
 
     def test_decoder_block_takes_matched_symbols(self):
         # GF(64) on 64-QAM into the decoder block as complex symbols: N0 from
@@ -205,7 +205,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
         rng = np.random.default_rng(6)
         frames = 5
         info = rng.integers(0, 64, size=(frames, code.k), dtype=np.uint8)
-        points = np.asarray(gpuldpc.constellation("64qam").points)
+        points = np.asarray(gpuldpc.constellation("gpuldpc-64qam").points)
         n0 = np.array([0.002, 0.004, 0.003, 0.002, 0.004])
         y = points[code.encode(info)]
         y = y + np.sqrt(n0[:, None] / 2) * (rng.normal(size=y.shape)
@@ -231,7 +231,7 @@ class qa_soft_demapper(gr_unittest.TestCase):
             tags.append(gr.tag_utils.python_to_tag((f * n, pmt.intern("n0"), value,
                                                     pmt.PMT_F)))
         dec = gpuldpc.ldpc_decoder(code, output="symbols", input="symbols",
-                                   constellation="64qam", noise_var_tag_key="n0",
+                                   constellation="gpuldpc-64qam", noise_var_tag_key="n0",
                                    threads=2)
         snk = blocks.vector_sink_b()
         self.tb.connect(blocks.vector_source_c(y.ravel().tolist(), False, 1, tags), dec,
@@ -260,8 +260,8 @@ class qa_soft_demapper(gr_unittest.TestCase):
                         for i in range(store.num_messages())])
         np.testing.assert_array_equal(got, info)
         # a constellation that does not match the code is refused by name
-        with self.assertRaisesRegex(ValueError, "constellation='16qam'"):
-            gpuldpc.ldpc_decoder(code, input="symbols", constellation="16qam")
+        with self.assertRaisesRegex(ValueError, "constellation='gpuldpc-16qam'"):
+            gpuldpc.ldpc_decoder(code, input="symbols", constellation="gpuldpc-16qam")
         with self.assertRaisesRegex(ValueError, "noise_var="):
             gpuldpc.ldpc_decoder(code, input="symbols", noise_var=0.0)
 
@@ -269,21 +269,21 @@ class qa_soft_demapper(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "constellation='32apsk'"):
             gpuldpc.soft_demapper_cf("32apsk")
         with self.assertRaisesRegex(ValueError, "demapping='log-map'"):
-            gpuldpc.soft_demapper_cf("qpsk", "log-map")
+            gpuldpc.soft_demapper_cf("gpuldpc-qpsk", "log-map")
         with self.assertRaisesRegex(ValueError, "noise_var=0"):
-            gpuldpc.soft_demapper_cf("qpsk", "exact", 0.0)
-        block = gpuldpc.soft_demapper_cf("qpsk", "exact", 1.0)
+            gpuldpc.soft_demapper_cf("gpuldpc-qpsk", "exact", 0.0)
+        block = gpuldpc.soft_demapper_cf("gpuldpc-qpsk", "exact", 1.0)
         with self.assertRaisesRegex(ValueError, "noise_var=-1"):
             block.set_noise_var(-1.0)
         with self.assertRaisesRegex(ValueError, "constellation='32apsk'"):
             gpuldpc.packet_noise_estimator_cc("32apsk")
         with self.assertRaisesRegex(ValueError, "length_tag_key"):
-            gpuldpc.packet_noise_estimator_cc("qpsk", "")
+            gpuldpc.packet_noise_estimator_cc("gpuldpc-qpsk", "")
         with self.assertRaisesRegex(ValueError, "noise_var_tag_key"):
-            gpuldpc.packet_noise_estimator_cc("qpsk", "packet_len", "")
+            gpuldpc.packet_noise_estimator_cc("gpuldpc-qpsk", "packet_len", "")
         with self.assertRaisesRegex(ValueError, "method='ml'"):
-            gpuldpc.packet_noise_estimator_cc("qpsk", "packet_len", "n0", "ml")
-        d = gpuldpc.soft_demapper("8psk", "max-log")
+            gpuldpc.packet_noise_estimator_cc("gpuldpc-qpsk", "packet_len", "n0", "ml")
+        d = gpuldpc.soft_demapper("gpuldpc-8psk", "max-log")
         self.assertEqual(d.demap(np.zeros(3, dtype=np.complex64), 1.0).shape, (9,))
 
 

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_H
 #define INCLUDED_GPULDPC_SOFT_DEMAPPER_CF_H
 
+#include <gnuradio/digital/constellation.h>
 #include <gnuradio/gpuldpc/api.h>
 #include <gnuradio/sync_interpolator.h>
 #include <string>
@@ -21,11 +22,21 @@ namespace gpuldpc {
  *
  * \details
  * Each symbol gives bits_per_symbol LLRs, log(P(1)/P(0)) (GNU Radio's sign:
- * positive means 1), MSB first, for a Gray-labelled constellation of unit
- * average energy (engine::constellation: "bpsk", "qpsk", "8psk", "16qam",
- * "64qam", "256qam") and complex AWGN of variance N0 = E|n|^2, exact
- * (log-sum-exp) or max-log. Unlike constellation_soft_decoder_cf, whose
- * noise power is fixed at 1, these are LLRs a decoder can use as they are.
+ * positive means 1), MSB first, for complex AWGN of variance N0 = E|n|^2,
+ * exact (log-sum-exp) or max-log. Unlike constellation_soft_decoder_cf, whose
+ * noise power is fixed at 1, these are LLRs a decoder can use as they are;
+ * their hard decisions are constellation_soft_decoder_cf's.
+ *
+ * The constellation: a GNU Radio digital::constellation object
+ * (make_from_constellation(); in Python the first argument of the
+ * constructor may be one), whose points() carry the bits of their index, or
+ * of pre_diff_code()[index] where apply_pre_diff_code() holds, as its soft
+ * decoder labels them; or a name (engine::constellation): "bpsk", "qpsk",
+ * "8psk", "16qam" are GNU Radio's digital.constellation_bpsk() ...
+ * _16qam(), points and labels as GNU Radio has them; "gpuldpc-bpsk",
+ * "gpuldpc-qpsk", "gpuldpc-8psk", "gpuldpc-16qam", "gpuldpc-64qam",
+ * "gpuldpc-256qam" the module's Gray family of unit energy (the matched
+ * GF(q) mapping of the decoder's input "symbols" and the packet link).
  *
  * N0: the noise_var argument (set_noise_var() at run time), replaced from a
  * tag's offset on by the value of a tag with key noise_var_tag_key (a
@@ -53,6 +64,16 @@ public:
                      float noise_var = 1.0f,
                      const std::string& noise_var_tag_key = "",
                      const std::string& device = "auto");
+
+    /*!
+     * A GNU Radio constellation object (one dimension, 2 to 256 points, a
+     * power of two); std::invalid_argument otherwise.
+     */
+    static sptr make_from_constellation(gr::digital::constellation_sptr constellation,
+                                        const std::string& demapping = "exact",
+                                        float noise_var = 1.0f,
+                                        const std::string& noise_var_tag_key = "",
+                                        const std::string& device = "auto");
 
     virtual void set_noise_var(float noise_var) = 0;
     virtual float noise_var() const = 0;

@@ -19,25 +19,41 @@ namespace gr {
 namespace gpuldpc {
 
 /*!
- * \brief A Gray-labelled constellation of unit average energy.
+ * \brief A labelled constellation: points()[x] is the point of label x, whose
+ * bits_per_symbol() bits are sent MSB first.
  *
- * points()[x] is the point of label x, whose bits_per_symbol() bits are
- * sent MSB first. Names and labelling:
- * - "bpsk": 0 -> +1, 1 -> -1 (bit b -> 1 - 2b, the module's simulations' map);
- * - "qpsk": bits (b0 b1) -> ((1 - 2 b0) + j (1 - 2 b1)) / sqrt(2);
- * - "8psk": point k at angle 2 pi k / 8 carries label k ^ (k >> 1) (Gray
- *   around the circle);
- * - "16qam", "64qam", "256qam": square QAM, the first half of the bits
- *   (MSB first) Gray-label the in-phase level, the second half the
- *   quadrature level; level i of L (i = 0 .. L - 1) is 2 i - (L - 1), its
- *   label i ^ (i >> 1); scaled to unit average energy.
- * Neighbouring points (nearest in the plane) differ in one bit.
+ * Named constellations (make()):
+ * - "bpsk", "qpsk", "8psk", "16qam": GNU Radio's digital.constellation_bpsk(),
+ *   _qpsk(), _8psk(), _16qam() (GNU Radio 3.10): the points of their points()
+ *   in index order, label = index, as chunks_to_symbols with points() sends
+ *   them and constellation_soft_decoder_cf labels them. Their points are
+ *   GNU Radio's, energy included: "bpsk" is 0 -> -1, 1 -> +1; "qpsk" has
+ *   points (+-sqrt 2, +-sqrt 2) of energy 4; "8psk" and "16qam" unit energy.
+ * - The module's Gray family, unit average energy, for the matched GF(q)
+ *   mapping (code symbol x sent as point x) and the packet link:
+ *   "gpuldpc-bpsk": 0 -> +1, 1 -> -1 (bit b -> 1 - 2b);
+ *   "gpuldpc-qpsk": bits (b0 b1) -> ((1 - 2 b0) + j (1 - 2 b1)) / sqrt(2);
+ *   "gpuldpc-8psk": point k at angle 2 pi k / 8 carries label k ^ (k >> 1);
+ *   "gpuldpc-16qam", "gpuldpc-64qam", "gpuldpc-256qam": square QAM, the first
+ *   half of the bits (MSB first) Gray-label the in-phase level, the second
+ *   half the quadrature level; level i of L (i = 0 .. L - 1) is 2 i - (L - 1),
+ *   its label i ^ (i >> 1); scaled to unit average energy.
+ * Any other: from_points() (e.g. a GNU Radio constellation object's points
+ * and labels).
  */
 class GPULDPC_ENGINE_API constellation
 {
 public:
     /*! By name, see the class description; std::invalid_argument otherwise. */
     static constellation make(const std::string& name);
+    /*!
+     * \brief From points and their labels: label \p labels[i] (all of 0 .. q-1
+     * once; empty: label i) on \p points[i]. q MUST be a power of two from 2
+     * to 256 and the points finite; std::invalid_argument otherwise.
+     */
+    static constellation from_points(const std::string& name,
+                                     const std::vector<std::complex<float>>& points,
+                                     const std::vector<unsigned>& labels = {});
     /*! The names make() takes. */
     static std::vector<std::string> names();
 
@@ -80,8 +96,10 @@ parse_noise_estimator(const std::string& s, const std::string& arg = "method");
  * power fixed at 1), the values are LLRs a decoder can use as they are.
  *
  * Contract: demap() MUST be given a finite noise_var of at least the smallest
- * normal float (1.2e-38); it throws
- * std::invalid_argument otherwise. A NaN or infinite symbol gives NaN LLRs
+ * normal float (1.2e-38); it throws std::invalid_argument otherwise. Every
+ * such N0 gives finite LLRs for finite symbols: metrics beyond float's range
+ * (a tiny N0, a far point) saturate at -FLT_MAX, so that the LLRs keep their
+ * signs. A NaN or infinite symbol gives NaN LLRs
  * for its bits (decoders count and erase them). Const members are safe to
  * call from several threads at once.
  */
