@@ -713,7 +713,7 @@ double block_rate(ldpc_code::sptr code,
                   size_t frames,
                   const std::string& device,
                   unsigned passes,
-                  bool status_tags,
+                  const std::string& status_tags,
                   const std::vector<int8_t>* llr8 = nullptr,
                   block_run* run = nullptr)
 {
@@ -982,10 +982,14 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                     : "; FP32 roofline share " + std::to_string(share)) +
                                 "; messages " + to_string(messages);
                     g_records.push_back(r);
-                    if (!et && sched == decoder_schedule::flooding &&
+                    if (sched == decoder_schedule::flooding &&
                         messages == message_precision::fp32) {
                         // the block in a flowgraph on the same frames, against the
-                        // engine alone
+                        // engine alone: at 1 dB, where most frames fail and the
+                        // default status tags (failed frames only) cost as much
+                        // as tags on every frame, and at the early-termination
+                        // point (FER about 1e-3 at 50 iterations), where a
+                        // receiver runs
                         // 16 batches of the block's automatic size (4096 frames,
                         // fewer where they hold more than 64 MiB)
                         const size_t block_batch = std::max<size_t>(
@@ -995,7 +999,10 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                                  (gpu->llr_per_frame() * sizeof(float))));
                         const unsigned passes = unsigned(std::max<size_t>(
                             2, (16 * block_batch + frames - 1) / frames));
-                        for (bool status_tags : { true, false }) {
+                        // the block's default (status tags on failed frames
+                        // only), tags on every frame, and none
+                        for (const std::string status_tags :
+                             { "failed", "all", "none" }) {
                             block_run run;
                             const double b = block_rate(code,
                                                         cfg,
@@ -1006,7 +1013,9 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                                         status_tags,
                                                         nullptr,
                                                         &run);
-                            const char* mode = status_tags ? "block" : "block -st";
+                            const std::string row_mode =
+                                std::string(et ? "ET block" : "block") +
+                                " tags=" + status_tags;
                             std::printf(
                                 "%-28s %-9s %-14s %7zu %10s %10s %10.1f %10s %6.0f%% "
                                 "of the engine host to host (decoder block in a "
@@ -1014,20 +1023,20 @@ void bench_decoder(const std::vector<std::string>& code_paths, int reps)
                                 "%.0f%%, source busy %.0f%%)\n",
                                 name.c_str(),
                                 "flooding",
-                                mode,
+                                row_mode.c_str(),
                                 frames * passes,
                                 "",
                                 "",
                                 b / 1e6,
                                 "",
                                 100.0 * b / g,
-                                status_tags ? "" : ", status_tags off",
+                                (", status_tags " + status_tags).c_str(),
                                 run.mean_batch,
                                 100.0 * run.decoder_busy,
                                 100.0 * run.source_busy);
                             record rb = r;
-                            rb.name = name + " fft-bp flooding 10 it, decoder block" +
-                                      (status_tags ? "" : ", status_tags off");
+                            rb.name = name + " fft-bp flooding " + mode +
+                                      ", decoder block, status_tags " + status_tags;
                             rb.unit = "information bits/s, flowgraph";
                             rb.value = b;
                             rb.baseline_name = "engine host to host, same frames";
@@ -1419,9 +1428,9 @@ void bench_binary_decoder(const std::vector<std::string>& code_specs,
                                passes8 = passes_for(sizeof(int8_t), g8);
                 block_run run_f, run_8;
                 const double bf = block_rate(
-                    code, cfg, llr, frames, "cuda", passes, false, nullptr, &run_f);
+                    code, cfg, llr, frames, "cuda", passes, "none", nullptr, &run_f);
                 const double b8 = block_rate(
-                    code, cfg, llr, frames, "cuda", passes8, false, &llr8, &run_8);
+                    code, cfg, llr, frames, "cuda", passes8, "none", &llr8, &run_8);
                 std::printf("%-24s %-9s %-10s %7zu %7s   decoder block: float %.1f Mb/s "
                             "(%.0f%% of h2h), 8-bit %.1f Mb/s (%.0f%% of h2h8, %.2fx "
                             "the float block; decoder busy %.0f%%, source %.0f%%; "
@@ -1514,10 +1523,12 @@ void usage(const char* prog)
         stderr,
         "usage: %s [--json FILE] [--sections "
         "fwht,fft,butterfly,stream,flowgraph,decoder,binary] [--mib M] "
-        "[--reps R] [--commit ID] [--codes DIR] [--code PATH]... [--only TEXT] "
+        "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT] "
         "[--schedule layered,flooding] [--et-ebn0 DB]\n"
         "  --et-ebn0: binary codes' early-termination rows at this Eb/N0 instead of "
-        "the searched one of FER about 1e-3\n",
+        "the searched one of FER about 1e-3\n"
+        "  --codes: where the shipped codes are (default: GPULDPC_CODES_DIR, the "
+        "installed ones, the source tree's)\n",
         prog);
 }
 
@@ -1527,10 +1538,8 @@ int main(int argc, char** argv)
 {
     std::string json, sections = "fwht,fft,butterfly,stream,flowgraph,decoder",
                       commit = "unknown";
-    // the shipped codes: --codes, GPULDPC_CODES_DIR, the source tree, installed
-    std::string codes_dir = std::getenv("GPULDPC_CODES_DIR")
-                                ? std::getenv("GPULDPC_CODES_DIR")
-                                : GPULDPC_BENCH_SOURCE_CODES;
+    // the shipped codes by name (code_names.h: GPULDPC_CODES_DIR, else the
+    // installed ones, else the source tree's); --codes DIR sets the first
     std::vector<std::string> extra_codes;
     std::string only; // decoder: the codes whose file name contains this
     std::string schedules = "layered,flooding"; // binary decoder section
@@ -1557,7 +1566,7 @@ int main(int argc, char** argv)
         else if (a == "--commit")
             commit = value();
         else if (a == "--codes")
-            codes_dir = value();
+            setenv("GPULDPC_CODES_DIR", value().c_str(), 1);
         else if (a == "--code")
             extra_codes.push_back(value());
         else if (a == "--only")
@@ -1607,15 +1616,13 @@ int main(int argc, char** argv)
             bench_flowgraph(200000);
         // decoder: the GF(q) and the binary decoders; binary: the latter only
         if (has("decoder") || has("binary")) {
-            if (!std::ifstream(codes_dir + "/regular_2_4_n96_gf64.alist"))
-                codes_dir = GPULDPC_BENCH_INSTALLED_CODES;
-            std::vector<std::string> paths;
-            for (const char* c : { "regular_2_4_n256_gf4.alist",
-                                   "regular_2_4_n128_gf16.alist",
-                                   "regular_2_4_n96_gf64.alist",
-                                   "regular_2_4_n64_gf256.alist",
-                                   "regular_3_6_n1008_gf2.alist" })
-                paths.push_back(codes_dir + "/" + c);
+            // shipped codes by name (with the extension, as the tables and JSON
+            // name them)
+            std::vector<std::string> paths{ "regular_2_4_n256_gf4.alist",
+                                            "regular_2_4_n128_gf16.alist",
+                                            "regular_2_4_n96_gf64.alist",
+                                            "regular_2_4_n64_gf256.alist",
+                                            "regular_3_6_n1008_gf2.alist" };
             paths.insert(paths.end(), extra_codes.begin(), extra_codes.end());
             paths.erase(
                 std::remove_if(paths.begin(),
@@ -1630,8 +1637,8 @@ int main(int argc, char** argv)
             // binary codes in 8-bit min-sum: the shipped rate-1/2 code,
             // ../shared's binary codes when given (--code), IEEE 802.11n, DVB-S2,
             // 5G NR
-            std::vector<std::string> binary{ codes_dir + "/regular_3_6_n1008_gf2.alist",
-                                             codes_dir + "/regular_3_6_n1008_gf2.alist" +
+            std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist",
+                                             "regular_3_6_n1008_gf2.alist" +
                                                  coloured_suffix };
             for (const auto& c : extra_codes)
                 if (load_bench_code(c).q() == 2)

@@ -73,10 +73,16 @@ void log_skipped(gr::logger_ptr logger,
                      unit,
                      s.bad_length);
     if (s.missing_tag_runs > reported.missing_tag_runs && should_log(s.missing_tag_runs))
-        logger->warn("skipped items without a '{}' tag ({} items in {} runs so far)",
+        logger->warn("skipped items without a '{}' tag ({} items in {} runs so far): "
+                     "a frame starts at a length tag '{}' of value {} (e.g. from "
+                     "blocks.stream_to_tagged_stream); for an untagged stream of "
+                     "back-to-back frames set length_tag_key to '' (GRC: an empty "
+                     "Length Tag Key)",
                      pmt::symbol_to_string(scanner.key()),
                      s.missing_tag_items,
-                     s.missing_tag_runs);
+                     s.missing_tag_runs,
+                     pmt::symbol_to_string(scanner.key()),
+                     scanner.frame_len());
     reported = s;
 }
 
@@ -95,6 +101,25 @@ void move_frame_tags(std::vector<gr::tag_t>& tags,
         tags[kept++] = t;
     }
     tags.resize(kept);
+}
+
+bool pmt_real_number(const pmt::pmt_t& value, double& out)
+{
+    // is_integer and is_real are true of uint64 values too, whose to_long and
+    // to_double throw: uint64 first
+    if (pmt::is_uint64(value)) {
+        out = double(pmt::to_uint64(value));
+        return true;
+    }
+    if (pmt::is_integer(value)) {
+        out = double(pmt::to_long(value));
+        return true;
+    }
+    if (pmt::is_real(value)) {
+        out = pmt::to_double(value);
+        return true;
+    }
+    return false;
 }
 
 } // namespace gpuldpc

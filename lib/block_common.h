@@ -134,6 +134,13 @@ choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
 }
 
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */
+/*!
+ * The value of a tag that holds a real number: any PMT integer (long or
+ * uint64) or real; false (and \p out untouched) for anything else, complex
+ * numbers included. Never throws.
+ */
+bool pmt_real_number(const pmt::pmt_t& value, double& out);
+
 void log_skipped(gr::logger_ptr logger,
                  const frame_scanner& scanner,
                  frame_scanner::counters& reported,

@@ -20,6 +20,14 @@ frame_scanner::frame_scanner(size_t frame_len, const std::string& length_tag_key
 {
 }
 
+void frame_scanner::reset()
+{
+    d_skip_remaining = 0;
+    d_in_missing_run = false;
+    d_malformed_counted_at = std::numeric_limits<uint64_t>::max();
+    d_malformed_counted = 0;
+}
+
 int64_t frame_scanner::tag_length(const pmt::pmt_t& value)
 {
     if (pmt::is_uint64(value)) {
@@ -49,11 +57,20 @@ size_t frame_scanner::scan(uint64_t abs_start,
 
     size_t pos = 0;
     if (d_skip_remaining > 0) {
-        const size_t adv = size_t(std::min<uint64_t>(d_skip_remaining, n_avail));
-        pos += adv;
-        d_skip_remaining -= adv;
-        if (d_skip_remaining > 0)
-            return pos;
+        // a skipped packet ends at its claimed end or at the next length tag
+        const uint64_t next_tag = length_tags.empty()
+                                      ? uint64_t(n_avail)
+                                      : length_tags.front().offset - abs_start;
+        if (next_tag < d_skip_remaining && next_tag <= n_avail) {
+            pos = size_t(next_tag);
+            d_skip_remaining = 0;
+        } else {
+            const size_t adv = size_t(std::min<uint64_t>(d_skip_remaining, n_avail));
+            pos += adv;
+            d_skip_remaining -= adv;
+            if (d_skip_remaining > 0)
+                return pos;
+        }
     }
     size_t ti = 0;
     size_t found = 0;
@@ -109,6 +126,15 @@ size_t frame_scanner::scan(uint64_t abs_start,
         }
         d_stats.bad_length++;
         d_stats.last_bad_length = uint64_t(len);
+        // the next length tag past this one ends the packet early: a length no
+        // frame has may be corrupt, and the packets after it must not be lost
+        while (ti < length_tags.size() && length_tags[ti].offset <= abs_start + pos)
+            ++ti;
+        if (ti < length_tags.size() &&
+            length_tags[ti].offset - (abs_start + pos) < uint64_t(len)) {
+            pos = size_t(length_tags[ti].offset - abs_start);
+            continue;
+        }
         const size_t adv = size_t(std::min<uint64_t>(uint64_t(len), n_avail - pos));
         pos += adv;
         d_skip_remaining = uint64_t(len) - adv;

@@ -23,11 +23,13 @@ namespace gpuldpc {
  *
  * Untagged (empty key): the stream is cut into consecutive frames.
  * Tagged: a length tag at an item starts a packet of that many items. Packets
- * of the expected length are frames; other packets are skipped whole and
- * counted (bad_length), so the next packet is found again; items before the
- * next length tag are skipped and counted (missing_tag). State carries over
- * between calls, so a skip may span several work() calls. Not thread-safe:
- * one scanner per block, used by the block's thread.
+ * of the expected length are frames; other packets are skipped and counted
+ * (bad_length) up to their claimed end or the next length tag, whichever
+ * comes first, so that a corrupt length (2^40) loses only the items up to the
+ * next packet; items before the next length tag are skipped and counted
+ * (missing_tag). State carries over between calls, so a skip may span several
+ * work() calls. Not thread-safe: one scanner per block, used by the block's
+ * thread.
  */
 class frame_scanner
 {
@@ -48,6 +50,8 @@ public:
     const counters& stats() const { return d_stats; }
     /*! Whether the scanner is inside a packet of another length (skipping it). */
     bool skipping() const { return d_skip_remaining > 0; }
+    /*! Forgets the stream (a new run starts on new buffers); counters stay. */
+    void reset();
 
     /*!
      * The packet length a length tag holds: any PMT integer (long or uint64);

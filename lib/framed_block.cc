@@ -77,6 +77,49 @@ bool framed_block::check_topology(int ninputs, int noutputs)
     return true;
 }
 
+bool framed_block::start()
+{
+    d_scanner.reset();
+    for (auto& r : d_records) {
+        r.frames = 0;
+        r.tags.clear();
+        r.forwarded_tags = 0;
+    }
+    d_newest = 0;
+    d_outstanding = false;
+    d_finished = false;
+    reset_run();
+    return true;
+}
+
+bool framed_block::stop()
+{
+    if (!d_outstanding)
+        return true;
+    // the batch is processed (a GPU may still hold it): collect it, so that
+    // nothing of it is in flight, and count what no work() call writes out
+    batch_record& b = d_records[d_newest];
+    std::vector<uint8_t> scratch(b.frames * d_out_len);
+    uint64_t lost = 0;
+    try {
+        collect_frames(scratch.data(), b.emit.data());
+        for (size_t i = 0; i < b.frames; ++i)
+            lost += b.emit[i] != 0;
+    } catch (const std::exception& e) {
+        lost = b.frames;
+        d_logger->error("collecting the batch in flight at stop failed: {}", e.what());
+    }
+    d_outstanding = false;
+    d_dropped_at_stop.fetch_add(lost, std::memory_order_relaxed);
+    if (lost > 0)
+        d_logger->warn("stopped with a batch in flight: {} decoded frames dropped "
+                       "(dropped_at_stop); a flowgraph that ends with its input "
+                       "writes out every frame",
+                       lost);
+    close_batch(b);
+    return true;
+}
+
 void framed_block::forecast(int, gr_vector_int& ninput_items_required)
 {
     if (ninput_items_required.empty())
@@ -87,10 +130,12 @@ void framed_block::forecast(int, gr_vector_int& ninput_items_required)
         return;
     }
     // Once the upstream is done, one item is enough for work() to see the
-    // rest, count what can never complete a frame, and let the flowgraph end.
+    // rest, count what can never complete a frame, and let the flowgraph end;
+    // with none left, none: work() then runs input_finished() and says done.
     const auto reader = detail() ? detail()->input(0) : nullptr;
     if (reader && reader->done()) {
-        ninput_items_required[0] = 1;
+        gr::thread::scoped_lock guard(*reader->mutex());
+        ninput_items_required[0] = reader->items_available() > 0 ? 1 : 0;
         return;
     }
     if (!d_scanner.tagged()) {
@@ -215,8 +260,7 @@ framed_block::emit_frames(batch_record& b, size_t first, size_t count, size_t pr
             std::lower_bound(from, b.tags.end(), in_abs + d_in_len, by_offset);
         d_frame_tags.assign(from, to);
         d_annotations.clear();
-        if (d_stream_annotations)
-            frame_annotations(i - first, d_annotations);
+        stream_frame_annotations(i - first, d_annotations);
         const uint64_t out_abs = nitems_written(0) + (produced + written) * d_out_len;
         if (d_scanner.tagged())
             add_item_tag(0, out_abs, d_out_len_key, d_out_len_value);
@@ -251,6 +295,14 @@ int framed_block::general_work(int noutput_items,
     const size_t avail = size_t(ninput_items[0]);
     const uint8_t* in = static_cast<const uint8_t*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+    if (avail == 0 && !d_outstanding && input_ended(0)) {
+        // the last call of a run whose input ended: all went out
+        if (!d_finished) {
+            d_finished = true;
+            input_finished();
+        }
+        return WORK_DONE;
+    }
     if (pipelined())
         return pipelined_work(size_t(noutput_items), avail, in, out);
 
@@ -417,6 +469,8 @@ pmt::pmt_t framed_block::add_framing_stats(pmt::pmt_t d) const
     d = pmt::dict_add(
         d, pmt::mp("dropped_tags"), pmt::from_uint64(framing_dropped_tags()));
     d = pmt::dict_add(d, pmt::mp("chunked_batches"), pmt::from_uint64(chunked_batches()));
+    d = pmt::dict_add(
+        d, pmt::mp("dropped_at_stop"), pmt::from_uint64(framing_dropped_at_stop()));
     return d;
 }
 

@@ -34,7 +34,17 @@ namespace gpuldpc {
  *   or one item when the packet will be skipped), so a lone frame is processed
  *   as soon as it is complete and batches fill from the backlog;
  * - when the upstream is done, forecast() asks for one item, and work() counts
- *   and consumes what can never complete a frame, so the flowgraph finishes.
+ *   and consumes what can never complete a frame, so the flowgraph finishes;
+ *   once nothing is left, forecast() asks for none, and the last work() call
+ *   runs input_finished() (on the block's thread, before the block reports
+ *   done, so that messages it publishes reach their subscribers) and returns
+ *   WORK_DONE.
+ *
+ * Life cycle: start() begins clean (a flowgraph run again starts on new
+ * buffers: no frame, skip or batch of an earlier run carries over); stop()
+ * collects a batch still in flight and counts its frames (dropped_at_stop():
+ * taken from the input and processed, but no work() call is left to write
+ * them out), with a log line.
  *
  * Threads: work() and the PDU handler run on the block's thread; the counters
  * are atomics any thread MAY read while the flowgraph runs.
@@ -51,6 +61,8 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override;
     bool check_topology(int ninputs, int noutputs) override;
+    bool start() override;
+    bool stop() override;
 
     uint64_t framing_bad_length() const { return d_bad_length + d_bad_pdus; }
     uint64_t framing_missing_tag_items() const { return d_missing_tag_items; }
@@ -58,6 +70,8 @@ public:
     uint64_t framing_dropped_tags() const { return d_dropped_tags; }
     //! batches that nothing waited behind, submitted in chunks
     uint64_t chunked_batches() const { return d_chunked_batches; }
+    //! frames taken from the input but in flight when the flowgraph stopped
+    uint64_t framing_dropped_at_stop() const { return d_dropped_at_stop; }
     size_t batch() const { return d_batch; }
     size_t in_len() const { return d_in_len; }
     size_t in_item_size() const { return d_in_itemsize; }
@@ -137,14 +151,29 @@ protected:
                                      size_t& n_items) const = 0;
     /*! Called after each work() call and each PDU, on the block's thread. */
     virtual void after_processing() {}
+    /*!
+     * Called once a run, on the block's thread, when the stream input has
+     * ended and every frame of it went out (not when the flowgraph is
+     * stopped, nor for PDUs alone).
+     */
+    virtual void input_finished() {}
+    /*! Called by start() after the framing state was reset. */
+    virtual void reset_run() {}
     //! the metadata of the PDU whose frames process_frames() gets next
     virtual void pdu_metadata(const pmt::pmt_t&) {}
     /*! The PDU payload type, for log lines ("f32vector"). */
     virtual const char* pdu_type() const = 0;
 
-    /*! Whether stream frames carry frame_annotations() as tags (PDUs always
-     * carry them in their metadata); on by default. */
-    void set_stream_annotations(bool on) { d_stream_annotations = on; }
+    /*!
+     * Tags of stream frame \p i of the last process_frames() or
+     * collect_frames() call: by default frame_annotations() (PDUs always carry
+     * those in their metadata). A subclass MAY tag fewer stream frames (a tag
+     * costs the block's thread about half a microsecond).
+     */
+    virtual void stream_frame_annotations(size_t i, annotations& out) const
+    {
+        frame_annotations(i, out);
+    }
     /*! Registers the "pdus" message ports; call from the constructor. */
     void register_pdu_ports();
     /*! Appends the framing counters to a stats dictionary. */
@@ -210,7 +239,6 @@ private:
     batch_record d_records[2];
     unsigned d_newest = 0;      // record of the last batch scanned
     bool d_outstanding = false; // pipelined: a batch submitted, not collected
-    bool d_stream_annotations = true;
     annotations d_annotations;
     frame_scanner::counters d_reported;
 
@@ -220,6 +248,8 @@ private:
     std::atomic<uint64_t> d_truncated{ 0 };
     std::atomic<uint64_t> d_dropped_tags{ 0 };
     std::atomic<uint64_t> d_chunked_batches{ 0 };
+    std::atomic<uint64_t> d_dropped_at_stop{ 0 };
+    bool d_finished = false; // input_finished() ran in this run
 };
 
 } // namespace gpuldpc

@@ -46,7 +46,7 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
                                       bool pass_failed,
                                       int threads,
                                       double stats_interval,
-                                      bool status_tags,
+                                      const std::string& status_tags,
                                       const std::string& messages,
                                       const std::string& input,
                                       float llr_scale,
@@ -91,7 +91,7 @@ ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
                                                 bool pass_failed,
                                                 int threads,
                                                 double stats_interval,
-                                                bool status_tags,
+                                                const std::string& status_tags,
                                                 const std::string& messages,
                                                 const std::string& input,
                                                 float llr_scale,
@@ -164,8 +164,16 @@ std::unique_ptr<constellation> matched_constellation(const ldpc_code& code,
                                     " is out of range; allowed: finite, > 0");
     std::string name = p.constellation;
     if (name.empty()) {
-        static const char* by_bits[] = { "", "bpsk",  "qpsk", "8psk",  "16qam",
-                                         "", "64qam", "",     "256qam" };
+        // the module's matched mapping: code symbol x on point x
+        static const char* by_bits[] = { "",
+                                         "gpuldpc-bpsk",
+                                         "gpuldpc-qpsk",
+                                         "gpuldpc-8psk",
+                                         "gpuldpc-16qam",
+                                         "",
+                                         "gpuldpc-64qam",
+                                         "",
+                                         "gpuldpc-256qam" };
         name = by_bits[code.bits_per_symbol()];
         if (name.empty())
             throw std::invalid_argument(
@@ -173,14 +181,8 @@ std::unique_ptr<constellation> matched_constellation(const ldpc_code& code,
                 " points; allowed: codes over GF(2), GF(4), GF(8), GF(16), GF(64), "
                 "GF(256)");
     }
-    std::unique_ptr<constellation> c;
-    try {
-        c = std::make_unique<constellation>(constellation::make(name));
-    } catch (const std::invalid_argument&) {
-        throw std::invalid_argument("constellation='" + name +
-                                    "' is unknown; allowed: bpsk, qpsk, 8psk, 16qam, "
-                                    "64qam, 256qam");
-    }
+    // unknown names: make() names the allowed ones
+    auto c = std::make_unique<constellation>(constellation::make(name));
     if (c->bits_per_symbol() != code.bits_per_symbol())
         throw std::invalid_argument("constellation='" + name + "' has " +
                                     std::to_string(size_t(1) << c->bits_per_symbol()) +
@@ -318,6 +320,13 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
              : p.output == "bits" ? output_mode::bits
                                   : output_mode::symbols),
       d_pass_failed(p.pass_failed),
+      d_status_tags(p.status_tags == "all"      ? status_tag_mode::all
+                    : p.status_tags == "failed" ? status_tag_mode::failed
+                    : p.status_tags == "none"
+                        ? status_tag_mode::none
+                        : throw std::invalid_argument("status_tags='" + p.status_tags +
+                                                      "' is unknown; allowed: failed, "
+                                                      "all, none")),
       d_stats_interval(p.stats_interval > 0
                            ? p.stats_interval
                            : throw std::invalid_argument(
@@ -364,7 +373,6 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
     d_emitted_frames.reserve(batch());
     for (size_t v = 0; v < cached; ++v)
         d_small_integers.push_back(pmt::from_long(long(v)));
-    set_stream_annotations(p.status_tags);
     register_pdu_ports();
     message_port_register_out(PORT_STATS);
 }
@@ -636,6 +644,13 @@ pmt::pmt_t ldpc_decoder_impl::small_integer(uint32_t v) const
     return v < d_small_integers.size() ? d_small_integers[v] : pmt::from_long(long(v));
 }
 
+void ldpc_decoder_impl::stream_frame_annotations(size_t i, annotations& out) const
+{
+    if (d_status_tags == status_tag_mode::all ||
+        (d_status_tags == status_tag_mode::failed && !d_current_status[i].converged))
+        frame_annotations(i, out);
+}
+
 void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
 {
     const frame_status& st = d_current_status[i];
@@ -691,10 +706,7 @@ double ldpc_decoder_impl::average_iterations() const
 void ldpc_decoder_impl::apply_noise_tag(const pmt::pmt_t& value)
 {
     double v = -1.0;
-    if (pmt::is_uint64(value))
-        v = double(pmt::to_uint64(value));
-    else if (pmt::is_integer(value) || pmt::is_real(value))
-        v = pmt::to_double(value);
+    pmt_real_number(value, v);
     if (std::isfinite(v) && v >= 1.2e-38 && v <= 3.4e38) {
         d_noise_var = float(v);
         return;
@@ -791,12 +803,31 @@ void ldpc_decoder_impl::publish_stats(bool force)
     message_port_pub(PORT_STATS, stats());
 }
 
-bool ldpc_decoder_impl::stop()
+void ldpc_decoder_impl::input_finished()
 {
     publish_stats(true);
+    d_final_published = true;
+}
+
+void ldpc_decoder_impl::reset_run()
+{
+    // stop() collected any batch in flight: both slots are free
+    d_submit_slot = d_collect_slot = 0;
+    d_final_published = false;
+}
+
+bool ldpc_decoder_impl::stop()
+{
+    framed_block::stop();
+    // a stopped flowgraph: its subscribers may be gone already (see the
+    // block's documentation); one that ran out of input published from work()
+    if (!d_final_published)
+        publish_stats(true);
+    d_final_published = true;
     d_logger->info("{} frames decoded on {}: {} failed ({} dropped), {} bad-length "
                    "packets, {} items without a length tag, {} incomplete frames at the "
-                   "end, {} tags dropped, {} NaN/Inf soft values",
+                   "end, {} tags dropped, {} NaN/Inf soft values, {} frames in flight "
+                   "at stop",
                    d_frames.load(),
                    device_name(),
                    d_failed.load(),
@@ -805,7 +836,8 @@ bool ldpc_decoder_impl::stop()
                    framing_missing_tag_items(),
                    framing_truncated(),
                    framing_dropped_tags(),
-                   d_invalid.load());
+                   d_invalid.load(),
+                   framing_dropped_at_stop());
     return true;
 }
 

@@ -35,6 +35,7 @@ public:
     uint64_t missing_tag_items() const override { return framing_missing_tag_items(); }
     uint64_t truncated_frames() const override { return framing_truncated(); }
     uint64_t dropped_tags() const override { return framing_dropped_tags(); }
+    uint64_t dropped_at_stop() const override { return framing_dropped_at_stop(); }
     uint64_t invalid_inputs() const override { return d_invalid; }
     double average_iterations() const override;
     pmt::pmt_t stats() const override;
@@ -53,6 +54,7 @@ protected:
                         uint8_t* out,
                         std::vector<char>& emit) override;
     void frame_annotations(size_t i, annotations& out) const override;
+    void stream_frame_annotations(size_t i, annotations& out) const override;
     const uint8_t* pdu_items(const pmt::pmt_t& payload, size_t& n_items) const override;
     const char* pdu_type() const override
     {
@@ -61,6 +63,10 @@ protected:
                             : "f32vector";
     }
     void after_processing() override { publish_stats(false); }
+    // the final stats message, from work(): one published from stop() may
+    // find its subscribers gone
+    void input_finished() override;
+    void reset_run() override;
     // stream frames: batch k decodes (on a GPU) while work() formats batch
     // k-1 and gathers batch k+1
     bool pipelined() const override { return true; }
@@ -113,6 +119,8 @@ private:
     pmt::pmt_t small_integer(uint32_t v) const;
     output_mode d_mode;
     bool d_pass_failed;
+    enum class status_tag_mode { all, failed, none };
+    status_tag_mode d_status_tags;
     double d_stats_interval;
 
     // PDU batches; sized once
@@ -153,6 +161,7 @@ private:
     std::atomic<uint64_t> d_iterations{ 0 }, d_decode_ns{ 0 };
     std::atomic<uint64_t> d_batches{ 0 }, d_largest_batch{ 0 };
     std::chrono::steady_clock::time_point d_last_stats;
+    bool d_final_published = false; // this run's final stats went out
 };
 
 } // namespace gpuldpc

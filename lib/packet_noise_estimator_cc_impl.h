@@ -12,6 +12,7 @@
 #include <gnuradio/gpuldpc/packet_noise_estimator_cc.h>
 #include <pmt/pmt.h>
 #include <atomic>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -27,24 +28,38 @@ public:
     float last_noise_var() const override { return d_last.load(); }
     uint64_t packets() const override { return d_packets.load(); }
     uint64_t unestimated_packets() const override { return d_unestimated.load(); }
+    uint64_t bad_packets() const override { return d_bad.load(); }
+    uint64_t missing_tag_items() const override { return d_missing.load(); }
+    uint64_t truncated_packets() const override { return d_truncated.load(); }
 
-    int work(int noutput_items,
-             gr_vector_int& ninput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-
-protected:
-    int calculate_output_stream_length(const gr_vector_int& ninput_items) override
-    {
-        return ninput_items[0];
-    }
+    bool start() override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
 
 private:
+    // The length of the packet whose length tag sits at absolute item \p at
+    // and that fits the buffers, or 0 where none does (no length tag there, or
+    // a malformed one).
+    uint64_t packet_at(uint64_t at, uint64_t* tagged = nullptr);
+    // The most items a packet may have: what the buffers around the block hold.
+    uint64_t max_packet() const;
+    void count_bad(uint64_t length);
+
     const soft_demapper d_demapper;
     const noise_estimator d_method;
+    const pmt::pmt_t d_length_key;
     const pmt::pmt_t d_key;
+    // skipping a malformed packet up to the next length tag
+    bool d_resync = false;
+    bool d_in_missing_run = false;
+    uint64_t d_missing_runs = 0;
+    std::vector<gr::tag_t> d_tags;
     std::atomic<float> d_last;
-    std::atomic<uint64_t> d_packets{ 0 }, d_unestimated{ 0 };
+    std::atomic<uint64_t> d_packets{ 0 }, d_unestimated{ 0 }, d_bad{ 0 }, d_missing{ 0 },
+        d_truncated{ 0 };
 };
 
 } // namespace gpuldpc

@@ -76,7 +76,7 @@ def run_chunked(test, chunk_frames, pieces, tags, code, device):
         dec = gpuldpc.ldpc_decoder(code, output="bits", pass_failed=False,
                                    max_iterations=8, max_batch=32,
                                    algorithm="min-sum", messages="int8",
-                                   schedule="layered",
+                                   schedule="layered", status_tags="all",
                                    length_tag_key="packet_len", device=device)
     tb = gr.top_block()
     src = blocks.vector_source_f(np.concatenate(pieces).tolist(), False, 1, tags)
@@ -346,7 +346,7 @@ class qa_framing(gr_unittest.TestCase):
         n = code.n
         tags = [make_tag(i * n, "packet_len", pmt.from_long(n)) for i in range(3)]
         src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
-        dec = gpuldpc.ldpc_decoder(code, output="bits")
+        dec = gpuldpc.ldpc_decoder(code, output="bits", status_tags="all")
         to_pdu = pdu.tagged_stream_to_pdu(gr.types.byte_t, "packet_len")
         dbg = blocks.message_debug()
         self.tb.connect(src, dec, to_pdu)

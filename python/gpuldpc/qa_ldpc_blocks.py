@@ -105,7 +105,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
             code = load(name)
             rng = np.random.default_rng(4)
             enc = gpuldpc.ldpc_encoder(code)  # packed in, bits out
-            dec = gpuldpc.ldpc_decoder(code, max_batch=8)  # packed out
+            dec = gpuldpc.ldpc_decoder(code, max_batch=8,  # packed out
+                                       status_tags="all")
             frames = 20
             data = rng.integers(0, 256, frames * enc.input_frame_length(), dtype=np.uint8)
             if (code.k * code.bits_per_symbol) % 8:
@@ -218,7 +219,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         for pass_failed in (True, False):
             self.tb = gr.top_block()
             dec = gpuldpc.ldpc_decoder(code, output="bits", length_tag_key="",
-                                       max_iterations=10, pass_failed=pass_failed)
+                                       max_iterations=10, pass_failed=pass_failed,
+                                       status_tags="all")
             out, tags = self.run_decoder(dec, llr)
             self.assertEqual(dec.failed_frames(), 1)
             conv = [pmt.to_bool(t.value) for t in tags
@@ -231,24 +233,36 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                 self.assertEqual(dec.dropped_frames(), 1)
                 np.testing.assert_array_equal(out.reshape(2, -1), info[[0, 2]])
 
-    def test_status_tags_off(self):
-        # the same frames out, tagged with their length (and the carried input
-        # tags) only
+    def test_status_tags_modes(self):
+        # the same frames out; status tags on every frame ("all"), on failed
+        # frames only (the default "failed"), or none; the length tags and
+        # the carried input tags always
         code, info, llr, tags = six_tagged_gf64_frames(13)
         n = llr.shape[1]
         tags.append(make_tag(2 * n + 5, "marker", pmt.from_long(7)))
-        keys = {}
-        for status_tags in (True, False):
+        status = ["ldpc_converged", "ldpc_iterations", "ldpc_syndrome_weight"]
+        for mode, expected in (("all", status), (True, status), ("none", []),
+                               (False, []), ("failed", [])):
             self.tb = gr.top_block()
-            dec = gpuldpc.ldpc_decoder(code, output="symbols", status_tags=status_tags)
+            dec = gpuldpc.ldpc_decoder(code, output="symbols", status_tags=mode)
             out, out_tags = self.run_decoder(dec, llr, tags)
             np.testing.assert_array_equal(out.reshape(6, code.k), info)
-            keys[status_tags] = sorted(set(pmt.symbol_to_string(t.key) for t in out_tags))
+            keys = sorted(set(pmt.symbol_to_string(t.key) for t in out_tags))
+            self.assertEqual(keys, sorted(["marker", "packet_len"] + expected), mode)
             self.assertEqual(len([t for t in out_tags
                                   if pmt.symbol_to_string(t.key) == "packet_len"]), 6)
-        self.assertEqual(keys[False], ["marker", "packet_len"])
-        self.assertEqual(keys[True], ["ldpc_converged", "ldpc_iterations", "ldpc_syndrome_weight",
-                                      "marker", "packet_len"])
+        # "failed": a hopeless frame among good ones is the one flagged
+        llr = llr.copy()
+        llr[3] = np.random.default_rng(14).normal(0, 1, llr.shape[1])
+        self.tb = gr.top_block()
+        dec = gpuldpc.ldpc_decoder(code, output="symbols", max_iterations=5)
+        out, out_tags = self.run_decoder(dec, llr, tags)
+        flagged = [(t.offset, pmt.to_bool(t.value)) for t in out_tags
+                   if pmt.symbol_to_string(t.key) == "ldpc_converged"]
+        self.assertEqual(flagged, [(3 * dec.output_frame_length(), False)])
+        self.assertEqual(dec.failed_frames(), 1)
+        with self.assertRaisesRegex(ValueError, "status_tags='some'"):
+            gpuldpc.ldpc_decoder(code, status_tags="some")
 
     def test_fp16_messages(self):
         # the block decodes with half-precision messages as the engine does
@@ -286,7 +300,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                 self.tb.connect(src, dec, snk)
                 self.tb.run()
                 engine = gpuldpc.batch_decoder(code, algorithm=algorithm,
-                                               messages=messages, llr_scale=8.0)
+                                               messages=messages, llr_scale=8.0,
+                                               device="cpu")
                 expected, _ = engine.decode_int8(steps)
                 np.testing.assert_array_equal(
                     np.array(snk.data(), dtype=np.uint8).reshape(expected.shape), expected)
@@ -306,9 +321,9 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         llr = noisy_llr(code.encode(info), 1.5, code.rate, rng).astype(np.float32)
         args = dict(algorithm="min-sum", schedule="layered", max_iterations=8)
         tuned = gpuldpc.batch_decoder(code, min_sum_scale=0.5, min_sum_offset=0.25,
-                                      **args)
+                                      device="cpu", **args)
         expected, _ = tuned.decode(llr)
-        default, _ = gpuldpc.batch_decoder(code, **args).decode(llr)
+        default, _ = gpuldpc.batch_decoder(code, device="cpu", **args).decode(llr)
         self.assertFalse(np.array_equal(expected, default))
         dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu", length_tag_key="",
                                    min_sum_scale=0.5, min_sum_offset=0.25, **args)

@@ -73,14 +73,16 @@ namespace gpuldpc {
  * when the flowgraph starts.
  *
  * Output tags on the first item of each frame: the length key (frame length)
- * unless the key is empty, and, with \p status_tags, "ldpc_converged" (bool),
- * "ldpc_iterations" (long) and "ldpc_syndrome_weight" (long). Each tag costs
- * the block's thread about half a microsecond (GNU Radio's tag store, H100
- * host): above a few hundred thousand frames per second turn status_tags off
- * (the counters and "stats" still report), and at line rate use untagged
- * streams (an empty key). Tags of an input frame are carried to its output
- * frame at the proportional offset. Length tags may hold any PMT integer (long
- * or uint64).
+ * unless the key is empty, and the status tags "ldpc_converged" (bool),
+ * "ldpc_iterations" (long) and "ldpc_syndrome_weight" (long) as \p status_tags
+ * says: "failed" (the default) on frames that did not converge only (with
+ * pass_failed), so that failed frames stay flagged at no cost to good ones;
+ * "all" on every frame; "none". Each tag costs the block's thread about half a
+ * microsecond (GNU Radio's tag store, H100 host): three tags on every frame
+ * hold a GPU decoder of small codes to a fraction of its rate, and at line
+ * rate use untagged streams (an empty key). Tags of an input frame are carried to its
+ * output frame at the proportional offset. Length tags may hold any PMT integer (long or
+ * uint64).
  *
  * Failed frames (not converged) are passed on with ldpc_converged = false, or
  * dropped and counted when \p pass_failed is false.
@@ -88,13 +90,18 @@ namespace gpuldpc {
  * Message ports: "pdus" in (f32vector of one or more whole frames) and
  * "pdus" out (u8vector per frame, metadata of the input plus "ldpc_converged",
  * "ldpc_iterations", "ldpc_syndrome_weight"); "stats" out, a dictionary
- * published every \p stats_interval seconds and when the flowgraph stops:
+ * published every \p stats_interval seconds and once more at the end of the
+ * run: from work() when the stream input ended (it always reaches its
+ * subscribers), or from stop() for tb.stop() and PDU-only use (GNU Radio may
+ * have stopped the subscribers by then: it can be lost; read stats() after
+ * wait() instead):
  * frames, failed, dropped, bad_length, missing_tag_items, truncated_frames,
  * dropped_tags, invalid_inputs, bad_noise_var_tags (with a constellation),
  * avg_iterations, frames_per_second, info_bits_per_second, batches (decoder
  * calls), largest_batch (frames), chunked_batches (batches that nothing waited
  * behind, decoded in chunks), device, kernel_variant (the GPU kernel in use,
- * in words; "" on the CPU).
+ * in words; "" on the CPU), dropped_at_stop (frames in flight when the
+ * flowgraph was stopped: decoded, but not written out).
  *
  * Bad data (wrong length, NaN/Inf values, a missing tag) never stops the
  * block: it is counted, logged and reported on "stats".
@@ -127,7 +134,7 @@ public:
         bool pass_failed = true;
         int threads = 0;
         double stats_interval = 1.0;
-        bool status_tags = true;
+        std::string status_tags = "failed";
         std::string messages = "fp32";
         std::string input = "float";   //!< soft bit items: "float" or "int8"
         float llr_scale = 4.0f;        //!< int8: steps per unit of LLR, (0, 64]
@@ -160,8 +167,9 @@ public:
      * \param pass_failed pass frames that did not converge (flagged) or drop them
      * \param threads CPU decoder threads, 0 for all cores
      * \param stats_interval seconds between "stats" messages, > 0
-     * \param status_tags tag each output frame with its decoding status (PDUs
-     *        always carry it in their metadata)
+     * \param status_tags which output frames carry status tags: "failed" (those
+     *        that did not converge), "all", "none" (PDUs always carry the status
+     *        in their metadata)
      * \param messages "fp32", "fp16" (fft-bp: half the memory and traffic of
      *        the check-to-variable messages) or "int8" (min-sum in 8-bit fixed
      *        point)
@@ -199,7 +207,7 @@ public:
                      bool pass_failed = true,
                      int threads = 0,
                      double stats_interval = 1.0,
-                     bool status_tags = true,
+                     const std::string& status_tags = "failed",
                      const std::string& messages = "fp32",
                      const std::string& input = "float",
                      float llr_scale = 4.0f,
@@ -222,7 +230,7 @@ public:
                                bool pass_failed = true,
                                int threads = 0,
                                double stats_interval = 1.0,
-                               bool status_tags = true,
+                               const std::string& status_tags = "failed",
                                const std::string& messages = "fp32",
                                const std::string& input = "float",
                                float llr_scale = 4.0f,
@@ -242,7 +250,9 @@ public:
     virtual uint64_t missing_tag_items() const = 0; //!< items outside any packet
     virtual uint64_t truncated_frames() const = 0;  //!< incomplete at end of stream
     virtual uint64_t dropped_tags() const = 0;      //!< tags on items with no output
-    virtual uint64_t invalid_inputs() const = 0;    //!< NaN/Inf soft values
+    //! frames in flight when the flowgraph was stopped: decoded, not written out
+    virtual uint64_t dropped_at_stop() const = 0;
+    virtual uint64_t invalid_inputs() const = 0; //!< NaN/Inf soft values
     virtual double average_iterations() const = 0;
     /*! The dictionary that the "stats" port publishes, as of now. */
     virtual pmt::pmt_t stats() const = 0;

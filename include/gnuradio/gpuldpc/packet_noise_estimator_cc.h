@@ -8,8 +8,8 @@
 #ifndef INCLUDED_GPULDPC_PACKET_NOISE_ESTIMATOR_CC_H
 #define INCLUDED_GPULDPC_PACKET_NOISE_ESTIMATOR_CC_H
 
+#include <gnuradio/block.h>
 #include <gnuradio/gpuldpc/api.h>
-#include <gnuradio/tagged_stream_block.h>
 #include <cstdint>
 #include <string>
 
@@ -22,7 +22,7 @@ namespace gpuldpc {
  * \ingroup gpuldpc
  *
  * \details
- * A tagged stream block: packets (length tag length_tag_key) pass through
+ * Packets (a length tag length_tag_key at their first symbol) pass through
  * unchanged, each with a tag noise_var_tag_key at its first symbol whose
  * value is the packet's N0 (a double), estimated over its finite symbols by
  * engine::soft_demapper::estimate_noise_var() with \p method:
@@ -43,10 +43,19 @@ namespace gpuldpc {
  * estimates are at least min_noise_var (1e-6: 60 dB), so that a noiseless
  * packet still gives finite LLRs.
  *
- * Contract: make() MUST name a known constellation and method, and non-empty
- * tag keys, else std::invalid_argument naming the argument.
+ * Malformed framing is counted and skipped, never fatal: symbols before the
+ * first length tag or between packets (missing_tag_items()); a length tag
+ * whose value is no PMT integer, 0, negative, larger than the buffers hold,
+ * or one that another length tag interrupts (bad_packets(): a packet of
+ * unknown extent, skipped up to the next length tag); a packet the stream
+ * ends inside (truncated_packets()). Skipped symbols do not come out. Length
+ * tags of any PMT integer type are accepted. Warnings go to the log.
+ *
+ * Contract: make() MUST name a known constellation (a name of
+ * engine::constellation::make()) and method, and non-empty tag keys, else
+ * std::invalid_argument naming the argument.
  */
-class GPULDPC_API packet_noise_estimator_cc : virtual public gr::tagged_stream_block
+class GPULDPC_API packet_noise_estimator_cc : virtual public gr::block
 {
 public:
     typedef std::shared_ptr<packet_noise_estimator_cc> sptr;
@@ -63,6 +72,12 @@ public:
     virtual uint64_t packets() const = 0;
     //! packets without a finite symbol (no tag)
     virtual uint64_t unestimated_packets() const = 0;
+    //! malformed length tags: their packets were skipped
+    virtual uint64_t bad_packets() const = 0;
+    //! symbols outside any packet, skipped
+    virtual uint64_t missing_tag_items() const = 0;
+    //! packets the stream ended inside, skipped
+    virtual uint64_t truncated_packets() const = 0;
 };
 
 } // namespace gpuldpc

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(b151eefd895f3852baf1bff878fd0f0f) */
+/* BINDTOOL_HEADER_FILE_HASH(d032576f9a5293ff856e9d5f562b3f34) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -21,6 +21,20 @@
 namespace py = pybind11;
 
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
+
+namespace {
+// status_tags: "failed", "all", "none"; True and False (the earlier bool) mean
+// "all" and "none"
+std::string status_tags_arg(const py::object& v)
+{
+    if (py::isinstance<py::bool_>(v))
+        return v.cast<bool>() ? "all" : "none";
+    if (py::isinstance<py::str>(v))
+        return v.cast<std::string>();
+    throw py::type_error("status_tags: expected 'failed', 'all', 'none' or a bool, got " +
+                         std::string(py::str(py::type::handle_of(v))));
+}
+} // namespace
 
 void bind_ldpc_decoder(py::module& m)
 {
@@ -32,10 +46,60 @@ void bind_ldpc_decoder(py::module& m)
         "LDPC decoder block: soft bits (float LLRs, positive means 1; input='int8' "
         "for 8-bit LLRs v / llr_scale; input='symbols' for complex points of the "
         "matched constellation with noise_var or noise_var_tag_key) in, decoded "
+        "(status_tags: 'failed' tags only frames that did not converge, 'all', "
+        "'none'; True/False mean 'all'/'none') "
         "(min-sum: min_sum_scale, min_sum_offset) "
         "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
         "call. The first argument is a code file path or an ldpc_code.")
-        .def(py::init(&ldpc_decoder::make),
+        .def(py::init([](const std::string& code_file,
+                         const std::string& format,
+                         const std::string& coef,
+                         unsigned poly,
+                         const std::string& algorithm,
+                         const std::string& schedule,
+                         int max_iterations,
+                         bool flip_llr_sign,
+                         const std::string& output,
+                         int max_batch,
+                         const std::string& device,
+                         const std::string& length_tag_key,
+                         bool pass_failed,
+                         int threads,
+                         double stats_interval,
+                         const py::object& status_tags,
+                         const std::string& messages,
+                         const std::string& input,
+                         float llr_scale,
+                         float min_sum_scale,
+                         float min_sum_offset,
+                         const std::string& constellation,
+                         float noise_var,
+                         const std::string& noise_var_tag_key) {
+                 return ldpc_decoder::make(code_file,
+                                           format,
+                                           coef,
+                                           poly,
+                                           algorithm,
+                                           schedule,
+                                           max_iterations,
+                                           flip_llr_sign,
+                                           output,
+                                           max_batch,
+                                           device,
+                                           length_tag_key,
+                                           pass_failed,
+                                           threads,
+                                           stats_interval,
+                                           status_tags_arg(status_tags),
+                                           messages,
+                                           input,
+                                           llr_scale,
+                                           min_sum_scale,
+                                           min_sum_offset,
+                                           constellation,
+                                           noise_var,
+                                           noise_var_tag_key);
+             }),
              py::arg("code_file"),
              py::arg("format") = "auto",
              py::arg("coef") = "exponent",
@@ -51,7 +115,7 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
-             py::arg("status_tags") = true,
+             py::arg("status_tags") = "failed",
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
@@ -72,7 +136,7 @@ void bind_ldpc_decoder(py::module& m)
                          bool pass_failed,
                          int threads,
                          double stats_interval,
-                         bool status_tags,
+                         const py::object& status_tags,
                          const std::string& messages,
                          const std::string& input,
                          float llr_scale,
@@ -93,7 +157,7 @@ void bind_ldpc_decoder(py::module& m)
                                                      pass_failed,
                                                      threads,
                                                      stats_interval,
-                                                     status_tags,
+                                                     status_tags_arg(status_tags),
                                                      messages,
                                                      input,
                                                      llr_scale,
@@ -115,7 +179,7 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("pass_failed") = true,
              py::arg("threads") = 0,
              py::arg("stats_interval") = 1.0,
-             py::arg("status_tags") = true,
+             py::arg("status_tags") = "failed",
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
@@ -127,6 +191,7 @@ void bind_ldpc_decoder(py::module& m)
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)
+        .def("dropped_at_stop", &ldpc_decoder::dropped_at_stop)
         .def("bad_length_frames", &ldpc_decoder::bad_length_frames)
         .def("missing_tag_items", &ldpc_decoder::missing_tag_items)
         .def("truncated_frames", &ldpc_decoder::truncated_frames)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(packet_noise_estimator_cc.h)                               */
-/* BINDTOOL_HEADER_FILE_HASH(cefe4e5f11ca84f30bdb9827bf02ee58) */
+/* BINDTOOL_HEADER_FILE_HASH(15e7a181a3b7c1340853d4428ab71a00) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -26,7 +26,6 @@ void bind_packet_noise_estimator_cc(py::module& m)
 {
     using gr::gpuldpc::packet_noise_estimator_cc;
     py::class_<packet_noise_estimator_cc,
-               gr::tagged_stream_block,
                gr::block,
                gr::basic_block,
                std::shared_ptr<packet_noise_estimator_cc>>(
@@ -37,7 +36,8 @@ void bind_packet_noise_estimator_cc(py::module& m)
         "soft_demapper_cf's noise_var_tag_key. method 'decision' (mean |y - nearest "
         "point|^2; low where decisions go wrong), 'moments' (M2M4; unbiased at low "
         "SNR, spread growing with SNR) or 'auto' (decision at high SNR, else "
-        "moments). Symbols pass through unchanged.")
+        "moments). Symbols pass through unchanged; malformed length tags, symbols "
+        "outside packets and truncated packets are counted and skipped.")
         .def(py::init(&packet_noise_estimator_cc::make),
              py::arg("constellation") = "qpsk",
              py::arg("length_tag_key") = "packet_len",
@@ -46,5 +46,8 @@ void bind_packet_noise_estimator_cc(py::module& m)
         .def("last_noise_var", &packet_noise_estimator_cc::last_noise_var)
         .def("packets", &packet_noise_estimator_cc::packets)
         .def("unestimated_packets", &packet_noise_estimator_cc::unestimated_packets)
+        .def("bad_packets", &packet_noise_estimator_cc::bad_packets)
+        .def("missing_tag_items", &packet_noise_estimator_cc::missing_tag_items)
+        .def("truncated_packets", &packet_noise_estimator_cc::truncated_packets)
         .def_readonly_static("min_noise_var", &packet_noise_estimator_cc::min_noise_var);
 }
