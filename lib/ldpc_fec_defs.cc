@@ -6,9 +6,12 @@
  */
 
 #include "block_common.h"
+#include "rate_limited_log.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/ldpc_fec_defs.h>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace gr {
@@ -22,20 +25,32 @@ size_t check_frames_per_call(int frames)
                                     " is out of range; allowed: 1 or more");
     return size_t(frames);
 }
-// Codewords per call for a FECAPI frame size in information bits. A size
-// that is not a positive multiple of a codeword's is an error, as in gr-fec's
-// own decoders: logged, thrown, and the definition keeps its previous size.
-size_t codewords_in(unsigned int frame_size, size_t k_bits, gr::logger_ptr logger)
+// Codewords per call for a FECAPI frame size in information bits, or 0 for a
+// size the definition cannot serve: not a positive multiple of a codeword's
+// information bits, or more codewords than \p max_codewords (the buffers and,
+// in fec.decoder and fec.extended_decoder, the rate the block fixed when it
+// was made). gr-fec calls set_frame_size() inside work() and message
+// handlers, where a throw would end the block's thread: refused sizes are
+// logged and counted, and the previous size stays.
+size_t codewords_in(unsigned int frame_size,
+                    size_t k_bits,
+                    size_t max_codewords,
+                    gr::logger_ptr logger,
+                    std::atomic<uint64_t>& refused)
 {
-    if (frame_size == 0 || frame_size % k_bits != 0) {
-        const std::string msg =
-            "frame_size=" + std::to_string(frame_size) +
-            " bits is not usable; allowed: a positive multiple of the " +
-            std::to_string(k_bits) + " information bits of a codeword";
-        logger->error("{}", msg);
-        throw std::runtime_error(msg);
-    }
-    return frame_size / k_bits;
+    if (frame_size > 0 && frame_size % k_bits == 0 &&
+        frame_size / k_bits <= max_codewords)
+        return frame_size / k_bits;
+    const uint64_t count = ++refused;
+    if (should_log(count))
+        logger->warn("set_frame_size({}) refused: allowed: a multiple of the {} "
+                     "information bits of a codeword, 1 to {} codewords "
+                     "(frames_per_call); the frame size stays ({} refused so far)",
+                     frame_size,
+                     k_bits,
+                     max_codewords,
+                     count);
+    return 0;
 }
 
 } // namespace
@@ -107,6 +122,7 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
                                    float min_sum_offset)
     : gr::fec::generic_decoder("gpuldpc_ldpc_decoder_def"),
       d_frames_per_call(check_frames_per_call(frames_per_call)),
+      d_max_frames_per_call(d_frames_per_call),
       d_input_scale(input_scale)
 {
     if (!(input_scale > 0.0f) || !std::isfinite(input_scale))
@@ -123,13 +139,20 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
                                    decoder_config{}.llr_scale,
                                    min_sum_scale,
                                    min_sum_offset);
-    set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
+    if (!set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame())))
+        throw std::invalid_argument("frames_per_call=" + std::to_string(frames_per_call) +
+                                    " is out of range: the frame size overflows");
 }
 
 bool ldpc_decoder_def::set_frame_size(unsigned int frame_size)
 {
-    const size_t codewords =
-        codewords_in(frame_size, d_decoder->info_bits_per_frame(), d_logger);
+    const size_t codewords = codewords_in(frame_size,
+                                          d_decoder->info_bits_per_frame(),
+                                          d_max_frames_per_call,
+                                          d_logger,
+                                          d_refused_sizes);
+    if (codewords == 0)
+        return false;
     d_frames_per_call = codewords;
     d_scaled.resize(d_frames_per_call * d_decoder->llr_per_frame());
     d_status.resize(d_frames_per_call);
@@ -152,8 +175,13 @@ void ldpc_decoder_def::generic_work(void* inbuffer, void* outbuffer)
 {
     const float* in = static_cast<const float*>(inbuffer);
     const size_t n_in = d_scaled.size();
-    for (size_t i = 0; i < n_in; ++i)
-        d_scaled[i] = in[i] * d_input_scale;
+    // a product past float's range saturates (a huge input_scale must not
+    // turn finite inputs into erasures); NaN and Inf inputs stay what they are
+    constexpr float top = std::numeric_limits<float>::max();
+    for (size_t i = 0; i < n_in; ++i) {
+        const float v = in[i] * d_input_scale;
+        d_scaled[i] = std::isfinite(in[i]) ? std::clamp(v, -top, top) : v;
+    }
     d_decoder->decode(d_scaled.data(),
                       d_frames_per_call,
                       static_cast<uint8_t*>(outbuffer),
@@ -184,18 +212,25 @@ gr::fec::generic_encoder::sptr ldpc_encoder_def::make_from_code(ldpc_code::sptr 
 
 ldpc_encoder_def::ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call)
     : gr::fec::generic_encoder("gpuldpc_ldpc_encoder_def"),
-      d_code(code),
-      d_frames_per_call(check_frames_per_call(frames_per_call))
+      d_code(code ? code : throw std::invalid_argument("code: no code given")),
+      d_frames_per_call(check_frames_per_call(frames_per_call)),
+      d_max_frames_per_call(d_frames_per_call)
 {
-    if (!code)
-        throw std::invalid_argument("code: no code given");
-    set_frame_size(unsigned(d_frames_per_call * d_code->k() * d_code->bits_per_symbol()));
+    if (!set_frame_size(
+            unsigned(d_frames_per_call * d_code->k() * d_code->bits_per_symbol())))
+        throw std::invalid_argument("frames_per_call=" + std::to_string(frames_per_call) +
+                                    " is out of range: the frame size overflows");
 }
 
 bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
 {
-    const size_t codewords = codewords_in(
-        frame_size, size_t(d_code->k()) * d_code->bits_per_symbol(), d_logger);
+    const size_t codewords = codewords_in(frame_size,
+                                          size_t(d_code->k()) * d_code->bits_per_symbol(),
+                                          d_max_frames_per_call,
+                                          d_logger,
+                                          d_refused_sizes);
+    if (codewords == 0)
+        return false;
     d_frames_per_call = codewords;
     d_info.resize(d_frames_per_call * d_code->k());
     d_codeword.resize(d_frames_per_call * d_code->n());

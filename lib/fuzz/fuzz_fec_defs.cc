@@ -9,8 +9,9 @@
 // a small binary or GF(4) code (CPU) take random frame sizes (up to 2^20
 // bits, and multiples of a codeword), then work on the fuzzer's data (soft
 // values include NaN and infinities; sizes of 64 codewords at most).
-// set_frame_size MUST accept exactly the positive multiples of k m bits, throw
-// std::runtime_error for the others and keep the previous size; the sizes
+// set_frame_size MUST accept exactly the positive multiples of k m bits up to
+// frames_per_call codewords, refuse the others (false, never a throw: gr-fec
+// calls it inside work()) and keep the previous size; the sizes
 // reported follow; the decoder's output is 0/1 bits whatever its input; and an
 // encoded frame, sent clean, decodes to its information bits.
 
@@ -60,17 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         const uint8_t how = in.byte();
         unsigned int bits = in.take<uint32_t>();
         if (how & 1)
-            bits = unsigned(k_bits * (1 + bits % 64)); // a valid size
+            bits = unsigned(k_bits * (1 + bits % frames_per_call)); // a valid size
         else
             bits %= 1u << 20;
-        const bool valid = bits > 0 && bits % k_bits == 0;
-        // a refused size throws std::runtime_error, as gr-fec's own do
+        const bool valid =
+            bits > 0 && bits % k_bits == 0 && bits / k_bits <= size_t(frames_per_call);
         auto accepts = [bits](auto& definition) {
             try {
                 return definition->set_frame_size(bits);
-            } catch (const std::runtime_error&) {
-                return false;
+            } catch (const std::exception&) {
+                fuzz::broken("set_frame_size threw");
             }
+            return false;
         };
         if (accepts(dec) != valid || accepts(enc) != valid)
             fuzz::broken("set_frame_size accepted an invalid size or refused a valid "

@@ -71,19 +71,24 @@ class qa_fecapi(gr_unittest.TestCase):
 
     def test_frame_size_and_arguments(self):
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
-        dec = gpuldpc.ldpc_decoder_def(code)
+        # frames_per_call: the size when made and the most set_frame_size serves
+        dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=4)
         self.assertAlmostEqual(dec.rate(), 0.5)
         self.assertTrue(dec.set_frame_size(3 * code.k))
         self.assertEqual(dec.get_input_size(), 3 * code.n)
-        for bad in (code.k + 1, 0):
-            with self.assertRaisesRegex(RuntimeError, f"frame_size={bad} bits"):
-                dec.set_frame_size(bad)
+        # refused, never thrown (gr-fec calls it inside work()): counted, the
+        # size kept
+        for i, bad in enumerate((code.k + 1, 0, 5 * code.k)):
+            self.assertFalse(dec.set_frame_size(bad))
+            self.assertEqual(dec.refused_frame_sizes(), i + 1)
             self.assertEqual(dec.get_input_size(), 3 * code.n)  # unchanged
             self.assertEqual(dec.get_output_size(), 3 * code.k)
+        self.assertTrue(dec.set_frame_size(4 * code.k))
         enc = gpuldpc.ldpc_encoder_def(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
         self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
-        with self.assertRaisesRegex(RuntimeError, "frame_size=7 bits"):
-            enc.set_frame_size(7)
+        self.assertFalse(enc.set_frame_size(7))
+        self.assertFalse(enc.set_frame_size(2 * code.k))
+        self.assertEqual(enc.refused_frame_sizes(), 2)
         self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
         with self.assertRaisesRegex(ValueError, "frames_per_call=0"):
             gpuldpc.ldpc_decoder_def(code, frames_per_call=0)
@@ -103,9 +108,10 @@ class qa_fecapi(gr_unittest.TestCase):
 
     def test_tagged_decoder(self):
         # packets of two codewords; the definition follows each packet's size
+        # up to frames_per_call codewords
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_2_4_n96_gf64.alist"))
         y, info_bits, scale = self.noisy_codewords(code, 8, 5.0, seed=3)
-        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+        dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=2, input_scale=scale)
         n_bits = code.n * code.bits_per_symbol
         tb = gr.top_block()
         src = blocks.vector_source_f(y.ravel().tolist())
@@ -118,6 +124,92 @@ class qa_fecapi(gr_unittest.TestCase):
         np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
                                       info_bits.ravel())
         self.assertEqual(dec.frames(), 8)
+
+    def run_with_deadline(self, tb, seconds=60):
+        # a flowgraph that hangs fails the test instead of the test run
+        import threading
+        t = threading.Thread(target=tb.run, daemon=True)
+        t.start()
+        t.join(seconds)
+        if t.is_alive():
+            tb.stop()
+            self.fail("the flowgraph did not finish")
+
+    def test_tagged_decoder_survives_a_packet_of_no_whole_codewords(self):
+        # a packet of 1.5 codewords among good ones: its size is refused (not
+        # thrown inside work()), the flowgraph finishes and every good packet
+        # decodes
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        y, info_bits, scale = self.noisy_codewords(code, 12, 6.0, seed=8)
+        n_bits = code.n * code.bits_per_symbol
+        half = n_bits // 2
+        bad_at = 5
+        stream = np.concatenate([y[:bad_at].ravel(), y[bad_at], y[bad_at + 1][:half],
+                                 y[bad_at + 2:].ravel()])
+        lengths = [n_bits] * bad_at + [n_bits + half] + [n_bits] * (12 - bad_at - 2)
+        tags, offset = [], 0
+        for length in lengths:
+            tags.append(gr.tag_utils.python_to_tag(
+                (offset, pmt.intern("packet_len"), pmt.from_long(length))))
+            offset += length
+        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(stream.tolist(), False, 1, tags)
+        tdec = fec.tagged_decoder(dec, gr.sizeof_float, gr.sizeof_char, "packet_len",
+                                  4 * n_bits)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, tdec, snk)
+        self.run_with_deadline(tb)
+        out = np.array(snk.data(), dtype=np.uint8).reshape(-1, code.k)
+        self.assertEqual(out.shape[0], len(lengths))
+        self.assertGreaterEqual(dec.refused_frame_sizes(), 1)  # asked per call
+        np.testing.assert_array_equal(out[:bad_at], info_bits[:bad_at])
+        np.testing.assert_array_equal(out[bad_at], info_bits[bad_at])
+        np.testing.assert_array_equal(out[bad_at + 1:], info_bits[bad_at + 2:])
+        self.assertEqual(dec.frames(), len(lengths))
+
+    def test_extended_decoder_keeps_its_size(self):
+        # fec.extended_decoder fixes its rate when made: a larger size asked
+        # for mid-run is refused, and frames() counts the codewords fed
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        frames = 600
+        y, info_bits, scale = self.noisy_codewords(code, frames, 6.0, seed=9)
+        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+        for size in (2, 3, 4):
+            self.assertFalse(dec.set_frame_size(size * code.k))
+        tb = gr.top_block()
+        src = blocks.vector_source_f(y.ravel().tolist())
+        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
+                                    puncpat="11", integration_period=10000)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, xdec, snk)
+        tb.start()
+        for size in (2, 4, 1, 3):
+            time.sleep(0.01)
+            dec.set_frame_size(size * code.k)
+        tb.wait()
+        self.assertEqual(dec.frames(), frames)
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
+                                      info_bits.ravel())
+
+    def test_huge_input_scale_saturates(self):
+        # input_scale = 1e38 takes unit soft bits past float's range: they
+        # saturate instead of becoming erasures, and noise-free frames decode
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
+        rng = np.random.default_rng(10)
+        info = rng.integers(0, 2, size=(8, code.k), dtype=np.uint8)
+        bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
+        y = (2.0 * bits - 1.0).astype(np.float32) * 4.0
+        dec = gpuldpc.ldpc_decoder_def(code, input_scale=1e38, device="cpu")
+        tb = gr.top_block()
+        src = blocks.vector_source_f(y.ravel().tolist())
+        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
+                                    puncpat="11", integration_period=10000)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, xdec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), info.ravel())
+        self.assertEqual(dec.failed_frames(), 0)
 
     def test_min_sum_scale_and_offset(self):
         # the definition decodes as the engine with the same min-sum scale and

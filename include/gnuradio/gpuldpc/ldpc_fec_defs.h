@@ -35,11 +35,18 @@ namespace gpuldpc {
  *   sigma^2 (min-sum does not depend on the scale). min_sum_scale and
  *   min_sum_offset (min-sum) as in decoder_config.
  * - Output: frames_per_call * k * m unpacked information bits (0/1).
- * - set_frame_size(bits) MUST be given a positive multiple of k * m; any other
- *   size is logged and throws std::runtime_error (as gr-fec's decoders do),
- *   leaving the previous size in force. The frames of one call are decoded as
- *   one batch. Works inside fec.extended_decoder, fec.decoder,
- *   fec.tagged_decoder (packets of whole codewords) and fec.async_decoder.
+ *   Products beyond float's range saturate; NaN/Inf inputs are erasures.
+ * - frames_per_call is the number of codewords a call when made, and the most
+ *   set_frame_size() accepts: set_frame_size(bits) serves a multiple of k * m
+ *   from 1 to frames_per_call codewords and returns true; it refuses any other
+ *   size (0, not a multiple, larger), returns false, logs and counts it
+ *   (refused_frame_sizes()) and keeps the previous size, as gr-fec's own
+ *   coders do. It never throws: gr-fec calls it inside work() and message
+ *   handlers. The frames of one call are decoded as one batch. Works inside
+ *   fec.extended_decoder and fec.decoder (which fix their rate when made: keep
+ *   the size), fec.tagged_decoder (packets of whole codewords, at most
+ *   frames_per_call of them) and fec.async_decoder (PDUs of whole codewords;
+ *   it rejects other PDUs itself).
  */
 class GPULDPC_API ldpc_decoder_def : public gr::fec::generic_decoder
 {
@@ -95,10 +102,14 @@ public:
     /*! Frames whose decoding did not converge, since construction. Any thread. */
     uint64_t failed_frames() const { return d_failed; }
     uint64_t frames() const { return d_frames; } //!< frames decoded; any thread
+    //! set_frame_size() calls refused; any thread
+    uint64_t refused_frame_sizes() const { return d_refused_sizes; }
 
 private:
     batch_decoder::sptr d_decoder;
     size_t d_frames_per_call;
+    const size_t d_max_frames_per_call;
+    std::atomic<uint64_t> d_refused_sizes{ 0 };
     float d_input_scale;
     std::vector<float> d_scaled;
     std::vector<frame_status> d_status;
@@ -113,8 +124,10 @@ private:
  * \details
  * Contract (generic_encoder): input frames_per_call * k * m unpacked bits
  * (lowest bit of each byte), output frames_per_call * n * m unpacked code
- * bits; set_frame_size(bits) MUST be given a positive multiple of k * m, any
- * other size throws std::runtime_error and leaves the previous size.
+ * bits; set_frame_size(bits) serves a multiple of k * m from 1 to
+ * frames_per_call codewords (returns true), and refuses any other size as the
+ * decoder definition does (false, logged, counted, the previous size kept;
+ * never a throw).
  */
 class GPULDPC_API ldpc_encoder_def : public gr::fec::generic_encoder
 {
@@ -136,10 +149,14 @@ public:
     bool set_frame_size(unsigned int frame_size) override;
     const char* get_input_conversion() override { return "none"; }
     const char* get_output_conversion() override { return "none"; }
+    //! set_frame_size() calls refused; any thread
+    uint64_t refused_frame_sizes() const { return d_refused_sizes; }
 
 private:
     ldpc_code::sptr d_code;
     size_t d_frames_per_call;
+    const size_t d_max_frames_per_call;
+    std::atomic<uint64_t> d_refused_sizes{ 0 };
     std::vector<uint8_t> d_info, d_codeword;
     std::vector<uint8_t> d_sent; // the transmitted symbols of d_codeword
 };

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(1a623d387c3bc1558c8a5c10c9d83914) */
+/* BINDTOOL_HEADER_FILE_HASH(dad8f0eb1baae3aa50be3cd11bdb8312) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -117,7 +117,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("min_sum_scale") = 0.8125f,
              py::arg("min_sum_offset") = 0.0f)
         .def("frames", &ldpc_decoder_def::frames)
-        .def("failed_frames", &ldpc_decoder_def::failed_frames);
+        .def("failed_frames", &ldpc_decoder_def::failed_frames)
+        .def("refused_frame_sizes", &ldpc_decoder_def::refused_frame_sizes);
 
     py::class_<ldpc_encoder_def,
                gr::fec::generic_encoder,
@@ -143,5 +144,6 @@ void bind_ldpc_fec_defs(py::module& m)
                  return std::make_shared<ldpc_encoder_def>(code, frames_per_call);
              }),
              py::arg("code"),
-             py::arg("frames_per_call") = 1);
+             py::arg("frames_per_call") = 1)
+        .def("refused_frame_sizes", &ldpc_encoder_def::refused_frame_sizes);
 }
