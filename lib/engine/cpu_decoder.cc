@@ -190,6 +190,7 @@ public:
                 uint8_t* codeword_bits) override
     {
         run(llr, false, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(llr, llr_per_frame(), n_frames, status);
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -199,6 +200,8 @@ public:
                            uint8_t* codeword_bits) override
     {
         run(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(
+            symbol_ll, size_t(d_code->n_transmitted()) * d_code->q(), n_frames, status);
     }
 
 private:

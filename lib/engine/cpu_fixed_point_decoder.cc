@@ -82,6 +82,7 @@ public:
                 uint8_t* codeword_bits) override
     {
         run(llr, nullptr, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(llr, llr_per_frame(), n_frames, status);
     }
 
     void decode_int8(const int8_t* llr,

@@ -335,6 +335,7 @@ public:
                 uint8_t* codeword_bits) override
     {
         decode_now(llr, false, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(llr, llr_per_frame(), n_frames, status);
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -344,6 +345,8 @@ public:
                            uint8_t* codeword_bits) override
     {
         decode_now(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(
+            symbol_ll, size_t(d_code->n_transmitted()) * d_code->q(), n_frames, status);
     }
 
     // Outstanding batches alternate between the two workspaces, each with its
@@ -362,6 +365,7 @@ public:
             cuda::scoped_device guard(d_device);
             if (n_frames > 0)
                 enqueue(slot, llr, false, n_frames, info_bits, status, nullptr);
+            note_ticket(ticket, llr, n_frames, status);
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {
@@ -385,6 +389,7 @@ public:
             throw;
         }
         retire_ticket(ticket);
+        finish_ticket(ticket);
     }
 
     std::shared_ptr<void> host_buffer(size_t bytes) const override
@@ -553,12 +558,12 @@ private:
         std::lock_guard<std::mutex> lock(d_mutex);
         cuda::scoped_device guard(d_device);
         try {
-            if (d_points_name != c.name()) {
+            if (d_points_host != c.points()) {
                 std::vector<float2> pts;
                 for (const auto& z : c.points())
                     pts.push_back(make_float2(z.real(), z.imag()));
                 d_points = cuda::upload(pts);
-                d_points_name = c.name();
+                d_points_host = c.points();
             }
             const auto& g = d_graph;
             const size_t n = g.n;
@@ -721,7 +726,7 @@ private:
     cuda::device_buffer<uint8_t> d_edge_coefficient, d_edge_coefficient_inverse, d_gf_mul;
     // decode_symbols(): the last constellation's points
     cuda::device_buffer<float2> d_points;
-    std::string d_points_name;
+    std::vector<std::complex<float>> d_points_host;
     kernels::fft_bp_graph d_graph{};
     kernels::fft_bp_variant d_variant{};
     size_t d_max_launch = 1;

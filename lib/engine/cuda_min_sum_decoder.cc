@@ -347,6 +347,7 @@ public:
                 uint8_t* codeword_bits) override
     {
         decode_now(llr, nullptr, n_frames, info_bits, status, codeword_bits);
+        fail_erased_frames(llr, llr_per_frame(), n_frames, status);
     }
 
     void decode_int8(const int8_t* llr,
@@ -398,6 +399,7 @@ public:
             cuda::scoped_device guard(d_device);
             if (n_frames > 0)
                 enqueue(slot, llr, llr8, n_frames, info_bits, status, nullptr);
+            note_ticket(ticket, llr, n_frames, status);
             const workspace& w = reserve(slot, 0);
             w.done->record(w.stream->get());
         } catch (...) {
@@ -421,6 +423,7 @@ public:
             throw;
         }
         retire_ticket(ticket);
+        finish_ticket(ticket);
     }
 
     std::shared_ptr<void> host_buffer(size_t bytes) const override

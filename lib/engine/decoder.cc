@@ -125,7 +125,7 @@ void batch_decoder::check_symbol_arguments(const constellation& c,
             std::to_string(c.bits_per_symbol()) + " bits a symbol, the code's symbols " +
             std::to_string(d_code->bits_per_symbol()) +
             "; allowed: the constellation of q = " + std::to_string(d_code->q()) +
-            " points (bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)");
+            " points (e.g. bpsk, qpsk, 8psk, 16qam, gpuldpc-64qam, gpuldpc-256qam)");
     for (size_t f = 0; f < n_frames; ++f)
         if (!(std::isfinite(noise_var[f]) && noise_var[f] >= 1.2e-38f))
             throw std::invalid_argument("noise_var=" + std::to_string(noise_var[f]) +
@@ -148,7 +148,7 @@ void batch_decoder::decode_symbols(const std::complex<float>* symbols,
     // chunks of about 1 MiB of floats, at least one frame
     const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / per_frame);
     std::lock_guard<std::mutex> lock(d_symbols_mutex);
-    if (!d_demapper || d_demapper->points().name() != c.name())
+    if (!d_demapper || d_demapper->points().points() != c.points())
         d_demapper = std::make_unique<soft_demapper>(c);
     d_symbol_ll.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * per_frame);
     for (size_t f0 = 0; f0 < n_frames; f0 += chunk) {
@@ -238,8 +238,42 @@ void batch_decoder::decode_bit_pairs(const float* symbol_ll,
         d_converted[i] = d_config.flip_llr_sign ? l0 - l1 : l1 - l0;
     }
     decode(d_converted.data(), n_frames, info_bits, status, codeword_bits);
-    for (size_t f = 0; f < n_frames; ++f)
+    for (size_t f = 0; f < n_frames; ++f) {
         status[f].invalid_inputs += d_converted_invalid[f];
+        if (d_converted_invalid[f] == 2 * nl)
+            status[f].converged = 0; // no valid value: see fail_erased_frames()
+    }
+}
+
+void batch_decoder::fail_erased_frames(const float* in,
+                                       size_t values_per_frame,
+                                       size_t n_frames,
+                                       frame_status* status)
+{
+    if (!in || !status || values_per_frame == 0)
+        return;
+    for (size_t f = 0; f < n_frames; ++f) {
+        const float* v = in + f * values_per_frame;
+        // a frame with one valid value ends the scan at once
+        if (std::none_of(
+                v, v + values_per_frame, [](float x) { return std::isfinite(x); }))
+            status[f].converged = 0;
+    }
+}
+
+void batch_decoder::note_ticket(uint64_t ticket,
+                                const float* llr,
+                                size_t n_frames,
+                                frame_status* status)
+{
+    d_pending[ticket % max_outstanding] = { llr, n_frames, status };
+}
+
+void batch_decoder::finish_ticket(uint64_t ticket)
+{
+    pending_batch& b = d_pending[ticket % max_outstanding];
+    fail_erased_frames(b.llr, llr_per_frame(), b.n_frames, b.status);
+    b = {};
 }
 
 void batch_decoder::cancel_ticket()

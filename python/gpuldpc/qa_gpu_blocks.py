@@ -57,7 +57,7 @@ class qa_gpu_blocks(gr_unittest.TestCase):
                 tb = gr.top_block()
                 src = blocks.vector_source_f(llr.ravel().tolist(), False, 1, tags)
                 dec = gpuldpc.ldpc_decoder(code, output="symbols", device=device,
-                                           max_batch=16)
+                                           max_batch=16, status_tags="all")
                 snk = blocks.vector_sink_b()
                 tb.connect(src, dec, snk)
                 tb.run()
@@ -140,6 +140,57 @@ class qa_gpu_blocks(gr_unittest.TestCase):
             np.testing.assert_array_equal(outs["cuda"], outs["cpu"])
             sent = np.packbits(info, axis=1) if output == "packed" else info
             np.testing.assert_array_equal(outs["cuda"], sent)
+
+    def test_all_erased_frames_fail_on_the_gpu_as_on_the_cpu(self):
+        # a frame with no valid soft value is a failed frame on every decoder
+        # family, through decode() and through the block's begin/end pipeline
+        for name, kwargs in (("regular_3_6_n96_gf2.alist",
+                              dict(algorithm="min-sum", messages="int8")),
+                             ("regular_3_6_n96_gf2.alist", dict(algorithm="sum-product")),
+                             ("regular_2_4_n96_gf64.alist", dict())):
+            code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(), name))
+            nl = code.n * code.bits_per_symbol
+            llr = np.full((4, nl), -4.0, np.float32)
+            llr[1] = np.nan
+            llr[3] = np.inf
+            results = {}
+            for device in ("cpu", "cuda"):
+                dec = gpuldpc.batch_decoder(code, device=device, **kwargs)
+                _, status = dec.decode(llr)
+                results[device] = (list(status["converged"]),
+                                   list(status["invalid_inputs"]))
+            self.assertEqual(results["cuda"], results["cpu"], name)
+            self.assertEqual(results["cpu"][0], [1, 0, 1, 0], name)
+            tb = gr.top_block()
+            src = blocks.vector_source_f(llr.ravel().tolist())
+            blk = gpuldpc.ldpc_decoder(code, output="bits", length_tag_key="",
+                                       pass_failed=False, device="cuda", **kwargs)
+            snk = blocks.null_sink(1)
+            tb.connect(src, blk, snk)
+            tb.run()
+            self.assertEqual((blk.frames(), blk.failed_frames()), (4, 2), name)
+
+    def test_tiny_noise_var_saturates_on_the_gpu(self):
+        # N0 at the bottom of the allowed range: the device's metrics saturate
+        # as the CPU's do, and noise-free GF(256) frames on 256-QAM decode
+        code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
+                                                   "regular_2_4_n64_gf256.alist"))
+        rng = np.random.default_rng(11)
+        info = rng.integers(0, 256, size=(8, code.k), dtype=np.uint8)
+        points = np.asarray(gpuldpc.constellation("gpuldpc-256qam").points)
+        y = points[code.encode(info)].astype(np.complex64)
+        dec = gpuldpc.batch_decoder(code, device="cuda")
+        for n0 in (1.2e-38, 3e-38, 5e-38):
+            bits, status = dec.decode_symbols(y, "gpuldpc-256qam", n0)
+            self.assertTrue(all(status["converged"]), n0)
+            self.assertEqual(int(status["invalid_inputs"].sum()), 0, n0)
+        tb = gr.top_block()
+        src = blocks.vector_source_c(y.ravel()[:512].tolist())
+        dm = gpuldpc.soft_demapper_cf("gpuldpc-256qam", "exact", 1.3e-38, "", "cuda")
+        snk = blocks.vector_sink_f()
+        tb.connect(src, dm, snk)
+        tb.run()
+        self.assertTrue(np.all(np.isfinite(np.array(snk.data()))))
 
     def test_fwht_block_gpu_equals_cpu(self):
         rng = np.random.default_rng(1)

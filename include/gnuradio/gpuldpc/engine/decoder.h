@@ -173,9 +173,11 @@ public:
     virtual ~batch_decoder();
 
     /*!
-     * Creates a decoder. \p device: "cpu" or "auto" (the CPU reference; GPU
-     * decoders come with the CUDA backend); "cuda"/"cuda:N" throws
-     * std::runtime_error until then.
+     * Creates a decoder. \p device: "cpu" (the CPU reference), "auto" (a GPU
+     * decoder when a CUDA device is usable and runs the configuration, else
+     * the CPU reference; device_name() says which; the Python binding's
+     * default), "cuda" or "cuda:N" (std::runtime_error without a usable
+     * device, std::invalid_argument for a configuration no GPU decoder runs).
      */
     static sptr make(ldpc_code::sptr code,
                      const decoder_config& config = {},
@@ -402,9 +404,31 @@ protected:
                           uint8_t* info_bits,
                           frame_status* status,
                           uint8_t* codeword_bits);
+    //! Marks the frames whose \p values_per_frame inputs are all NaN or
+    //! infinite as not converged: with no valid soft value, the all-zero
+    //! decision satisfies every check but carries no information. For every
+    //! decode() and decode_symbol_llr() implementation, after decoding.
+    static void fail_erased_frames(const float* in,
+                                   size_t values_per_frame,
+                                   size_t n_frames,
+                                   frame_status* status);
+    //! begin_decode() implementations: the batch of \p ticket (float input;
+    //! null for 8-bit input), whose erased frames end_decode() marks through
+    //! finish_ticket().
+    void
+    note_ticket(uint64_t ticket, const float* llr, size_t n_frames, frame_status* status);
+    //! end_decode() implementations, after the batch of \p ticket finished
+    //! without error: fail_erased_frames() on it.
+    void finish_ticket(uint64_t ticket);
 
 private:
     uint64_t d_tickets_issued = 0, d_tickets_retired = 0;
+    struct pending_batch {
+        const float* llr = nullptr;
+        size_t n_frames = 0;
+        frame_status* status = nullptr;
+    };
+    pending_batch d_pending[max_outstanding];
     // inputs converted for decode(): decode_int8()'s chunks, decode_bit_pairs()
     std::mutex d_convert_mutex; // guards the two below
     std::vector<float> d_converted;
