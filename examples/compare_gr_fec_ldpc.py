@@ -84,7 +84,7 @@ def main(argv=None):
     configs = (("sum-product", "flooding", 1), ("sum-product", "flooding", args.threads),
                ("sum-product", "layered", args.threads), ("min-sum", "layered", args.threads))
     decoders = [gpuldpc.batch_decoder(code, algorithm=a, schedule=s, threads=t,
-                                      max_iterations=args.iterations)
+                                      max_iterations=args.iterations, device="cpu")
                 for a, s, t in configs]
     with tempfile.TemporaryDirectory() as tmp:
         alist = os.path.join(tmp, "code.alist")

@@ -31,9 +31,9 @@ class qa_batch_decoder(gr_unittest.TestCase):
 
     def test_calls_from_python_threads(self):
         # decode() runs without the GIL; concurrent calls on one decoder take
-        # turns and each gets the answer of a lone call
+        # turns and each gets the answer of a lone call (CPU: its workspaces)
         code = gpuldpc.construct_regular_code(128, 2, 4, 16, seed=4)
-        dec = gpuldpc.batch_decoder(code, max_iterations=20, threads=2)
+        dec = gpuldpc.batch_decoder(code, max_iterations=20, threads=2, device="cpu")
         inputs = [noisy_frames(code, 10, 1.5, 40 + i)[1] for i in range(4)]
         expected = [dec.decode(llr) for llr in inputs]
         results = [[] for _ in inputs]
@@ -63,7 +63,7 @@ class qa_batch_decoder(gr_unittest.TestCase):
                                                                          "log-fft-bp"]:
                 for sched in ("flooding", "layered"):
                     dec = gpuldpc.batch_decoder(code, algorithm=alg, schedule=sched,
-                                                max_iterations=20)
+                                                max_iterations=20, device="cpu")
                     self.assertEqual(dec.algorithm, alg)
                     self.assertEqual(dec.device, "cpu")
                     self.assertEqual(dec.kernel_variant, "")  # no GPU kernel
@@ -127,18 +127,18 @@ class qa_batch_decoder(gr_unittest.TestCase):
         frames = 6
         info = rng.integers(0, code.q, size=(frames, code.k), dtype=np.uint8)
         cw = code.puncture(code.encode(info))
-        points = np.array(gpuldpc.constellation("64qam").points, dtype=np.complex64)
+        points = np.array(gpuldpc.constellation("gpuldpc-64qam").points, dtype=np.complex64)
         n0 = np.array([0.01, 0.02, 0.03, 0.02, 0.01, 0.015], dtype=np.float32)
         noise = (rng.normal(size=cw.shape) + 1j * rng.normal(size=cw.shape)) * np.sqrt(n0[:, None] / 2)
         y = (points[cw] + noise).astype(np.complex64)
         y[2, 7] = np.nan
         dec = gpuldpc.batch_decoder(code, threads=2)
-        bits, status = dec.decode_symbols(y, "64qam", n0)
+        bits, status = dec.decode_symbols(y, "gpuldpc-64qam", n0)
         np.testing.assert_array_equal(
             bits, sim.symbols_to_bits(info, code.bits_per_symbol))
         # the NaN symbol: q erased values of frame 2 only
         np.testing.assert_array_equal(status["invalid_inputs"], [0, 0, 64, 0, 0, 0])
-        demapper = gpuldpc.soft_demapper("64qam")
+        demapper = gpuldpc.soft_demapper("gpuldpc-64qam")
         ll = np.stack([np.asarray(demapper.symbol_log_likelihoods(y[f], float(n0[f])))
                        for f in range(frames)]).reshape(frames, code.n, code.q)
         with np.errstate(invalid="ignore"):
@@ -147,15 +147,15 @@ class qa_batch_decoder(gr_unittest.TestCase):
         np.testing.assert_array_equal(bits, ref_bits)
         np.testing.assert_array_equal(status, ref_status)
         # one noise variance for every frame
-        bits1, _ = dec.decode_symbols(y[:1], "64qam", 0.01)
+        bits1, _ = dec.decode_symbols(y[:1], "gpuldpc-64qam", 0.01)
         np.testing.assert_array_equal(bits1, bits[:1])
         # the arguments are checked by name
-        with self.assertRaisesRegex(ValueError, "constellation='16qam'"):
-            dec.decode_symbols(y, "16qam", n0)
+        with self.assertRaisesRegex(ValueError, "constellation='gpuldpc-16qam'"):
+            dec.decode_symbols(y, "gpuldpc-16qam", n0)
         with self.assertRaisesRegex(ValueError, "noise_var=0.000000 of frame 1"):
-            dec.decode_symbols(y[:2], "64qam", np.array([0.01, 0.0], dtype=np.float32))
+            dec.decode_symbols(y[:2], "gpuldpc-64qam", np.array([0.01, 0.0], dtype=np.float32))
         with self.assertRaisesRegex(ValueError, "noise_var has 2 values"):
-            dec.decode_symbols(y[:3], "64qam", np.array([0.01, 0.02], dtype=np.float32))
+            dec.decode_symbols(y[:3], "gpuldpc-64qam", np.array([0.01, 0.02], dtype=np.float32))
 
     def test_nan_is_counted_per_frame(self):
         code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(),
@@ -252,6 +252,7 @@ class qa_gpuldpc_sim(gr_unittest.TestCase):
                                       "--max-frame-errors", "5", "--iterations", "20",
                                       "--schedule", "layered", "--threads", "2",
                                       "--batch", "16", "--seed", "3", "--quiet",
+                                      "--device", "cpu",
                                       "--json", os.path.join(tmp, "r.json"),
                                       "--plot", os.path.join(tmp, "r.png")],
                 capture_output=True, text=True, timeout=300)

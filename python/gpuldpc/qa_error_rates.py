@@ -148,8 +148,9 @@ def trials_for(ref_frames, ref_errors, power=POWER):
 
 def run_case(index, code_name, algorithm, schedule, ebn0, trials=300):
     code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(), code_name))
+    # the CPU reference, as the references were made
     dec = gpuldpc.batch_decoder(code, algorithm=algorithm, schedule=schedule,
-                                max_iterations=ITERATIONS)
+                                max_iterations=ITERATIONS, device="cpu")
     rng = np.random.default_rng(7 + index)
     return sim.simulate_point(code, dec, ebn0, trials, trials, 100, rng)
 

@@ -86,7 +86,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
         runs = coloured.layered_runs
         order = coloured.layered_check_order
         self.assertLess(len(runs), len(code.layered_runs) // 4)
-        np.testing.assert_array_equal(np.sort(order), np.arange(code.m))
+        np.testing.assert_array_equal(np.sort(order), np.arange(code.checks))
         dense = code.dense()
         for r in range(len(runs) - 1):
             rows = dense[order[runs[r]:runs[r + 1]]]
@@ -110,7 +110,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
             extra = mul[rng.integers(1, q), h[0]] ^ mul[rng.integers(1, q), h[5]]
             h2 = np.vstack([h, extra[None, :], h[7][None, :]])
             code = gpuldpc.ldpc_code.from_dense(h2, q=q)
-            self.assertEqual(code.m, base.m + 2)
+            self.assertEqual(code.checks, base.checks + 2)
             self.assertEqual(code.rank, dense_rank(h2, code.field))
             self.assertEqual(code.k, base.k)
             self.check_encoder(code, seed=q + 1)
@@ -158,7 +158,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
         }
         for name, (n, m, q) in expected.items():
             code = gpuldpc.ldpc_code.load(os.path.join(SHARED_CODES, name))
-            self.assertEqual((code.n, code.m, code.q), (n, m, q), name)
+            self.assertEqual((code.n, code.checks, code.q), (n, m, q), name)
             k_bits = re.search(r"_K(\d+)_", name)
             if k_bits:
                 self.assertEqual(code.k * code.bits_per_symbol, int(k_bits.group(1)))
@@ -177,7 +177,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
                     np.testing.assert_array_equal(again.dense(), code.dense())
                     self.assertEqual(again.to_string(coef=coef), code.to_string(coef=coef))
             rows, cols, vals = code.sparse()
-            h = np.zeros((code.m, code.n), dtype=np.uint8)
+            h = np.zeros((code.checks, code.n), dtype=np.uint8)
             h[rows, cols] = vals
             np.testing.assert_array_equal(h, code.dense())
 
@@ -206,7 +206,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
     def test_quasi_cyclic_code_with_puncturing(self):
         shifts = np.array([[0, -1, 1, 2], [2, 0, -1, 0]])
         code = gpuldpc.ldpc_code.from_base_matrix(shifts, 3, transmitted=[1, 1, 1, 0])
-        self.assertEqual((code.n, code.m, code.lifting), (12, 6, 3))
+        self.assertEqual((code.n, code.checks, code.lifting), (12, 6, 3))
         self.assertEqual(code.n_transmitted, 9)
         np.testing.assert_array_equal(code.punctured_positions, [9, 10, 11])
         np.testing.assert_array_equal(code.base_matrix, shifts)

@@ -369,12 +369,16 @@ def run_pdus(args, code, dec):
                 memory=memory, checks=checks)
 
 
-def run(args):
-    code = gpuldpc.ldpc_code.load(args.code)
+def make_decoder(code, args):
+    """The decoder block under test."""
+    return gpuldpc.ldpc_decoder(code, algorithm=args.algorithm, device=args.device,
+                                max_iterations=args.iterations, output="packed",
+                                status_tags=False, stats_interval=1e9)
+
+
+def run(args, code, dec):
+    """The soak of the decoder block dec (made by make_decoder) on code."""
     if args.input == "pdus":
-        dec = gpuldpc.ldpc_decoder(code, algorithm=args.algorithm, device=args.device,
-                                   max_iterations=args.iterations, output="packed",
-                                   status_tags=False, stats_interval=1e9)
         report = run_pdus(args, code, dec)
         mem = report.pop("memory") or [(0, resident_mib())]
         base = next((mib for m, mib in mem if m >= args.frames // 5), mem[0][1])
@@ -387,9 +391,6 @@ def run(args):
                       memory_growth_mib=growth, memory_checked=not asan)
         return report
     src = soak_source(code, args.frames, args.ebn0, args.bad_rate, args.seed)
-    dec = gpuldpc.ldpc_decoder(code, algorithm=args.algorithm, device=args.device,
-                               max_iterations=args.iterations, output="packed",
-                               status_tags=False, stats_interval=1e9)
     sink = checking_sink(src, dec.output_frame_length())
     tb = gr.top_block("gpuldpc-soak")
     tb.connect(src, dec, sink)
@@ -494,7 +495,27 @@ def main(argv=None):
         p.error("--frames=%d: allowed: 1 or more" % args.frames)
     if not 0.0 <= args.bad_rate <= 0.2:
         p.error("--bad-rate=%g: allowed: 0 to 0.2" % args.bad_rate)
-    report = run(args)
+    if not (args.device in ("auto", "cpu", "cuda") or
+            (args.device.startswith("cuda:") and args.device[5:].isdigit())):
+        p.error("argument --device: '%s' is not one of auto, cpu, cuda, cuda:N" %
+                args.device)
+    try:
+        code = gpuldpc.ldpc_code.load(args.code)
+    except (ValueError, RuntimeError) as e:
+        p.error("argument --code: %s" % e)
+    if code.k < SEQ_BITS:
+        p.error("argument --code: the code must carry at least %d information bits; "
+                "this one has k=%d" % (SEQ_BITS, code.k))
+    # as gpuldpc-sim: a bad argument is a usage error, a missing GPU (device
+    # cuda without one, a build without CUDA) a one-line error, no traceback
+    try:
+        dec = make_decoder(code, args)
+    except ValueError as e:
+        p.error(str(e))
+    except RuntimeError as e:
+        print("gpuldpc-soak: error: %s" % e, file=sys.stderr)
+        return 1
+    report = run(args, code, dec)
     print("gpuldpc-soak on %s (%s): %d frames in %.1f s (%.0f frames/s), latency mean "
           "%.1f ms, max %.1f ms; resident memory %.0f -> %.0f MiB" %
           (report["device"], args.input, report["frames"], report["seconds"],

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(5d66328d0108d5b23f2f11d5980ebb02) */
+/* BINDTOOL_HEADER_FILE_HASH(7f3ccf0bd3e593b6eab7590569bd4a85) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -23,13 +23,13 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 
 namespace {
 
 using namespace gr::gpuldpc;
-using farray = py::array_t<float, py::array::c_style | py::array::forcecast>;
-using i8array = py::array_t<int8_t, py::array::c_style | py::array::forcecast>;
+using pyargs::array_arg;
 
 template <class Array>
 size_t frames_of(const Array& a, size_t width, const char* arg, const char* dtype)
@@ -99,7 +99,7 @@ void bind_decoder(py::module& m)
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
         "              early_termination=True, min_sum_scale=0.8125,\n"
         "              min_sum_offset=0.0,"
-        " flip_llr_sign=False, threads=0, device='cpu',\n"
+        " flip_llr_sign=False, threads=0, device='auto',\n"
         "              messages='fp32', llr_scale=4.0, pack_info_bits=False)\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
@@ -111,16 +111,23 @@ void bind_decoder(py::module& m)
         "memory and traffic; the CPU rounds them the same way; int8 (min-sum): 8-bit\n"
         "fixed-point min-sum, llr_scale steps per unit of LLR. decode_int8() takes\n"
         "8-bit LLRs, value v meaning v / llr_scale. pack_info_bits: the decoded bits\n"
-        "come packed, 8 a byte MSB first (info_bytes_per_frame bytes a frame).")
+        "come packed, 8 a byte MSB first (info_bytes_per_frame bytes a frame).\n\n"
+        "device: 'auto' (the default: a GPU decoder when a CUDA device is usable and\n"
+        "runs the algorithm, else the CPU reference; the device property says which),\n"
+        "'cpu', 'cuda' or 'cuda:N'.\n\n"
+        "Array arguments are checked, not cast: float32 inputs take any real integer\n"
+        "or floating dtype (rounded to float32), decode_int8 takes int8 only (other\n"
+        "values would wrap), complex inputs any numeric dtype but bool; another dtype\n"
+        "raises TypeError naming the argument. Lists go through numpy.asarray.")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
-                         unsigned max_iterations,
+                         long long max_iterations,
                          bool early_termination,
                          float min_sum_scale,
                          float min_sum_offset,
                          bool flip_llr_sign,
-                         unsigned threads,
+                         long long threads,
                          const std::string& device,
                          const std::string& messages,
                          float llr_scale,
@@ -128,12 +135,14 @@ void bind_decoder(py::module& m)
                  decoder_config cfg;
                  cfg.algorithm = parse_decoder_algorithm(algorithm);
                  cfg.schedule = parse_decoder_schedule(schedule);
-                 cfg.max_iterations = max_iterations;
+                 cfg.max_iterations = pyargs::int_arg<unsigned>(
+                     max_iterations, "max_iterations", "1..100000", 1, 100000);
                  cfg.early_termination = early_termination;
                  cfg.min_sum_scale = min_sum_scale;
                  cfg.min_sum_offset = min_sum_offset;
                  cfg.flip_llr_sign = flip_llr_sign;
-                 cfg.threads = threads;
+                 cfg.threads = pyargs::int_arg<unsigned>(
+                     threads, "threads", "0 (all cores) .. 1024", 0, 1024);
                  cfg.messages = parse_message_precision(messages);
                  cfg.llr_scale = llr_scale;
                  cfg.pack_info_bits = pack_info_bits;
@@ -148,39 +157,50 @@ void bind_decoder(py::module& m)
              py::arg("min_sum_offset") = 0.0f,
              py::arg("flip_llr_sign") = false,
              py::arg("threads") = 0,
-             py::arg("device") = "cpu",
+             py::arg("device") = "auto",
              py::arg("messages") = "fp32",
              py::arg("llr_scale") = 4.0f,
              py::arg("pack_info_bits") = false)
         .def(
             "decode",
-            [](batch_decoder& d, farray llr, bool return_codeword) {
-                return run(d, llr, input_kind::llr, return_codeword);
+            [](batch_decoder& d, py::object llr, bool return_codeword) {
+                return run(d,
+                           array_arg<float>(llr, "decode", "llr"),
+                           input_kind::llr,
+                           return_codeword);
             },
             py::arg("llr"),
             py::arg("return_codeword") = false,
-            "llr: float32 (frames, n * bits_per_symbol). Returns (bits, status) or "
+            "llr: float32 (frames, n * bits_per_symbol); other real integer or "
+            "floating dtypes are rounded to float32, complex or bool raise TypeError. "
+            "Returns (bits, status) or "
             "(bits, status, codeword_bits): bits uint8 (frames, k * bits_per_symbol), "
             "status a structured array (converged, iterations, syndrome_weight, "
             "invalid_inputs). With pack_info_bits, bits is (frames, "
             "info_bytes_per_frame), packed.")
         .def(
             "decode_symbol_llr",
-            [](batch_decoder& d, farray ll, bool return_codeword) {
-                return run(d, ll, input_kind::symbol_ll, return_codeword);
+            [](batch_decoder& d, py::object ll, bool return_codeword) {
+                return run(d,
+                           array_arg<float>(ll, "decode_symbol_llr", "symbol_ll"),
+                           input_kind::symbol_ll,
+                           return_codeword);
             },
             py::arg("symbol_ll"),
             py::arg("return_codeword") = false,
             "symbol_ll: float32 (frames, n_transmitted * q) log-likelihoods "
-            "log P(symbol = x).")
+            "log P(symbol = x) (dtypes as decode()'s llr).")
         .def(
             "decode_symbols",
             [](batch_decoder& d,
-               py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>
-                   symbols,
+               py::object symbols_arg,
                const std::string& constellation_name,
-               farray noise_var,
+               py::object noise_var_arg,
                bool return_codeword) {
+                const auto symbols = array_arg<std::complex<float>>(
+                    symbols_arg, "decode_symbols", "symbols");
+                const auto noise_var =
+                    array_arg<float>(noise_var_arg, "decode_symbols", "noise_var");
                 const ldpc_code& c = d.code();
                 const auto points = constellation::make(constellation_name);
                 const size_t frames =
@@ -222,18 +242,25 @@ void bind_decoder(py::module& m)
             "symbols: complex64 (frames, n_transmitted) received points of the "
             "constellation matched to the code (code symbol x sent as "
             "constellation.points()[x]; GF(64) on '64qam', binary on 'bpsk'); "
-            "noise_var: N0 = E|n|^2, one value or one a frame. The decoder takes the "
+            "complex128 and real integer or floating dtypes are converted, bool "
+            "raises TypeError. noise_var: N0 = E|n|^2, one value or one a frame "
+            "(float32, dtypes as decode()'s llr). The decoder takes the "
             "symbol log-likelihoods -|y - x|^2 / N0, no bit taken as independent of "
             "the others of its symbol. Returns what decode() returns.")
         .def(
             "decode_int8",
-            [](batch_decoder& d, i8array llr, bool return_codeword) {
-                return run(d, llr, input_kind::llr_int8, return_codeword);
+            [](batch_decoder& d, py::object llr, bool return_codeword) {
+                return run(d,
+                           array_arg<int8_t>(llr, "decode_int8", "llr"),
+                           input_kind::llr_int8,
+                           return_codeword);
             },
             py::arg("llr"),
             py::arg("return_codeword") = false,
             "llr: int8 (frames, llr_per_frame), value v the LLR v / llr_scale; "
-            "-128 counts as -127. Returns what decode() returns.")
+            "-128 counts as -127. Only int8 is taken (any other dtype raises "
+            "TypeError: wider values would wrap); a list of Python ints is taken when "
+            "every value lies in -128..127. Returns what decode() returns.")
         .def(
             "decode_device",
             [](batch_decoder& d,

@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/fft.h>
 
 void bind_fft(py::module& m)
@@ -29,11 +30,26 @@ void bind_fft(py::module& m)
         m,
         "fft",
         "Batched FFT of complex vectors with fft.fft_vcc's conventions (window, shift, "
-        "unnormalised inverse).")
-        .def(py::init(&fft::make),
+        "unnormalised inverse). window: empty or fft_size taps, real (a complex "
+        "window raises TypeError).")
+        .def(py::init([](int fft_size,
+                         bool forward,
+                         py::object window_arg,
+                         bool shift,
+                         int nthreads,
+                         const std::string& device) {
+                 const auto w =
+                     gr::gpuldpc::pyargs::array_arg<float>(window_arg, "fft", "window");
+                 return fft::make(fft_size,
+                                  forward,
+                                  std::vector<float>(w.data(), w.data() + w.size()),
+                                  shift,
+                                  nthreads,
+                                  device);
+             }),
              py::arg("fft_size"),
              py::arg("forward") = true,
-             py::arg("window") = std::vector<float>(),
+             py::arg("window") = py::list(),
              py::arg("shift") = false,
              py::arg("nthreads") = 1,
              py::arg("device") = "auto")

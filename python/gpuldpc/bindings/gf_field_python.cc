@@ -21,6 +21,7 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/gf_field.h>
 
 namespace {
@@ -33,13 +34,26 @@ py::array_t<uint8_t> table_copy(const uint8_t* data, size_t rows, size_t cols)
     return out;
 }
 
-uint8_t element(const gr::gpuldpc::gf_field& f, unsigned a, const char* arg)
+// Elements come in as signed integers so that a negative one is a ValueError
+// like any other non-element, not pybind11's TypeError for an unsigned parameter.
+uint8_t element(const gr::gpuldpc::gf_field& f, long long a, const char* arg)
 {
-    if (a >= f.q())
+    if (a < 0 || a >= (long long)f.q())
         throw py::value_error(std::string(arg) + "=" + std::to_string(a) +
                               " is not an element of GF(" + std::to_string(f.q()) +
                               "); allowed: 0.." + std::to_string(f.q() - 1));
     return uint8_t(a);
+}
+
+unsigned m_arg(long long m)
+{
+    return gr::gpuldpc::pyargs::int_arg<unsigned>(m, "m", "1..8 (q = 2..256)");
+}
+
+unsigned poly_arg(long long poly)
+{
+    return gr::gpuldpc::pyargs::int_arg<unsigned>(
+        poly, "poly", "0 (the default) or a primitive polynomial of degree m");
 }
 
 } // namespace
@@ -53,49 +67,66 @@ void bind_gf_field(py::module& m)
         "GF(2^m), m = 1..8, in polynomial representation (elements 0..q-1, "
         "addition = XOR).\n\ngf_field(m, poly=0): poly 0 selects the default "
         "primitive polynomial of degree m; a non-primitive poly raises ValueError.")
-        .def(py::init<unsigned, unsigned>(), py::arg("m"), py::arg("poly") = 0)
-        .def_static("default_polynomial", &gf_field::default_polynomial, py::arg("m"))
+        .def(py::init([](long long m, long long poly) {
+                 return std::make_shared<gf_field>(m_arg(m), poly_arg(poly));
+             }),
+             py::arg("m"),
+             py::arg("poly") = 0)
         .def_static(
-            "is_primitive", &gf_field::is_primitive, py::arg("m"), py::arg("poly"))
+            "default_polynomial",
+            [](long long m) { return gf_field::default_polynomial(m_arg(m)); },
+            py::arg("m"))
+        .def_static(
+            "is_primitive",
+            [](long long m, long long poly) {
+                return gf_field::is_primitive(m_arg(m), poly_arg(poly));
+            },
+            py::arg("m"),
+            py::arg("poly"))
         .def_property_readonly("m", &gf_field::m)
         .def_property_readonly("q", &gf_field::q)
         .def_property_readonly("poly", &gf_field::polynomial)
         .def(
             "add",
-            [](const gf_field& f, unsigned a, unsigned b) {
+            [](const gf_field& f, long long a, long long b) {
                 return f.add(element(f, a, "a"), element(f, b, "b"));
             },
             py::arg("a"),
             py::arg("b"))
         .def(
             "mul",
-            [](const gf_field& f, unsigned a, unsigned b) {
+            [](const gf_field& f, long long a, long long b) {
                 return f.mul(element(f, a, "a"), element(f, b, "b"));
             },
             py::arg("a"),
             py::arg("b"))
         .def(
             "div",
-            [](const gf_field& f, unsigned a, unsigned b) {
+            [](const gf_field& f, long long a, long long b) {
                 return f.checked_div(element(f, a, "a"), element(f, b, "b"));
             },
             py::arg("a"),
             py::arg("b"))
         .def(
             "inv",
-            [](const gf_field& f, unsigned a) {
+            [](const gf_field& f, long long a) {
                 return f.checked_inv(element(f, a, "a"));
             },
             py::arg("a"))
         .def(
             "log",
-            [](const gf_field& f, unsigned a) {
+            [](const gf_field& f, long long a) {
                 if (element(f, a, "a") == 0)
                     throw py::value_error("log(0) is undefined");
                 return f.log(uint8_t(a));
             },
             py::arg("a"))
-        .def("exp", &gf_field::exp, py::arg("e"))
+        .def(
+            "exp",
+            [](const gf_field& f, long long e) {
+                return f.exp(gr::gpuldpc::pyargs::int_arg<unsigned>(e, "e", "0 or more"));
+            },
+            py::arg("e"))
         .def_property_readonly(
             "mul_table",
             [](const gf_field& f) { return table_copy(f.tables().mul, f.q(), f.q()); },

@@ -22,15 +22,16 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 
 namespace {
 using namespace gr::gpuldpc;
 
 template <typename T, typename F>
-py::array_t<T>
-apply(py::array_t<T, py::array::c_style | py::array::forcecast> x, size_t n, F&& run)
+py::array_t<T> apply(py::handle x_arg, const char* func, size_t n, F&& run)
 {
+    const auto x = pyargs::array_arg<T>(x_arg, func, "x");
     if (x.ndim() < 1 || x.ndim() > 2 || size_t(x.shape(x.ndim() - 1)) != n)
         throw py::value_error("input must have shape (vectors, " + std::to_string(n) +
                               ") or (" + std::to_string(n) + ",)");
@@ -79,28 +80,38 @@ void bind_gpu_transforms(py::module& m)
         .def_property_readonly("shared_memory_limit", &fwht_cuda::shared_memory_limit)
         .def_property_readonly("shared_memory_bytes", &fwht_cuda::shared_memory_bytes)
         .def_property_readonly("variant", &fwht_cuda::variant)
-        .def("execute", [](fwht_cuda& t, py::array_t<float> x) {
-            return apply<float>(
-                x, t.length(), [&t](const float* in, float* out, size_t v) {
-                    t.execute(in, out, v);
-                });
-        });
+        .def(
+            "execute",
+            [](fwht_cuda& t, py::object x) {
+                return apply<float>(x,
+                                    "execute",
+                                    t.length(),
+                                    [&t](const float* in, float* out, size_t v) {
+                                        t.execute(in, out, v);
+                                    });
+            },
+            py::arg("x"),
+            "x: float32 (vectors, length) or (length,); other real integer or floating "
+            "dtypes are rounded to float32, complex or bool raise TypeError.");
     py::class_<fft_cuda>(m,
                          "fft_cuda",
                          "Batched cuFFT with fft_vcc's window and shift (host arrays in "
                          "and out); raises RuntimeError without CUDA.")
         .def(py::init([](size_t n,
                          bool forward,
-                         const std::vector<float>& window,
+                         py::object window_arg,
                          bool shift,
                          int device,
                          size_t vectors_per_chunk) {
+                 const auto w =
+                     pyargs::array_arg<float>(window_arg, "fft_cuda", "window");
+                 const std::vector<float> window(w.data(), w.data() + w.size());
                  return std::make_unique<fft_cuda>(
                      n, forward, window, shift, device, vectors_per_chunk);
              }),
              py::arg("n"),
              py::arg("forward") = true,
-             py::arg("window") = std::vector<float>(),
+             py::arg("window") = py::list(),
              py::arg("shift") = false,
              py::arg("device") = 0,
              py::arg("vectors_per_chunk") = 0)
@@ -109,11 +120,18 @@ void bind_gpu_transforms(py::module& m)
         .def_property_readonly("shared_memory_limit", &fft_cuda::shared_memory_limit)
         .def_property_readonly("shared_memory_bytes", &fft_cuda::shared_memory_bytes)
         .def_property_readonly("variant", &fft_cuda::variant)
-        .def("execute", [](fft_cuda& t, py::array_t<std::complex<float>> x) {
-            return apply<std::complex<float>>(x,
-                                              t.length(),
-                                              [&t](const std::complex<float>* in,
-                                                   std::complex<float>* out,
-                                                   size_t v) { t.execute(in, out, v); });
-        });
+        .def(
+            "execute",
+            [](fft_cuda& t, py::object x) {
+                return apply<std::complex<float>>(
+                    x,
+                    "execute",
+                    t.length(),
+                    [&t](const std::complex<float>* in,
+                         std::complex<float>* out,
+                         size_t v) { t.execute(in, out, v); });
+            },
+            py::arg("x"),
+            "x: complex64 (vectors, length) or (length,); complex128 and real integer "
+            "or floating dtypes are converted, bool raises TypeError.");
 }

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(7e8f93eda0e99e4a2f694510d874c071) */
+/* BINDTOOL_HEADER_FILE_HASH(21b62ab3962d7b131bef386faea5b6ca) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -21,6 +21,7 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <sstream>
 
@@ -28,15 +29,23 @@ namespace {
 
 using gr::gpuldpc::code_io_options;
 using gr::gpuldpc::ldpc_code;
-using u8array = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+using gr::gpuldpc::pyargs::array_arg;
+using gr::gpuldpc::pyargs::int_arg;
+using u8array = gr::gpuldpc::pyargs::c_array<uint8_t>;
+
+// a field polynomial argument: 0 for the default, else checked by gf_field
+unsigned poly_arg(long long poly)
+{
+    return int_arg<unsigned>(poly, "poly", "0 (the default) or a field polynomial");
+}
 
 code_io_options
-make_options(const std::string& format, const std::string& coef, unsigned poly)
+make_options(const std::string& format, const std::string& coef, long long poly)
 {
     code_io_options opts;
     opts.format = gr::gpuldpc::parse_code_format(format, "format");
     opts.coef = gr::gpuldpc::parse_coef_convention(coef, "coef");
-    opts.poly = poly;
+    opts.poly = poly_arg(poly);
     return opts;
 }
 
@@ -73,15 +82,19 @@ void bind_ldpc_code(py::module& m)
     py::class_<ldpc_code, std::shared_ptr<ldpc_code>>(
         m,
         "ldpc_code",
-        "A sparse LDPC parity-check matrix H (m x n) over GF(q) with its Tanner graph "
-        "and a systematic encoder.\n\n"
-        "Load with ldpc_code.load(path, format='auto', coef='exponent', poly=0).")
+        "A sparse LDPC parity-check matrix H (checks x n) over GF(q) with its Tanner "
+        "graph and a systematic encoder.\n\n"
+        "Load with ldpc_code.load(path, format='auto', coef='exponent', poly=0).\n\n"
+        "Symbol arguments (encode, puncture, syndrome_weight, from_dense) take uint8 "
+        "or bool arrays, or lists of integers in 0..255; another dtype (a float, "
+        "int16, ...) raises TypeError naming the argument, never a cast that could "
+        "change a value.")
         .def_static(
             "load",
             [](const std::string& path,
                const std::string& format,
                const std::string& coef,
-               unsigned poly) {
+               long long poly) {
                 const auto opts = make_options(format, coef, poly);
                 py::gil_scoped_release release;
                 return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
@@ -96,16 +109,22 @@ void bind_ldpc_code(py::module& m)
             "or 'polynomial'. poly: field polynomial, 0 for the default.")
         .def_static(
             "from_dense",
-            [](u8array h, unsigned q, unsigned poly) {
+            [](py::object h_arg, long long q, long long poly) {
+                const auto h = array_arg<uint8_t>(h_arg, "from_dense", "H");
                 if (h.ndim() != 2)
                     throw py::value_error("H must be a 2-D array (checks x symbols)");
                 return std::make_shared<ldpc_code>(ldpc_code::from_dense(
-                    unsigned(h.shape(0)), unsigned(h.shape(1)), q, h.data(), poly));
+                    unsigned(h.shape(0)),
+                    unsigned(h.shape(1)),
+                    int_arg<unsigned>(q, "q", "2, 4, 8, 16, 32, 64, 128 or 256"),
+                    h.data(),
+                    poly_arg(poly)));
             },
             py::arg("H"),
             py::arg("q") = 2,
             py::arg("poly") = 0,
-            "Code from a dense m x n array of GF(q) elements (polynomial form).")
+            "Code from a dense checks x n array of GF(q) elements (polynomial form; "
+            "uint8 or bool).")
         .def_static(
             "dvbs2",
             [](const std::string& rate, const std::string& frame) {
@@ -120,7 +139,11 @@ void bind_ldpc_code(py::module& m)
             "name them too.")
         .def_static(
             "nr",
-            [](unsigned base_graph, unsigned z) {
+            [](long long base_graph_arg, long long z_arg) {
+                const unsigned base_graph =
+                    int_arg<unsigned>(base_graph_arg, "base_graph", "1, 2");
+                const unsigned z =
+                    int_arg<unsigned>(z_arg, "z", "a 5G NR lifting size, a * 2^j <= 384");
                 py::gil_scoped_release release;
                 return std::make_shared<ldpc_code>(ldpc_code::nr(base_graph, z));
             },
@@ -130,7 +153,8 @@ void bind_ldpc_code(py::module& m)
             "size z), its first 2z bits punctured; load('nr:1:384') names it too.")
         .def_static(
             "wifi",
-            [](unsigned n, const std::string& rate) {
+            [](long long n_arg, const std::string& rate) {
+                const unsigned n = int_arg<unsigned>(n_arg, "n", "648, 1296, 1944");
                 py::gil_scoped_release release;
                 return std::make_shared<ldpc_code>(ldpc_code::wifi(n, rate));
             },
@@ -141,19 +165,20 @@ void bind_ldpc_code(py::module& m)
             "load('wifi:1944:1/2') names it too.")
         .def_static(
             "from_base_matrix",
-            [](py::array_t<int32_t, py::array::c_style | py::array::forcecast> shifts,
-               unsigned z,
-               py::object transmitted) {
+            [](py::object shifts_arg, long long z, py::object transmitted) {
+                const auto shifts =
+                    array_arg<int32_t>(shifts_arg, "from_base_matrix", "shifts");
                 if (shifts.ndim() != 2)
                     throw py::value_error("shifts must be a 2-D array (base rows x base "
                                           "columns), -1 for a zero block");
                 ldpc_code::base_matrix base;
                 base.rows = unsigned(shifts.shape(0));
                 base.cols = unsigned(shifts.shape(1));
-                base.z = z;
+                base.z = int_arg<unsigned>(z, "z", "1 or more", 1);
                 base.shifts.assign(shifts.data(), shifts.data() + shifts.size());
                 if (!transmitted.is_none()) {
-                    const auto t = transmitted.cast<u8array>();
+                    const auto t = array_arg<uint8_t>(
+                        transmitted, "from_base_matrix", "transmitted");
                     base.transmitted.assign(t.data(), t.data() + t.size());
                 }
                 return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
@@ -162,8 +187,9 @@ void bind_ldpc_code(py::module& m)
             py::arg("z"),
             py::arg("transmitted") = py::none(),
             "Binary quasi-cyclic code: shifts[i][j] in -1..z-1 (-1: zero block; s: "
-            "row r of block (i, j) holds its 1 in column (r + s) mod z); transmitted: "
-            "one 0/1 per base column (0: punctured), None for all.")
+            "row r of block (i, j) holds its 1 in column (r + s) mod z; any integer "
+            "dtype or lists of integers, the values within int32); transmitted: "
+            "one 0/1 per base column (0: punctured; uint8 or bool), None for all.")
         .def(
             "save",
             [](const ldpc_code& c,
@@ -186,9 +212,25 @@ void bind_ldpc_code(py::module& m)
             py::arg("coef") = "exponent")
         .def_property_readonly("n", &ldpc_code::n, "symbols per codeword")
         .def_property_readonly("k", &ldpc_code::k, "information symbols")
-        .def_property_readonly("m", &ldpc_code::m, "number of checks (rows of H)")
+        .def_property_readonly(
+            "checks", &ldpc_code::checks, "number of checks (rows of H)")
+        .def_property_readonly(
+            "m",
+            [](const ldpc_code& c) {
+                // m names bits per symbol elsewhere (GF(2^m)); the number of checks
+                // keeps this name only for older callers
+                if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                                 "ldpc_code.m is deprecated: the number of checks is "
+                                 "ldpc_code.checks (bits per symbol: bits_per_symbol)",
+                                 1) < 0)
+                    throw py::error_already_set();
+                return c.checks();
+            },
+            "deprecated alias of checks (the number of checks); emits "
+            "DeprecationWarning")
         .def_property_readonly("q", &ldpc_code::q, "field size")
-        .def_property_readonly("bits_per_symbol", &ldpc_code::bits_per_symbol)
+        .def_property_readonly(
+            "bits_per_symbol", &ldpc_code::bits_per_symbol, "log2(q), the m of GF(2^m)")
         .def_property_readonly("rank", &ldpc_code::rank, "rank of H over GF(q)")
         .def_property_readonly("rate", &ldpc_code::rate)
         .def_property_readonly("num_edges", &ldpc_code::num_edges)
@@ -209,7 +251,7 @@ void bind_ldpc_code(py::module& m)
             "layered_runs",
             [](const ldpc_code& c) { return to_array(c.layered_runs()); },
             "start positions (into layered_check_order) of the runs of checks that "
-            "share no bit, and m at the end")
+            "share no bit, and checks at the end")
         .def("with_coloured_layers",
              &ldpc_code::with_coloured_layers,
              "the code with a layered order of few, long runs (checks grouped by a "
@@ -249,12 +291,12 @@ void bind_ldpc_code(py::module& m)
         .def(
             "dense",
             [](const ldpc_code& c) {
-                py::array_t<uint8_t> out({ size_t(c.m()), size_t(c.n()) });
+                py::array_t<uint8_t> out({ size_t(c.checks()), size_t(c.n()) });
                 const auto h = c.dense();
                 std::copy(h.begin(), h.end(), out.mutable_data());
                 return out;
             },
-            "H as a dense m x n uint8 array")
+            "H as a dense checks x n uint8 array")
         .def(
             "sparse",
             [](const ldpc_code& c) {
@@ -286,7 +328,8 @@ void bind_ldpc_code(py::module& m)
             [](const ldpc_code& c) { return to_array(c.variable_edges()); })
         .def(
             "encode",
-            [](const ldpc_code& c, u8array info) {
+            [](const ldpc_code& c, py::object info_arg) {
+                const auto info = array_arg<uint8_t>(info_arg, "encode", "info");
                 const size_t frames = frames_of(info, c.k(), "info");
                 std::vector<size_t> shape{ c.n() };
                 if (info.ndim() == 2)
@@ -301,11 +344,13 @@ void bind_ldpc_code(py::module& m)
                 return out;
             },
             py::arg("info"),
-            "Systematic encoding: info (frames x k uint8 GF(q) symbols) -> codewords "
-            "(frames x n); codeword[:, info_positions] == info.")
+            "Systematic encoding: info (frames x k uint8 GF(q) symbols; uint8 or bool, "
+            "or lists of integers in 0..255, any other dtype raises TypeError) -> "
+            "codewords (frames x n); codeword[:, info_positions] == info.")
         .def(
             "puncture",
-            [](const ldpc_code& c, u8array cw) {
+            [](const ldpc_code& c, py::object cw_arg) {
+                const auto cw = array_arg<uint8_t>(cw_arg, "puncture", "codeword");
                 const size_t frames = frames_of(cw, c.n(), "codeword");
                 std::vector<size_t> shape{ c.n_transmitted() };
                 if (cw.ndim() == 2)
@@ -319,7 +364,8 @@ void bind_ldpc_code(py::module& m)
             "n_transmitted); the codewords themselves when nothing is punctured.")
         .def(
             "syndrome_weight",
-            [](const ldpc_code& c, u8array cw) {
+            [](const ldpc_code& c, py::object cw_arg) {
+                const auto cw = array_arg<uint8_t>(cw_arg, "syndrome_weight", "codeword");
                 const size_t frames = frames_of(cw, c.n(), "codeword");
                 py::array_t<uint32_t> out(frames);
                 for (size_t f = 0; f < frames; ++f) {
@@ -331,23 +377,30 @@ void bind_ldpc_code(py::module& m)
                 return out;
             },
             py::arg("codeword"),
-            "Unsatisfied checks per frame (0 for a codeword).")
+            "Unsatisfied checks per frame (0 for a codeword); codeword: uint8 or bool "
+            "(frames x n).")
         .def("__repr__", [](const ldpc_code& c) {
             return "ldpc_code(n=" + std::to_string(c.n()) +
-                   ", k=" + std::to_string(c.k()) + ", m=" + std::to_string(c.m()) +
+                   ", k=" + std::to_string(c.k()) +
+                   ", checks=" + std::to_string(c.checks()) +
                    ", q=" + std::to_string(c.q()) + ")";
         });
 
     m.def(
         "construct_regular_code",
-        [](unsigned n,
-           unsigned dv,
-           unsigned dc,
-           unsigned q,
-           uint64_t seed,
-           unsigned poly) {
-            return std::make_shared<ldpc_code>(
-                construct_regular_code(n, dv, dc, q, seed, poly));
+        [](long long n,
+           long long dv,
+           long long dc,
+           long long q,
+           py::object seed,
+           long long poly) {
+            return std::make_shared<ldpc_code>(construct_regular_code(
+                int_arg<unsigned>(n, "n", "1 or more", 1),
+                int_arg<unsigned>(dv, "dv", "1 or more", 1),
+                int_arg<unsigned>(dc, "dc", "2 or more", 2),
+                int_arg<unsigned>(q, "q", "2, 4, 8, 16, 32, 64, 128 or 256"),
+                pyargs::uint64_arg(seed, "seed"),
+                poly_arg(poly)));
         },
         py::arg("n"),
         py::arg("dv"),

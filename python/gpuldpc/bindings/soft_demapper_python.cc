@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/soft_demapper.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(7815dfdb41721720cc389665ac623b6e) */
+/* BINDTOOL_HEADER_FILE_HASH(48bcfaec58f526e3b265a8d385e2fc9c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -22,13 +22,14 @@
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 
 void bind_soft_demapper(py::module& m)
 {
     using namespace gr::gpuldpc;
-    using carray =
-        py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>;
+    using pyargs::array_arg;
+    using cf = std::complex<float>;
 
     py::class_<constellation>(
         m,
@@ -50,7 +51,9 @@ void bind_soft_demapper(py::module& m)
         m,
         "soft_demapper",
         "Complex symbols to bit LLRs log(P(1)/P(0)) for complex AWGN of variance "
-        "N0 = E|n|^2: soft_demapper(constellation, demapping='exact' or 'max-log').")
+        "N0 = E|n|^2: soft_demapper(constellation, demapping='exact' or 'max-log').\n\n"
+        "y: complex64 symbols; complex128 and real integer or floating dtypes are "
+        "converted, bool raises TypeError.")
         .def(py::init([](const std::string& name, const std::string& mode) {
                  return soft_demapper(constellation::make(name), parse_demapping(mode));
              }),
@@ -59,7 +62,8 @@ void bind_soft_demapper(py::module& m)
         .def_property_readonly("bits_per_symbol", &soft_demapper::bits_per_symbol)
         .def(
             "demap",
-            [](const soft_demapper& d, carray y, float noise_var) {
+            [](const soft_demapper& d, py::object y_arg, float noise_var) {
+                const auto y = array_arg<cf>(y_arg, "demap", "y");
                 py::array_t<float> out(size_t(y.size()) * d.bits_per_symbol());
                 const auto* in = y.data();
                 float* o = out.mutable_data();
@@ -76,7 +80,8 @@ void bind_soft_demapper(py::module& m)
             "MSB first.")
         .def(
             "symbol_log_likelihoods",
-            [](const soft_demapper& d, carray y, float noise_var) {
+            [](const soft_demapper& d, py::object y_arg, float noise_var) {
+                const auto y = array_arg<cf>(y_arg, "symbol_log_likelihoods", "y");
                 const size_t q = d.points().points().size();
                 py::array_t<float> out(size_t(y.size()) * q);
                 const auto* in = y.data();
@@ -94,7 +99,8 @@ void bind_soft_demapper(py::module& m)
             "input of batch_decoder.decode_symbol_llr for a GF(q) code of the same q.")
         .def(
             "estimate_noise_var",
-            [](const soft_demapper& d, carray y, const std::string& method) {
+            [](const soft_demapper& d, py::object y_arg, const std::string& method) {
+                const auto y = array_arg<cf>(y_arg, "estimate_noise_var", "y");
                 return d.estimate_noise_var(y.data(),
                                             size_t(y.size()),
                                             gr::gpuldpc::parse_noise_estimator(method));

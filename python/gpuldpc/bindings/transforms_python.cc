@@ -18,9 +18,11 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <type_traits>
 
 namespace py = pybind11;
 
+#include "array_args.h"
 #include <gnuradio/gpuldpc/engine/transforms.h>
 
 namespace {
@@ -28,9 +30,9 @@ using namespace gr::gpuldpc;
 
 // (vectors, n) or (n,) arrays in, the same shape out
 template <typename T, typename F>
-py::array_t<T>
-apply(py::array_t<T, py::array::c_style | py::array::forcecast> x, size_t n, F&& run)
+py::array_t<T> apply(py::handle x_arg, const char* func, size_t n, F&& run)
 {
+    const auto x = pyargs::array_arg<T>(x_arg, func, "x");
     if (x.ndim() < 1 || x.ndim() > 2 || size_t(x.shape(x.ndim() - 1)) != n)
         throw py::value_error("input must have shape (vectors, " + std::to_string(n) +
                               ") or (" + std::to_string(n) + ",)");
@@ -58,11 +60,22 @@ void bind_spectral(py::module& m, const char* name)
              py::arg("forward") = true,
              py::arg("algorithm") = "cooley-tukey")
         .def_property_readonly("length", &spectral_transform_cpu<T>::length)
-        .def("execute", [](spectral_transform_cpu<T>& t, py::array_t<T> x) {
-            return apply<T>(x, t.length(), [&t](const T* in, T* out, size_t v) {
-                t.execute(in, out, v);
-            });
-        });
+        .def(
+            "execute",
+            [](spectral_transform_cpu<T>& t, py::object x) {
+                return apply<T>(
+                    x, "execute", t.length(), [&t](const T* in, T* out, size_t v) {
+                        t.execute(in, out, v);
+                    });
+            },
+            py::arg("x"),
+            std::is_same_v<T, float>
+                ? "x: float32 (vectors, length) or (length,); other real integer or "
+                  "floating dtypes are rounded to float32, complex or bool raise "
+                  "TypeError."
+                : "x: int32 (vectors, length) or (length,); other integer dtypes are "
+                  "taken when every value fits int32 (else ValueError), floating, "
+                  "complex or bool raise TypeError.");
 }
 } // namespace
 
@@ -82,12 +95,19 @@ void bind_transforms(py::module& m)
              py::arg("ordering") = "natural")
         .def_property_readonly("length", &fwht_cpu::length)
         .def_property_readonly("scale", &fwht_cpu::scale)
-        .def("execute", [](const fwht_cpu& t, py::array_t<float> x) {
-            return apply<float>(
-                x, t.length(), [&t](const float* in, float* out, size_t v) {
-                    t.execute(in, out, v);
-                });
-        });
+        .def(
+            "execute",
+            [](const fwht_cpu& t, py::object x) {
+                return apply<float>(x,
+                                    "execute",
+                                    t.length(),
+                                    [&t](const float* in, float* out, size_t v) {
+                                        t.execute(in, out, v);
+                                    });
+            },
+            py::arg("x"),
+            "x: float32 (vectors, length) or (length,); other real integer or floating "
+            "dtypes are rounded to float32, complex or bool raise TypeError.");
     bind_spectral<int32_t>(m, "spectral_transform_cpu_ii");
     bind_spectral<float>(m, "spectral_transform_cpu_ff");
 }

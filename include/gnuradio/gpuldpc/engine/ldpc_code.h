@@ -226,8 +226,13 @@ public:
     void save(const std::string& path, const code_io_options& opts = {}) const;
     void write(std::ostream& out, const code_io_options& opts = {}) const;
 
-    unsigned n() const { return d_n; }                       //!< symbols per codeword
-    unsigned m() const { return d_m; }                       //!< checks (rows of H)
+    unsigned n() const { return d_n; }      //!< symbols per codeword
+    unsigned checks() const { return d_m; } //!< checks (rows of H)
+    /*!
+     * \deprecated The number of checks under its older name; m names the bits
+     * per symbol of GF(2^m) elsewhere (bits_per_symbol()). Use checks().
+     */
+    unsigned m() const { return d_m; }
     unsigned k() const { return d_n - d_rank; }              //!< information symbols
     unsigned rank() const { return d_rank; }                 //!< rank of H over GF(q)
     unsigned q() const { return d_field.q(); }               //!< field size
@@ -282,7 +287,7 @@ public:
      * differ in colour), a run a colour, larger runs first, each layer by
      * layer: 10 to 30 runs (rate 1/2: 13) of up to some thousands of
      * checks, where the layers would take 34 to 139 runs of 360 or fewer.
-     * A permutation of 0 .. m() - 1.
+     * A permutation of 0 .. checks() - 1.
      */
     const std::vector<uint32_t>& layered_check_order() const { return d_check_order; }
     /*!
