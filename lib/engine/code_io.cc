@@ -11,11 +11,13 @@
 // header against weights, weights against lists, column lists against row
 // lists.
 
+#include <gnuradio/gpuldpc/engine/code_names.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -254,11 +256,26 @@ bool shaped_like_two_column_qc(const std::string& text, unsigned long rows)
     return lines >= rows;
 }
 
+const char* const expected_code_file =
+    "expected a parity-check matrix file (alist, non-binary alist or .qc) or a "
+    "built-in code (dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE)";
+
 } // namespace
 
 ldpc_code
 ldpc_code::read(std::istream& in, const std::string& name, const code_io_options& opts)
 {
+    // A directory opens as a stream whose first read fails, which the reader
+    // would report as a file ending before its header; an empty file only
+    // ends (eof, not bad).
+    if (in.peek() == std::char_traits<char>::eof() && in.bad()) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(name, ec))
+            throw std::runtime_error("code file '" + name + "' is a directory; " +
+                                     expected_code_file);
+        throw std::runtime_error("cannot read code file '" + name + "'; " +
+                                 expected_code_file);
+    }
     // telling a two-column .qc file from a non-binary alist takes the whole file
     std::string whole_file;
     std::istringstream buffered;
@@ -482,48 +499,10 @@ ldpc_code::read(std::istream& in, const std::string& name, const code_io_options
 ldpc_code ldpc_code::load(const std::string& path, const code_io_options& opts)
 {
     std::ifstream in(path);
-    const std::string builtin = "dvbs2:";
-    if (!in && path.compare(0, builtin.size(), builtin) == 0) {
-        const std::string spec = path.substr(builtin.size());
-        const size_t colon = spec.find(':');
-        if (colon == std::string::npos)
-            return dvbs2(spec, "normal");
-        return dvbs2(spec.substr(0, colon), spec.substr(colon + 1));
-    }
-    if (!in && path.compare(0, 3, "nr:") == 0) {
-        // nr:BG:Z
-        const std::string spec = path.substr(3);
-        const size_t colon = spec.find(':');
-        auto number = [&](const std::string& text, const char* what) {
-            char* end = nullptr;
-            const unsigned long v = std::strtoul(text.c_str(), &end, 10);
-            if (text.empty() || *end != '\0' || v > 100000)
-                throw std::invalid_argument("code '" + path + "': " + what + " '" + text +
-                                            "' is not a number; expected nr:BG:Z, e.g. "
-                                            "nr:1:384");
-            return unsigned(v);
-        };
-        if (colon == std::string::npos)
-            throw std::invalid_argument("code '" + path +
-                                        "': expected nr:BG:Z, e.g. nr:1:384 or nr:2:52");
-        return nr(number(spec.substr(0, colon), "base graph"),
-                  number(spec.substr(colon + 1), "lifting size"));
-    }
-    if (!in && path.compare(0, 5, "wifi:") == 0) {
-        // wifi:N:RATE
-        const std::string spec = path.substr(5);
-        const size_t colon = spec.find(':');
-        char* end = nullptr;
-        const unsigned long n =
-            colon == std::string::npos ? 0 : std::strtoul(spec.c_str(), &end, 10);
-        if (colon == std::string::npos || end != spec.c_str() + colon || n > 100000)
-            throw std::invalid_argument("code '" + path +
-                                        "': expected wifi:N:RATE, e.g. wifi:1944:1/2");
-        return wifi(unsigned(n), spec.substr(colon + 1));
-    }
     if (!in)
-        throw std::runtime_error("cannot open code file '" + path +
-                                 "': " + std::strerror(errno));
+        // not a file it can open: a built-in or shipped code's name, or an
+        // error naming the file or listing the names (code_names.cc)
+        return load_named_code(path, opts);
     return read(in, path, opts);
 }
 

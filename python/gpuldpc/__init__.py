@@ -26,3 +26,20 @@ def codes_dir():
     if not os.path.isdir(d):
         raise RuntimeError(f"cannot find the shipped codes in {d}; set GPULDPC_CODES_DIR")
     return d
+
+
+def codes():
+    """Names of the codes shipped with the module, sorted: the files of
+    codes_dir() less their .alist or .qc. Each loads by its name, with or
+    without the extension, from any working directory
+    (ldpc_code.load("regular_3_6_n1008_gf2")), as does every entry point
+    that takes a code file (blocks, gpuldpc-sim, gpuldpc-link);
+    `gpuldpc-sim --list-codes` shows their n, k and q."""
+    d = codes_dir()
+    names = set()
+    for f in os.listdir(d):
+        for ext in (".alist", ".qc"):
+            if (f.endswith(ext) and len(f) > len(ext) and
+                    os.path.isfile(os.path.join(d, f))):
+                names.add(f[:-len(ext)])
+    return sorted(names)

@@ -51,8 +51,9 @@ from gnuradio import blocks, filter as grfilter, gr
 
 from .gpuldpc_python import (constellation, ldpc_code, ldpc_decoder, ldpc_encoder,
                              soft_demapper_cf)
+from .sim import MODULATIONS, gray_constellation
 
-__all__ = ["link_format", "link_framer", "burst_modulator", "burst_sync",
+__all__ = ["MODULATIONS", "link_format", "link_framer", "burst_modulator", "burst_sync",
            "link_deframer", "packet_link_tx", "packet_link_rx", "rrc_taps",
            "known_symbols", "test_payload", "test_packet_source", "energy_gain",
            "channel_noise_voltage", "EXAMPLE_TAPS", "length_tags"]
@@ -99,10 +100,15 @@ class link_format:
     """The frame and burst of the link: what transmitter and receiver MUST
     agree on. No flowgraph code; the blocks below use it.
 
-    code: a binary ldpc_code (or a file or built-in name for
-    ldpc_code.load); modulation: bpsk, qpsk, 8psk, 16qam, 64qam or 256qam
-    (Gray labels, MSB first, as soft_demapper_cf); sps: samples a symbol
-    (>= 2); rolloff: of the root-raised-cosine pulse, (0, 1]."""
+    code: a binary ldpc_code (or a file, shipped or built-in code's name for
+    ldpc_code.load); modulation: bpsk, qpsk, 8psk, 16qam, 64qam or 256qam,
+    the module's Gray constellation of that name (gpuldpc-qpsk for qpsk;
+    the prefixed names are taken too): m code bits, MSB first, are the label
+    of the point they are sent as, the labels soft_demapper_cf takes
+    (GNU Radio's constellations of the short names label their points
+    otherwise); sps: samples a symbol (>= 2); rolloff: of the
+    root-raised-cosine pulse, (0, 1]. The constellation's name is
+    `constellation`, the modulation's short name `modulation`."""
 
     def __init__(self, code, modulation="qpsk", sps=2, rolloff=0.35, preamble_len=192,
                  pilot_spacing=32, pilot_len=2, guard=64, pulse_span=11):
@@ -112,8 +118,10 @@ class link_format:
             raise ValueError(f"code: GF({code.q}) code; the packet link takes binary codes "
                              "(q = 2)")
         self.code = code
-        self.modulation = modulation
-        self.points = np.asarray(constellation(modulation).points, dtype=np.complex64)
+        self.constellation = gray_constellation(modulation)
+        self.modulation = self.constellation[len("gpuldpc-"):]
+        self.points = np.asarray(constellation(self.constellation).points,
+                                 dtype=np.complex64)
         self.m = int(np.log2(len(self.points)))
         if code.n_transmitted % self.m:
             raise ValueError(f"code: {code.n_transmitted} transmitted bits are not a whole "
@@ -619,7 +627,8 @@ class packet_link_rx(gr.hier_block2):
         self.sync = burst_sync(fmt, threshold, eq_half=eq_half)
         # the synchroniser looks at a whole burst at a time
         self.matched.set_min_output_buffer(4 * self.sync.window)
-        self.demapper = soft_demapper_cf(fmt.modulation, "exact", 1.0, "noise_var", device)
+        self.demapper = soft_demapper_cf(fmt.constellation, "exact", 1.0, "noise_var",
+                                         device)
         self.lengths = blocks.tagged_stream_multiply_length(gr.sizeof_float, "packet_len",
                                                             fmt.m)
         self.decoder = ldpc_decoder(fmt.code, algorithm=algorithm, schedule=schedule,

@@ -19,6 +19,7 @@ import numpy as np
 from gnuradio import blocks, channels, gr, gr_unittest
 
 from gnuradio import gpuldpc
+from gnuradio.gpuldpc import link_app
 
 CODE = "wifi:1944:1/2"
 TAPS = gpuldpc.link.EXAMPLE_TAPS
@@ -70,6 +71,20 @@ class qa_link(gr_unittest.TestCase):
             gpuldpc.link_format(tiny, "8psk")
         with self.assertRaisesRegex(ValueError, "holds no payload byte"):
             gpuldpc.link_format(tiny, "bpsk")
+
+    def test_modulations_are_the_modules_gray_constellations(self):
+        # the short names and the prefixed ones name the same constellation,
+        # whose labels are the code bits that soft_demapper_cf gives back
+        self.assertEqual((self.fmt.modulation, self.fmt.constellation),
+                         ("qpsk", "gpuldpc-qpsk"))
+        fmt = gpuldpc.link_format(CODE, "gpuldpc-16qam")
+        self.assertEqual((fmt.modulation, fmt.constellation), ("16qam", "gpuldpc-16qam"))
+        np.testing.assert_array_equal(
+            fmt.points, np.asarray(gpuldpc.constellation("gpuldpc-16qam").points,
+                                   dtype=np.complex64))
+        with self.assertRaisesRegex(ValueError, "modulation='32qam' is unknown; allowed: "
+                                    "bpsk, qpsk, 8psk, 16qam, 64qam, 256qam"):
+            gpuldpc.link_format(CODE, "32qam")
 
     def test_frame_bits_round_trip_and_crc(self):
         fmt = self.fmt
@@ -193,6 +208,23 @@ class qa_link(gr_unittest.TestCase):
             self.assertEqual(len(rx.received()), good)  # nothing wrong passed the CRC
 
 
+class qa_link_rate(gr_unittest.TestCase):
+
+    def test_rate_reads_zero_while_idle_and_ignores_idle_time(self):
+        """The counter lines' packets/s: over the interval since the line
+        before (0 while nothing arrives, not a figure decaying with the time
+        since the start) and, on the last line, over the active period."""
+        rate = link_app.packet_rate(0.0)
+        self.assertIsNone(rate.active())
+        rate.burst_seen(10.0)  # 10 s of waiting for the transmitter
+        for i in range(1, 101):
+            rate.packet(10.0 + 0.01 * i)  # 100 packets a second for 1 s
+        self.assertAlmostEqual(rate.recent(11.0), 100 / 11.0)
+        self.assertEqual(rate.recent(12.0), 0.0)
+        self.assertEqual(rate.recent(60.0), 0.0)
+        self.assertAlmostEqual(rate.active(), 100.0)
+
+
 def link_program():
     """The gpuldpc-link program of the build tree, or the module's main."""
     path = os.environ.get("GPULDPC_LINK")
@@ -240,6 +272,120 @@ class qa_link_programs(gr_unittest.TestCase):
             self.assertIn(f"{packets} decoded, 0 CRC failures, 0 missed", err)
             with open(got, "rb") as f:
                 self.assertEqual(f.read(), data)
+
+    def _zmq_or_skip(self):
+        try:
+            from gnuradio import zeromq  # noqa: F401
+        except ImportError as e:
+            self.skipTest(f"gnuradio.zeromq is not importable here: {e}")
+
+    def test_rx_writes_each_packet_and_stops_at_the_end_of_input(self):
+        """Over ZeroMQ, whose stream never ends: the output file holds each
+        payload while rx still runs (written and flushed packet by packet),
+        and rx stops by itself --idle-timeout seconds after the last burst."""
+        self._zmq_or_skip()
+        data = np.random.default_rng(4).integers(0, 256, 12 * 113, dtype=np.uint8).tobytes()
+        with tempfile.TemporaryDirectory() as d:
+            sent, got = os.path.join(d, "sent.bin"), os.path.join(d, "got.bin")
+            with open(sent, "wb") as f:
+                f.write(data)
+            common = ["--radio", "zmq", "--address", f"tcp://127.0.0.1:{free_port()}",
+                      "--code", CODE]
+            rx = subprocess.Popen(link_program() + ["rx"] + common + [
+                "--output", got, "--packets", "0", "--idle-timeout", "4", "--device",
+                "cpu", "--stats-interval", "60"], stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True)
+            try:
+                tx = subprocess.run(link_program() + ["tx"] + common + ["--input", sent],
+                                    capture_output=True, text=True, timeout=120)
+                self.assertEqual(tx.returncode, 0, tx.stderr)
+                deadline = time.monotonic() + 60
+                while (not os.path.exists(got) or os.path.getsize(got) < len(data)) and \
+                        rx.poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                self.assertIsNone(rx.poll(), "rx ended before its output was complete")
+                with open(got, "rb") as f:
+                    self.assertEqual(f.read(), data)
+                out, err = rx.communicate(timeout=60)  # no --packets, no --duration
+            finally:
+                if rx.poll() is None:
+                    rx.kill()
+                    rx.communicate()
+            self.assertEqual(rx.returncode, 0, err)
+            self.assertIn("12 decoded, 0 CRC failures, 0 missed", err)
+            self.assertIn("rx: stopped: no burst for 4 s (--idle-timeout)", err)
+
+    def test_rx_stops_after_packets(self):
+        """rx --packets 10 ends by itself while the transmitter sends 40, and
+        writes the payloads of those 10 frames only."""
+        self._zmq_or_skip()
+        with tempfile.TemporaryDirectory() as d:
+            got = os.path.join(d, "got.bin")
+            common = ["--radio", "zmq", "--address", f"tcp://127.0.0.1:{free_port()}",
+                      "--code", CODE]
+            rx = subprocess.Popen(link_program() + ["rx"] + common + [
+                "--output", got, "--packets", "10", "--idle-timeout", "0", "--device",
+                "cpu"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                tx = subprocess.run(link_program() + ["tx"] + common + ["--packets", "40"],
+                                    capture_output=True, text=True, timeout=120)
+                self.assertEqual(tx.returncode, 0, tx.stderr)
+                out, err = rx.communicate(timeout=60)
+            finally:
+                if rx.poll() is None:
+                    rx.kill()
+                    rx.communicate()
+            self.assertEqual(rx.returncode, 0, err)
+            self.assertIn("rx: stopped: 10 frames (--packets)", err)
+            size = gpuldpc.link_format(CODE).max_payload
+            with open(got, "rb") as f:
+                self.assertEqual(f.read(), b"".join(gpuldpc.link.test_payload(i, size)
+                                                    for i in range(10)))
+
+    def _fails_in_one_line(self, args, expected):
+        """The program exits with status 1 and one line of its own on
+        stderr, no traceback; returns that line."""
+        res = subprocess.run(link_program() + args, capture_output=True, text=True,
+                             timeout=120)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        lines = [x for x in res.stderr.splitlines() if x.startswith("gpuldpc-link:")]
+        self.assertEqual(len(lines), 1, res.stderr)
+        self.assertIn(expected, lines[0])
+        return lines[0]
+
+    def test_what_cannot_be_opened_is_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "missing.c64")
+            self._fails_in_one_line(
+                ["rx", "--radio", "file", "--file", missing],
+                f"gpuldpc-link: cannot read --file '{missing}': No such file or directory")
+            self._fails_in_one_line(
+                ["tx", "--radio", "file", "--file", os.path.join(d, "no", "x.c64")],
+                f"cannot write --file '{os.path.join(d, 'no', 'x.c64')}'")
+            self._fails_in_one_line(
+                ["tx", "--radio", "file", "--file", os.path.join(d, "x.c64"), "--input",
+                 missing], f"cannot read --input '{missing}': No such file or directory")
+            self.assertFalse(os.path.exists(os.path.join(d, "x.c64")))
+
+    def test_radios_need_and_name_their_arguments(self):
+        # SoapySDR would open the first device of any driver: the link wants one named
+        self._fails_in_one_line(["rx", "--radio", "soapy"],
+                                "--radio soapy needs --args naming the device, e.g. "
+                                "--args driver=hackrf")
+        try:
+            from gnuradio import soapy  # noqa: F401
+        except ImportError:
+            self._fails_in_one_line(["rx", "--radio", "soapy", "--args", "driver=none"],
+                                    "--radio soapy: cannot import gnuradio.soapy")
+            return
+        # no such device on any machine: the error names the radio, its
+        # arguments and what to check
+        line = self._fails_in_one_line(
+            ["tx", "--radio", "soapy", "--args", "driver=gpuldpc_no_such_driver"],
+            "cannot open the radio (soapy, args 'driver=gpuldpc_no_such_driver'): ")
+        self.assertIn("check that it is plugged in and that --args names it "
+                      "(SoapySDRUtil --find lists them)", line)
 
     def test_program_arguments_named(self):
         res = subprocess.run(link_program() + ["rx", "--radio", "file"], capture_output=True,

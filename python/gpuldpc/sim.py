@@ -22,6 +22,23 @@ import numpy as np
 from . import gpuldpc_python as _core
 
 ALGORITHMS = ["auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"]
+# The modulations of the simulation and of the packet link: the module's Gray
+# constellations (a GF(2^m) code symbol x, or m code bits MSB first, is the
+# label x of its point), named here without their "gpuldpc-" prefix
+MODULATIONS = ("bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam")
+
+
+def gray_constellation(modulation):
+    """The module's Gray constellation a modulation names: 'qpsk' and
+    'gpuldpc-qpsk' both give 'gpuldpc-qpsk' (GNU Radio's own constellations,
+    whose labels differ, are not the simulation's). ValueError for another
+    name."""
+    short = modulation[len("gpuldpc-"):] if modulation.startswith("gpuldpc-") else modulation
+    if short not in MODULATIONS:
+        raise ValueError(f"modulation='{modulation}' is unknown; allowed: "
+                         f"{', '.join(MODULATIONS)} (the module's Gray constellations "
+                         "gpuldpc-bpsk ... gpuldpc-256qam)")
+    return "gpuldpc-" + short
 
 
 def symbols_to_bits(symbols, m):
@@ -50,20 +67,22 @@ def channel_n0(ebn0_db, rate, bits_per_point):
 class channel:
     """A modulation over complex AWGN and its demapping into decoder input.
 
-    modulation: 'bpsk' (real BPSK, the default), or a constellation name of
-    gpuldpc.constellation (then complex AWGN of N0 = E|n|^2 and the soft
-    demapper's calibrated LLRs); mapping 'bits' (bit LLRs, decoder.decode) or
-    'matched' (a GF(q) symbol on a q-point constellation, symbol
-    log-likelihoods into decoder.decode_symbol_llr)."""
+    modulation: 'bpsk' (real BPSK, the default), or another of MODULATIONS
+    (the module's Gray constellation of that name, gray_constellation(); then
+    complex AWGN of N0 = E|n|^2 and the soft demapper's calibrated LLRs);
+    mapping 'bits' (bit LLRs, decoder.decode) or 'matched' (a GF(q) symbol on
+    a q-point constellation, symbol log-likelihoods into
+    decoder.decode_symbol_llr)."""
 
     def __init__(self, code, modulation="bpsk", mapping="bits"):
         self.code, self.modulation, self.mapping = code, modulation, mapping
-        self.real_bpsk = modulation == "bpsk" and mapping == "bits"
+        name = gray_constellation(modulation)
+        self.real_bpsk = name == "gpuldpc-bpsk" and mapping == "bits"
         if self.real_bpsk:
             return
-        self.demapper = _core.soft_demapper(modulation, "exact")
+        self.demapper = _core.soft_demapper(name, "exact")
         self.m_c = self.demapper.bits_per_symbol
-        self.points = _core.constellation(modulation).points
+        self.points = _core.constellation(name).points
         frame_bits = code.n_transmitted * code.bits_per_symbol
         if mapping == "matched":
             if code.q != len(self.points):
@@ -190,6 +209,23 @@ def plot(result, path):
     plt.close(fig)
 
 
+def list_codes():
+    """The shipped codes, a line each (name, n, k, q), and the built-in
+    families: what --code takes besides a file."""
+    from . import codes  # the package's, which imports this module first
+    lines = []
+    for name in codes():
+        c = _core.ldpc_code.load(name)
+        lines.append(f"{name:32} n={c.n:<6} k={c.k:<6} GF({c.q})")
+    lines += ["built in: dvbs2:RATE[:short] (DVB-S2; RATE 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, "
+              "3/4, 4/5, 5/6, 8/9, 9/10, short frames to 8/9)",
+              "          nr:BG:Z (5G NR; BG 1 or 2, Z = a*2^j <= 384, a in 2, 3, 5, 7, 9, "
+              "11, 13, 15)",
+              "          wifi:N:RATE (IEEE 802.11n; N 648, 1296 or 1944, RATE 1/2, 2/3 "
+              "or 3/4)"]
+    return "\n".join(lines)
+
+
 def _ebn0_list(text):
     try:
         values = [float(x) for x in text.split(",") if x.strip() != ""]
@@ -227,15 +263,19 @@ def make_parser():
                     "encoding, BPSK over AWGN (sigma^2 = 1/(2 R Eb/N0)) or another "
                     "constellation over complex AWGN (--modulation, --mapping), batch "
                     "decoding.")
-    p.add_argument("--code", required=True,
-                   help="parity-check matrix file (alist, nb-alist, .qc) or a built-in "
-                        "code: dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE")
+    p.add_argument("--code",
+                   help="a shipped code's name (--list-codes lists them), a parity-check "
+                        "matrix file (alist, nb-alist, .qc) or a built-in code: "
+                        "dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE")
+    p.add_argument("--list-codes", action="store_true",
+                   help="list the shipped codes (name, n, k, q) and the built-in "
+                        "families, then exit")
     p.add_argument("--format", default="auto", choices=["auto", "alist", "nb-alist", "qc"])
     p.add_argument("--coef", default="exponent", choices=["exponent", "polynomial"],
                    help="non-binary alist coefficient convention")
     p.add_argument("--poly", type=_non_negative, default=0,
                    help="field polynomial (0: default)")
-    p.add_argument("--ebn0", type=_ebn0_list, required=True,
+    p.add_argument("--ebn0", type=_ebn0_list,
                    help="comma-separated Eb/N0 values in dB, e.g. 1.0,1.5,2.0")
     p.add_argument("--frames", type=_positive, default=10000,
                    help="frames per point at most (default 10000)")
@@ -250,9 +290,9 @@ def make_parser():
                         "int8 (8-bit fixed-point min-sum)")
     p.add_argument("--llr-scale", type=float, default=4.0,
                    help="int8: fixed-point steps per unit of LLR (default 4)")
-    p.add_argument("--modulation", default="bpsk",
-                   choices=["bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam"],
-                   help="Gray constellation of unit energy over complex AWGN, N0 = "
+    p.add_argument("--modulation", default="bpsk", choices=MODULATIONS,
+                   help="the module's Gray constellation of that name (gpuldpc-qpsk "
+                        "for qpsk, ...) of unit energy over complex AWGN, N0 = "
                         "1/(R m Eb/N0) for m bits a point (default bpsk: real BPSK, "
                         "sigma^2 = 1/(2 R Eb/N0))")
     p.add_argument("--mapping", default="bits", choices=["bits", "matched"],
@@ -279,6 +319,12 @@ def make_parser():
 def main(argv=None):
     parser = make_parser()
     args = parser.parse_args(argv)
+    if args.list_codes:
+        print(list_codes())
+        return 0
+    for name in ("code", "ebn0"):
+        if getattr(args, name) is None:
+            parser.error(f"the following arguments are required: --{name}")
     if not (args.device in ("auto", "cpu", "cuda") or
             (args.device.startswith("cuda:") and args.device[5:].isdigit())):
         parser.error(f"argument --device: '{args.device}' is not one of auto, cpu, "
@@ -352,3 +398,7 @@ def main(argv=None):
     if args.plot:
         plot(result, args.plot)
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
