@@ -82,8 +82,8 @@ def main(argv=None):
     p.add_argument("--code", default=os.path.join(gpuldpc.codes_dir(),
                                                   "regular_3_6_n1008_gf2.alist"),
                    help="binary code (file or built-in name, e.g. wifi:1944:1/2)")
-    p.add_argument("--modulation", default="16qam",
-                   choices=["bpsk", "qpsk", "8psk", "16qam", "64qam", "256qam"])
+    p.add_argument("--modulation", default="gpuldpc-16qam",
+                   choices=["gpuldpc-bpsk", "gpuldpc-qpsk", "gpuldpc-8psk", "gpuldpc-16qam", "gpuldpc-64qam", "gpuldpc-256qam"])
     p.add_argument("--esn0", default="6,7,8,9", help="comma-separated Es/N0 in dB")
     p.add_argument("--packets", type=int, default=400)
     p.add_argument("--estimator", default="auto", choices=["auto", "decision", "moments"],
