@@ -58,10 +58,11 @@ size_t frame_scanner::scan(uint64_t abs_start,
     size_t pos = 0;
     if (d_skip_remaining > 0) {
         // a skipped packet ends at its claimed end or at the next length tag
+        // (none in this window: the skip goes on)
         const uint64_t next_tag = length_tags.empty()
-                                      ? uint64_t(n_avail)
+                                      ? std::numeric_limits<uint64_t>::max()
                                       : length_tags.front().offset - abs_start;
-        if (next_tag < d_skip_remaining && next_tag <= n_avail) {
+        if (next_tag < d_skip_remaining) {
             pos = size_t(next_tag);
             d_skip_remaining = 0;
         } else {

@@ -134,6 +134,21 @@ ldpc_decoder::sptr ldpc_decoder::make_from_params(ldpc_code::sptr code, const pa
 
 namespace {
 
+// status_tags; the true and false of flowgraphs saved when it was a bool
+// mean every frame and none
+ldpc_decoder_impl::status_tag_mode parse_status_tags(const std::string& s)
+{
+    using mode = ldpc_decoder_impl::status_tag_mode;
+    if (s == "failed")
+        return mode::failed;
+    if (s == "all" || s == "True" || s == "true" || s == "1")
+        return mode::all;
+    if (s == "none" || s == "False" || s == "false" || s == "0")
+        return mode::none;
+    throw std::invalid_argument("status_tags='" + s +
+                                "' is unknown; allowed: failed, all, none");
+}
+
 // Input items a frame: soft bits, or received symbols
 size_t items_per_frame(const ldpc_code& code, const std::string& input)
 {
@@ -320,13 +335,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
              : p.output == "bits" ? output_mode::bits
                                   : output_mode::symbols),
       d_pass_failed(p.pass_failed),
-      d_status_tags(p.status_tags == "all"      ? status_tag_mode::all
-                    : p.status_tags == "failed" ? status_tag_mode::failed
-                    : p.status_tags == "none"
-                        ? status_tag_mode::none
-                        : throw std::invalid_argument("status_tags='" + p.status_tags +
-                                                      "' is unknown; allowed: failed, "
-                                                      "all, none")),
+      d_status_tags(parse_status_tags(p.status_tags)),
       d_stats_interval(p.stats_interval > 0
                            ? p.stats_interval
                            : throw std::invalid_argument(
@@ -335,6 +344,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
       d_int8_input(p.input == "int8"),
       d_points(matched_constellation(*code, p)),
       d_noise_var(p.noise_var),
+      d_configured_noise_var(p.noise_var),
       d_noise_key(p.noise_var_tag_key.empty() ? pmt::PMT_NIL
                                               : pmt::mp(p.noise_var_tag_key)),
       d_batch_in(d_int8_input || d_points ? 0 : batch() * in_len()),
@@ -814,6 +824,8 @@ void ldpc_decoder_impl::reset_run()
     // stop() collected any batch in flight: both slots are free
     d_submit_slot = d_collect_slot = 0;
     d_final_published = false;
+    // the tags of an earlier run set N0 for that run only
+    d_noise_var = d_configured_noise_var;
 }
 
 bool ldpc_decoder_impl::stop()

@@ -23,6 +23,9 @@ namespace gpuldpc {
 class ldpc_decoder_impl : public ldpc_decoder, public framed_block
 {
 public:
+    //! which stream frames carry status tags
+    enum class status_tag_mode { all, failed, none };
+
     ldpc_decoder_impl(ldpc_code::sptr code, const params& p);
     ~ldpc_decoder_impl() override;
 
@@ -119,7 +122,6 @@ private:
     pmt::pmt_t small_integer(uint32_t v) const;
     output_mode d_mode;
     bool d_pass_failed;
-    enum class status_tag_mode { all, failed, none };
     status_tag_mode d_status_tags;
     double d_stats_interval;
 
@@ -129,6 +131,7 @@ private:
     // key of the tags that set it, and the value of the PDU at hand
     const std::unique_ptr<constellation> d_points;
     float d_noise_var;
+    const float d_configured_noise_var; // noise_var: a new run starts from it
     const pmt::pmt_t d_noise_key;
     float d_pdu_noise_var = 0.0f; // 0: none, noise_var of the stream's
     std::vector<gr::tag_t> d_noise_tags;

@@ -25,32 +25,59 @@ size_t check_frames_per_call(int frames)
                                     " is out of range; allowed: 1 or more");
     return size_t(frames);
 }
-// Codewords per call for a FECAPI frame size in information bits, or 0 for a
-// size the definition cannot serve: not a positive multiple of a codeword's
-// information bits, or more codewords than \p max_codewords (the buffers and,
-// in fec.decoder and fec.extended_decoder, the rate the block fixed when it
-// was made). gr-fec calls set_frame_size() inside work() and message
-// handlers, where a throw would end the block's thread: refused sizes are
-// logged and counted, and the previous size stays.
+// Codewords per call for a FECAPI frame size in information bits. A positive
+// multiple of a codeword's information bits, of 1 to \p max_codewords
+// codewords (the buffers' size and, in fec.decoder and fec.extended_decoder,
+// the rate the block fixed when it was made), is served: exact is set. Any
+// other size is refused (logged and counted), as gr-fec's own coders refuse
+// what they cannot serve: the whole codewords of the request that fit are
+// served instead, so that a caller that goes on with the size (a packet of
+// 1.5 codewords in fec.tagged_decoder) never reads past its data; a request
+// of less than a codeword returns 0 (the size stays). gr-fec calls
+// set_frame_size() inside work() and message handlers, where a throw would
+// end the block's thread.
 size_t codewords_in(unsigned int frame_size,
                     size_t k_bits,
                     size_t max_codewords,
                     gr::logger_ptr logger,
-                    std::atomic<uint64_t>& refused)
+                    std::atomic<uint64_t>& refused,
+                    bool& exact)
 {
-    if (frame_size > 0 && frame_size % k_bits == 0 &&
-        frame_size / k_bits <= max_codewords)
-        return frame_size / k_bits;
+    const size_t whole = frame_size / k_bits;
+    exact = frame_size > 0 && frame_size % k_bits == 0 && whole <= max_codewords;
+    if (exact)
+        return whole;
+    const size_t served = std::min(whole, max_codewords);
     const uint64_t count = ++refused;
     if (should_log(count))
         logger->warn("set_frame_size({}) refused: allowed: a multiple of the {} "
                      "information bits of a codeword, 1 to {} codewords "
-                     "(frames_per_call); the frame size stays ({} refused so far)",
+                     "(frames_per_call); {} ({} refused so far)",
                      frame_size,
                      k_bits,
                      max_codewords,
+                     served ? "serving the " + std::to_string(served) +
+                                  " whole codewords that fit"
+                            : std::string("the frame size stays"),
                      count);
-    return 0;
+    return served;
+}
+
+// frames_per_call within what a frame size (unsigned) and the input size (int)
+// hold
+size_t check_frames_per_call(int frames, size_t k_bits, size_t n_values)
+{
+    const size_t f = check_frames_per_call(frames);
+    if (f > size_t(std::numeric_limits<unsigned int>::max()) / k_bits ||
+        f > size_t(std::numeric_limits<int>::max()) / n_values)
+        throw std::invalid_argument(
+            "frames_per_call=" + std::to_string(frames) +
+            " is out of range: the frame size overflows; "
+            "allowed: up to " +
+            std::to_string(
+                std::min(size_t(std::numeric_limits<unsigned int>::max()) / k_bits,
+                         size_t(std::numeric_limits<int>::max()) / n_values)));
+    return f;
 }
 
 } // namespace
@@ -139,24 +166,29 @@ ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
                                    decoder_config{}.llr_scale,
                                    min_sum_scale,
                                    min_sum_offset);
-    if (!set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame())))
-        throw std::invalid_argument("frames_per_call=" + std::to_string(frames_per_call) +
-                                    " is out of range: the frame size overflows");
+    d_frames_per_call = check_frames_per_call(
+        frames_per_call, d_decoder->info_bits_per_frame(), d_decoder->llr_per_frame());
+    d_max_frames_per_call = d_frames_per_call;
+    set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
 }
 
 bool ldpc_decoder_def::set_frame_size(unsigned int frame_size)
 {
+    bool exact = false;
     const size_t codewords = codewords_in(frame_size,
                                           d_decoder->info_bits_per_frame(),
                                           d_max_frames_per_call,
                                           d_logger,
-                                          d_refused_sizes);
+                                          d_refused_sizes,
+                                          exact);
     if (codewords == 0)
         return false;
+    // within the capacity of the size made first (the largest): no
+    // reallocation under a generic_work() of another thread
     d_frames_per_call = codewords;
     d_scaled.resize(d_frames_per_call * d_decoder->llr_per_frame());
     d_status.resize(d_frames_per_call);
-    return true;
+    return exact;
 }
 
 double ldpc_decoder_def::rate() { return d_decoder->code().rate(); }
@@ -216,26 +248,30 @@ ldpc_encoder_def::ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call)
       d_frames_per_call(check_frames_per_call(frames_per_call)),
       d_max_frames_per_call(d_frames_per_call)
 {
-    if (!set_frame_size(
-            unsigned(d_frames_per_call * d_code->k() * d_code->bits_per_symbol())))
-        throw std::invalid_argument("frames_per_call=" + std::to_string(frames_per_call) +
-                                    " is out of range: the frame size overflows");
+    d_frames_per_call = check_frames_per_call(
+        frames_per_call,
+        size_t(d_code->k()) * d_code->bits_per_symbol(),
+        size_t(d_code->n_transmitted()) * d_code->bits_per_symbol());
+    d_max_frames_per_call = d_frames_per_call;
+    set_frame_size(unsigned(d_frames_per_call * d_code->k() * d_code->bits_per_symbol()));
 }
 
 bool ldpc_encoder_def::set_frame_size(unsigned int frame_size)
 {
+    bool exact = false;
     const size_t codewords = codewords_in(frame_size,
                                           size_t(d_code->k()) * d_code->bits_per_symbol(),
                                           d_max_frames_per_call,
                                           d_logger,
-                                          d_refused_sizes);
+                                          d_refused_sizes,
+                                          exact);
     if (codewords == 0)
         return false;
     d_frames_per_call = codewords;
     d_info.resize(d_frames_per_call * d_code->k());
     d_codeword.resize(d_frames_per_call * d_code->n());
     d_sent.resize(d_frames_per_call * d_code->n_transmitted());
-    return true;
+    return exact;
 }
 
 double ldpc_encoder_def::rate() { return d_code->rate(); }

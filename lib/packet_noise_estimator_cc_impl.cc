@@ -61,6 +61,7 @@ bool packet_noise_estimator_cc_impl::start()
     // a re-run of the flowgraph starts on fresh buffers
     d_resync = false;
     d_in_missing_run = false;
+    set_min_noutput_items(1);
     return true;
 }
 
@@ -69,9 +70,10 @@ uint64_t packet_noise_estimator_cc_impl::max_packet() const
     const auto d = detail();
     if (!d)
         return 0;
+    // GNU Radio offers a block at most half its output buffer a call
     const uint64_t in =
         uint64_t(std::max(d->input(0)->max_possible_items_available(), 0));
-    const uint64_t out = d->output(0)->bufsize() > 0 ? d->output(0)->bufsize() - 1 : 0;
+    const uint64_t out = d->output(0)->bufsize() / 2;
     return std::min(in, out);
 }
 
@@ -194,8 +196,15 @@ int packet_noise_estimator_cc_impl::general_work(int noutput_items,
             }
             break; // else wait for the rest
         }
-        if (produced + len > size_t(noutput_items))
-            break; // wait for room
+        if (produced + len > size_t(noutput_items)) {
+            // wait for room: the scheduler calls again once a whole packet
+            // fits, instead of at once
+            if (produced == 0)
+                set_min_noutput_items(int(len));
+            break;
+        }
+        if (min_noutput_items() > 1)
+            set_min_noutput_items(1);
         std::memcpy(out + produced, in + pos, len * sizeof(std::complex<float>));
         const uint64_t out_abs = nitems_written(0) + produced;
         packet_tags.clear();

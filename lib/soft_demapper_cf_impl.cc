@@ -81,7 +81,8 @@ soft_demapper_cf_impl::soft_demapper_cf_impl(const soft_demapper& demapper,
                             demapper.bits_per_symbol()),
       d_demapper(demapper),
       d_tag_key(noise_var_tag_key.empty() ? pmt::PMT_NIL : pmt::mp(noise_var_tag_key)),
-      d_noise_var(noise_var)
+      d_noise_var(noise_var),
+      d_set_noise_var(noise_var)
 {
     d_gpu = choose_engine<soft_demapper_cuda>(device, d_logger, [this](int index) {
         return std::make_unique<soft_demapper_cuda>(d_demapper, index);
@@ -107,7 +108,14 @@ void soft_demapper_cf_impl::demap(const std::complex<float>* y,
 void soft_demapper_cf_impl::set_noise_var(float noise_var)
 {
     check_noise_var(noise_var);
+    d_set_noise_var.store(noise_var);
     d_noise_var.store(noise_var);
+}
+
+bool soft_demapper_cf_impl::start()
+{
+    d_noise_var.store(d_set_noise_var.load());
+    return true;
 }
 
 int soft_demapper_cf_impl::work(int noutput_items,

@@ -26,6 +26,7 @@ public:
                           const std::string& device);
 
     void set_noise_var(float noise_var) override;
+    bool start() override;
     float noise_var() const override { return d_noise_var.load(); }
     int bits_per_symbol() const override { return int(d_demapper.bits_per_symbol()); }
     uint64_t bad_noise_var_tags() const override { return d_bad_tags.load(); }
@@ -39,6 +40,9 @@ private:
     const soft_demapper d_demapper;
     const pmt::pmt_t d_tag_key; // PMT_NIL: no tag
     std::atomic<float> d_noise_var;
+    // noise_var or the last set_noise_var(): a new run starts from it, not
+    // from the last tag of the run before
+    std::atomic<float> d_set_noise_var;
     std::atomic<uint64_t> d_bad_tags{ 0 };
     std::vector<gr::tag_t> d_tags;
     std::unique_ptr<soft_demapper_cuda> d_gpu; // null: the CPU path

@@ -18,6 +18,7 @@
 #include "ldpc_fft_bp.h"
 #include "symbol_demap.h"
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -605,6 +606,14 @@ private:
                              kernels::launch_symbol_demap(dp, s);
                          });
             w.stream->synchronize();
+            // a frame of no finite symbol is a failed frame, as on the CPU
+            for (size_t f = 0; f < n_frames; ++f) {
+                const std::complex<float>* y = symbols + f * n;
+                if (std::none_of(y, y + n, [](const std::complex<float>& v) {
+                        return std::isfinite(v.real()) && std::isfinite(v.imag());
+                    }))
+                    status[f].converged = 0;
+            }
         } catch (...) {
             cuda::drain_after_failure(d_slots[0].stream, d_device);
             throw;

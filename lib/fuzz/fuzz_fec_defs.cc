@@ -11,7 +11,8 @@
 // values include NaN and infinities; sizes of 64 codewords at most).
 // set_frame_size MUST accept exactly the positive multiples of k m bits up to
 // frames_per_call codewords, refuse the others (false, never a throw: gr-fec
-// calls it inside work()) and keep the previous size; the sizes
+// calls it inside work()), serving instead the whole codewords of the request
+// that fit, or keeping the previous size when it holds none; the sizes
 // reported follow; the decoder's output is 0/1 bits whatever its input; and an
 // encoded frame, sent clean, decodes to its information bits.
 
@@ -19,6 +20,7 @@
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <gnuradio/gpuldpc/ldpc_fec_defs.h>
 #include <gnuradio/logger.h>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -77,8 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (accepts(dec) != valid || accepts(enc) != valid)
             fuzz::broken("set_frame_size accepted an invalid size or refused a valid "
                          "one");
-        if (valid)
-            frames = bits / k_bits;
+        if (valid || bits / k_bits >= 1)
+            frames = std::min<size_t>(bits / k_bits, size_t(frames_per_call));
         if (size_t(dec->get_output_size()) != frames * k_bits ||
             size_t(dec->get_input_size()) != frames * n_bits ||
             size_t(enc->get_input_size()) != frames * k_bits ||

@@ -110,7 +110,7 @@ class link_format:
     root-raised-cosine pulse, (0, 1]. The constellation's name is
     `constellation`, the modulation's short name `modulation`."""
 
-    def __init__(self, code, modulation="qpsk", sps=2, rolloff=0.35, preamble_len=192,
+    def __init__(self, code, modulation="gpuldpc-qpsk", sps=2, rolloff=0.35, preamble_len=192,
                  pilot_spacing=32, pilot_len=2, guard=64, pulse_span=11):
         if isinstance(code, str):
             code = ldpc_code.load(code)
@@ -589,7 +589,7 @@ class packet_link_tx(gr.hier_block2):
     sink takes as burst boundaries), amplitude `amplitude` at the symbol
     instants."""
 
-    def __init__(self, code, modulation="qpsk", sps=2, rolloff=0.35, amplitude=0.5,
+    def __init__(self, code, modulation="gpuldpc-qpsk", sps=2, rolloff=0.35, amplitude=0.5,
                  length_tag_key="packet_len", **layout):
         gr.hier_block2.__init__(self, "gpuldpc packet_link_tx",
                                 gr.io_signature(1, 1, gr.sizeof_char),
@@ -611,7 +611,7 @@ class packet_link_rx(gr.hier_block2):
     avg_iterations) after every frame; received() and stats() from Python.
     device: of the LDPC decoder (auto: a GPU when one is usable)."""
 
-    def __init__(self, code, modulation="qpsk", sps=2, rolloff=0.35, device="auto",
+    def __init__(self, code, modulation="gpuldpc-qpsk", sps=2, rolloff=0.35, device="auto",
                  algorithm="min-sum", schedule="layered", max_iterations=20,
                  threshold=0.2, eq_half=2, keep=True, symbols_out=False, **layout):
         gr.hier_block2.__init__(self, "gpuldpc packet_link_rx",

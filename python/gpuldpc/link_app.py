@@ -237,6 +237,7 @@ class packet_rate:
             self.first_burst = now
 
     def packet(self, now):
+        self.burst_seen(now)  # a packet is a burst, whether a poll saw it or not
         self.count += 1
         self.last_packet = now
 
@@ -248,15 +249,15 @@ class packet_rate:
 
     def active(self):
         """Packets a second over the active period; None before a packet."""
-        if not self.count or self.first_burst is None:
-            return None
-        return self.count / max(self.last_packet - self.first_burst, 1e-3)
+        if not self.count or self.last_packet <= self.first_burst:
+            return None  # no time to rate (one packet, its burst not polled)
+        return self.count / (self.last_packet - self.first_burst)
 
 
 def counters_line(rx, rate, final=False):
     if final:
         active = rate.active()
-        speed = ("no packets" if active is None
+        speed = (f"{rate.count} packets" if active is None
                  else f"{active:.0f} packets/s while receiving")
     else:
         speed = f"{rate.recent(time.monotonic()):.0f} packets/s"
@@ -349,11 +350,12 @@ def make_parser():
     p.add_argument("--code", default="wifi:1944:1/2",
                    help="binary code: a file, a shipped code's name or a built-in code "
                    "(dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE; default wifi:1944:1/2)")
-    p.add_argument("--modulation", default="qpsk", choices=link.MODULATIONS,
-                   metavar="{" + ",".join(link.MODULATIONS) + "}",
-                   help="the module's Gray constellation (gpuldpc-qpsk for qpsk, ...): "
-                   "the m code bits of a symbol, MSB first, are the label of its point "
-                   "(default qpsk)")
+    p.add_argument("--modulation", default="gpuldpc-qpsk",
+                   choices=["gpuldpc-" + m for m in link.MODULATIONS] + list(link.MODULATIONS),
+                   metavar="{" + ",".join("gpuldpc-" + m for m in link.MODULATIONS) + "}",
+                   help="the module's Gray constellation, not GNU Radio's (the short "
+                   "names qpsk, ... name the same): the m code bits of a symbol, MSB "
+                   "first, are the label of its point (default gpuldpc-qpsk)")
     p.add_argument("--sps", type=int, default=2, help="samples a symbol (default 2)")
     p.add_argument("--freq", type=float, default=915e6, help="centre frequency, Hz")
     p.add_argument("--rate", type=float, default=1e6, help="sample rate, Hz")

@@ -76,19 +76,23 @@ class qa_fecapi(gr_unittest.TestCase):
         self.assertAlmostEqual(dec.rate(), 0.5)
         self.assertTrue(dec.set_frame_size(3 * code.k))
         self.assertEqual(dec.get_input_size(), 3 * code.n)
-        # refused, never thrown (gr-fec calls it inside work()): counted, the
-        # size kept
-        for i, bad in enumerate((code.k + 1, 0, 5 * code.k)):
+        # refused, never thrown (gr-fec calls it inside work()) and counted;
+        # the whole codewords of the request that fit are served instead, a
+        # request of less than a codeword keeps the size
+        for i, (bad, served) in enumerate(((code.k + 1, 1), (0, 1), (5 * code.k, 4),
+                                           (code.k - 1, 4), (2 * code.k + 7, 2))):
             self.assertFalse(dec.set_frame_size(bad))
             self.assertEqual(dec.refused_frame_sizes(), i + 1)
-            self.assertEqual(dec.get_input_size(), 3 * code.n)  # unchanged
-            self.assertEqual(dec.get_output_size(), 3 * code.k)
+            self.assertEqual(dec.get_input_size(), served * code.n, bad)
+            self.assertEqual(dec.get_output_size(), served * code.k, bad)
         self.assertTrue(dec.set_frame_size(4 * code.k))
         enc = gpuldpc.ldpc_encoder_def(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
         self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
         self.assertFalse(enc.set_frame_size(7))
         self.assertFalse(enc.set_frame_size(2 * code.k))
         self.assertEqual(enc.refused_frame_sizes(), 2)
+        with self.assertRaisesRegex(ValueError, "frames_per_call=2000000000"):
+            gpuldpc.ldpc_decoder_def(code, frames_per_call=2000000000)
         self.assertEqual((enc.get_input_size(), enc.get_output_size()), (code.k, code.n))
         with self.assertRaisesRegex(ValueError, "frames_per_call=0"):
             gpuldpc.ldpc_decoder_def(code, frames_per_call=0)
@@ -136,37 +140,37 @@ class qa_fecapi(gr_unittest.TestCase):
             self.fail("the flowgraph did not finish")
 
     def test_tagged_decoder_survives_a_packet_of_no_whole_codewords(self):
-        # a packet of 1.5 codewords among good ones: its size is refused (not
-        # thrown inside work()), the flowgraph finishes and every good packet
-        # decodes
+        # packets of 1, 2 and 1.5 codewords (frames_per_call 2): the size of
+        # the 1.5 is refused (not thrown inside work()) and its first codeword
+        # served, never the 2 of the packet before; the flowgraph finishes
+        # and every other packet decodes
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
         y, info_bits, scale = self.noisy_codewords(code, 12, 6.0, seed=8)
         n_bits = code.n * code.bits_per_symbol
-        half = n_bits // 2
-        bad_at = 5
-        stream = np.concatenate([y[:bad_at].ravel(), y[bad_at], y[bad_at + 1][:half],
-                                 y[bad_at + 2:].ravel()])
-        lengths = [n_bits] * bad_at + [n_bits + half] + [n_bits] * (12 - bad_at - 2)
-        tags, offset = [], 0
-        for length in lengths:
+        # (codewords of data, packet length in codewords)
+        layout = [(1, 1), (1, 1), (2, 2), (2, 1.5), (1, 1), (2, 2), (1, 1), (2, 2)]
+        pieces, tags, offset, cw, expected = [], [], 0, 0, []
+        for used, length in layout:
+            items = int(length * n_bits)
+            pieces.append(y[cw:cw + used].ravel()[:items])
             tags.append(gr.tag_utils.python_to_tag(
-                (offset, pmt.intern("packet_len"), pmt.from_long(length))))
-            offset += length
-        dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
+                (offset, pmt.intern("packet_len"), pmt.from_long(items))))
+            offset += items
+            expected.extend(range(cw, cw + int(length)))
+            cw += used
+        dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=2, input_scale=scale)
         tb = gr.top_block()
-        src = blocks.vector_source_f(stream.tolist(), False, 1, tags)
+        src = blocks.vector_source_f(np.concatenate(pieces).tolist(), False, 1, tags)
         tdec = fec.tagged_decoder(dec, gr.sizeof_float, gr.sizeof_char, "packet_len",
                                   4 * n_bits)
         snk = blocks.vector_sink_b()
         tb.connect(src, tdec, snk)
+        refused_before = dec.refused_frame_sizes()
         self.run_with_deadline(tb)
         out = np.array(snk.data(), dtype=np.uint8).reshape(-1, code.k)
-        self.assertEqual(out.shape[0], len(lengths))
-        self.assertGreaterEqual(dec.refused_frame_sizes(), 1)  # asked per call
-        np.testing.assert_array_equal(out[:bad_at], info_bits[:bad_at])
-        np.testing.assert_array_equal(out[bad_at], info_bits[bad_at])
-        np.testing.assert_array_equal(out[bad_at + 1:], info_bits[bad_at + 2:])
-        self.assertEqual(dec.frames(), len(lengths))
+        np.testing.assert_array_equal(out, info_bits[expected])
+        self.assertGreater(dec.refused_frame_sizes(), refused_before)
+        self.assertEqual(dec.frames(), len(expected))
 
     def test_extended_decoder_keeps_its_size(self):
         # fec.extended_decoder fixes its rate when made: a larger size asked

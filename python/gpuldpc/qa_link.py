@@ -223,6 +223,10 @@ class qa_link_rate(gr_unittest.TestCase):
         self.assertEqual(rate.recent(12.0), 0.0)
         self.assertEqual(rate.recent(60.0), 0.0)
         self.assertAlmostEqual(rate.active(), 100.0)
+        # a packet whose burst no poll saw: no figure instead of 1000/s
+        lone = link_app.packet_rate(0.0)
+        lone.packet(5.0)
+        self.assertIsNone(lone.active())
 
 
 def link_program():

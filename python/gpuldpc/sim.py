@@ -290,7 +290,8 @@ def make_parser():
                         "int8 (8-bit fixed-point min-sum)")
     p.add_argument("--llr-scale", type=float, default=4.0,
                    help="int8: fixed-point steps per unit of LLR (default 4)")
-    p.add_argument("--modulation", default="bpsk", choices=MODULATIONS,
+    p.add_argument("--modulation", default="bpsk",
+                   choices=list(MODULATIONS) + ["gpuldpc-" + m for m in MODULATIONS],
                    help="the module's Gray constellation of that name (gpuldpc-qpsk "
                         "for qpsk, ...) of unit energy over complex AWGN, N0 = "
                         "1/(R m Eb/N0) for m bits a point (default bpsk: real BPSK, "

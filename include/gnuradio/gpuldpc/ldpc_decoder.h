@@ -92,9 +92,11 @@ namespace gpuldpc {
  * "ldpc_iterations", "ldpc_syndrome_weight"); "stats" out, a dictionary
  * published every \p stats_interval seconds and once more at the end of the
  * run: from work() when the stream input ended (it always reaches its
- * subscribers), or from stop() for tb.stop() and PDU-only use (GNU Radio may
- * have stopped the subscribers by then: it can be lost; read stats() after
- * wait() instead):
+ * subscribers), or from stop() when the run ends otherwise (tb.stop(), a
+ * downstream block such as a Head ending it, PDUs alone: GNU Radio may have
+ * stopped the subscribers by then, so it can be lost; read stats() after
+ * wait() instead). A new run starts from noise_var, not from the last tag of
+ * the run before:
  * frames, failed, dropped, bad_length, missing_tag_items, truncated_frames,
  * dropped_tags, invalid_inputs, bad_noise_var_tags (with a constellation),
  * avg_iterations, frames_per_second, info_bits_per_second, batches (decoder
@@ -140,8 +142,9 @@ public:
         float llr_scale = 4.0f;        //!< int8: steps per unit of LLR, (0, 64]
         float min_sum_scale = 0.8125f; //!< min-sum: normalization, (0, 1]
         float min_sum_offset = 0.0f;   //!< min-sum: offset, >= 0
-        //! input "symbols": the matched constellation ("" for the one of q
-        //! points: bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)
+        //! input "symbols": the matched constellation ("" for the module's
+        //! one of q points: gpuldpc-bpsk ... gpuldpc-256qam; any name of
+        //! engine::constellation::make())
         std::string constellation = "";
         float noise_var = 1.0f; //!< input "symbols": N0 = E|n|^2, > 0
         //! input "symbols": a tag of this key sets N0 from its offset on
@@ -183,8 +186,9 @@ public:
      * \param min_sum_offset min-sum: subtracted from check message
      *        magnitudes, >= 0
      * \param constellation input "symbols": the constellation matched to the
-     *        code, code symbol x sent as its point x ("" picks the one of q
-     *        points: bpsk, qpsk, 8psk, 16qam, 64qam, 256qam)
+     *        code, code symbol x sent as its point x ("" picks the module's
+     *        one of q points: gpuldpc-bpsk, gpuldpc-qpsk, gpuldpc-8psk,
+     *        gpuldpc-16qam, gpuldpc-64qam, gpuldpc-256qam)
      * \param noise_var input "symbols": the complex noise variance
      *        N0 = E|n|^2, > 0
      * \param noise_var_tag_key input "symbols": a tag of this key (a positive

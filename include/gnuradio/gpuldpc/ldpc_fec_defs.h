@@ -39,14 +39,18 @@ namespace gpuldpc {
  * - frames_per_call is the number of codewords a call when made, and the most
  *   set_frame_size() accepts: set_frame_size(bits) serves a multiple of k * m
  *   from 1 to frames_per_call codewords and returns true; it refuses any other
- *   size (0, not a multiple, larger), returns false, logs and counts it
- *   (refused_frame_sizes()) and keeps the previous size, as gr-fec's own
- *   coders do. It never throws: gr-fec calls it inside work() and message
- *   handlers. The frames of one call are decoded as one batch. Works inside
- *   fec.extended_decoder and fec.decoder (which fix their rate when made: keep
- *   the size), fec.tagged_decoder (packets of whole codewords, at most
- *   frames_per_call of them) and fec.async_decoder (PDUs of whole codewords;
- *   it rejects other PDUs itself).
+ *   size (0, not a multiple, larger), returns false and logs and counts it
+ *   (refused_frame_sizes()), as gr-fec's own coders do, and serves instead
+ *   the whole codewords of the request that fit (at most frames_per_call; a
+ *   request of less than a codeword keeps the previous size), so that a
+ *   caller that goes on never reads past its data. It never throws: gr-fec
+ *   calls it inside work() and message handlers. The frames of one call are
+ *   decoded as one batch. Works inside fec.extended_decoder and fec.decoder
+ *   (which fix their rate when made: do not change the size while they run),
+ *   fec.tagged_decoder (packets of whole codewords, at most frames_per_call of
+ *   them; a packet of 1.5 codewords gives its first codeword) and
+ *   fec.async_decoder (PDUs of whole codewords; it rejects other PDUs
+ *   itself).
  */
 class GPULDPC_API ldpc_decoder_def : public gr::fec::generic_decoder
 {
@@ -108,7 +112,7 @@ public:
 private:
     batch_decoder::sptr d_decoder;
     size_t d_frames_per_call;
-    const size_t d_max_frames_per_call;
+    size_t d_max_frames_per_call;
     std::atomic<uint64_t> d_refused_sizes{ 0 };
     float d_input_scale;
     std::vector<float> d_scaled;
@@ -126,8 +130,8 @@ private:
  * (lowest bit of each byte), output frames_per_call * n * m unpacked code
  * bits; set_frame_size(bits) serves a multiple of k * m from 1 to
  * frames_per_call codewords (returns true), and refuses any other size as the
- * decoder definition does (false, logged, counted, the previous size kept;
- * never a throw).
+ * decoder definition does (false, logged, counted, the whole codewords that
+ * fit served instead; never a throw).
  */
 class GPULDPC_API ldpc_encoder_def : public gr::fec::generic_encoder
 {
@@ -155,7 +159,7 @@ public:
 private:
     ldpc_code::sptr d_code;
     size_t d_frames_per_call;
-    const size_t d_max_frames_per_call;
+    size_t d_max_frames_per_call;
     std::atomic<uint64_t> d_refused_sizes{ 0 };
     std::vector<uint8_t> d_info, d_codeword;
     std::vector<uint8_t> d_sent; // the transmitted symbols of d_codeword

@@ -45,8 +45,11 @@ namespace gpuldpc {
  *
  * Malformed framing is counted and skipped, never fatal: symbols before the
  * first length tag or between packets (missing_tag_items()); a length tag
- * whose value is no PMT integer, 0, negative, larger than the buffers hold,
- * or one that another length tag interrupts (bad_packets(): a packet of
+ * whose value is no PMT integer, 0, negative, larger than the buffers serve
+ * (half the output buffer, at most the input buffer: 4096 symbols with GNU
+ * Radio's default buffers; set_min_output_buffer() on this block and its
+ * upstream for longer packets), or one that another length tag interrupts
+ * (bad_packets(): a packet of
  * unknown extent, skipped up to the next length tag); a packet the stream
  * ends inside (truncated_packets()). Skipped symbols do not come out. Length
  * tags of any PMT integer type are accepted. Warnings go to the log.

@@ -18,9 +18,10 @@
  *
  * The rules, by the element type the engine takes (README, "Python"):
  * - float32 (LLRs, log-likelihoods, noise variances, transform inputs): any
- *   real integer or floating dtype, rounded to the nearest float32 (float64
- *   beyond float32's range becomes +-inf, which decoders count as an invalid
- *   input). Not bool (bits are no soft values), not complex.
+ *   real integer or floating dtype, rounded to the nearest float32 (finite
+ *   float64 values beyond float32's range saturate at +-FLT_MAX; NaN and
+ *   +-inf stay invalid inputs). Not bool (bits are no soft values), not
+ *   complex.
  * - complex64 (received points, FFT inputs): the same and complex dtypes
  *   (complex128 rounded to complex64). Not bool.
  * - int8 (8-bit LLRs): int8 only; every other integer dtype holds values
@@ -203,6 +204,20 @@ c_array<T> array_arg(py::handle obj, const char* func, const char* arg)
                      text(obj.get_type().attr("__name__")) + ")";
         throw py::type_error(where(func, arg) + " has dtype " + given + "; expected " +
                              element_rule<T>::expected());
+    }
+    if constexpr (std::is_same_v<T, float>) {
+        if (kind == 'f' && dt.itemsize() > 4) {
+            // finite values past float32's range saturate (a soft value that
+            // large is certain, not an erasure); NaN and +-inf stay as they are
+            const py::module_ np = py::module_::import("numpy");
+            const float top = std::numeric_limits<float>::max();
+            const py::object clipped =
+                np.attr("where")(np.attr("isfinite")(a), np.attr("clip")(a, -top, top), a);
+            auto out = c_array<T>::ensure(clipped);
+            if (!out)
+                throw py::error_already_set();
+            return out;
+        }
     }
     auto out = c_array<T>::ensure(a);
     if (!out)

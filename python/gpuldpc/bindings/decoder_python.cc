@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(7f3ccf0bd3e593b6eab7590569bd4a85) */
+/* BINDTOOL_HEADER_FILE_HASH(84e056cf06fc6fdd78281b8e4b7469ef) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -241,7 +241,7 @@ void bind_decoder(py::module& m)
             py::arg("return_codeword") = false,
             "symbols: complex64 (frames, n_transmitted) received points of the "
             "constellation matched to the code (code symbol x sent as "
-            "constellation.points()[x]; GF(64) on '64qam', binary on 'bpsk'); "
+            "constellation.points()[x]; GF(64) on 'gpuldpc-64qam', binary on 'gpuldpc-bpsk'); "
             "complex128 and real integer or floating dtypes are converted, bool "
             "raises TypeError. noise_var: N0 = E|n|^2, one value or one a frame "
             "(float32, dtypes as decode()'s llr). The decoder takes the "

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(d032576f9a5293ff856e9d5f562b3f34) */
+/* BINDTOOL_HEADER_FILE_HASH(96660ac6254ecf785df2445428d40421) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

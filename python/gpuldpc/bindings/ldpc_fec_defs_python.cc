@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(dad8f0eb1baae3aa50be3cd11bdb8312) */
+/* BINDTOOL_HEADER_FILE_HASH(9ae5c320351746a74f7e6c49aeeedbd9) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

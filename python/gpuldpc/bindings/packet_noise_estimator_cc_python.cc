@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(packet_noise_estimator_cc.h)                               */
-/* BINDTOOL_HEADER_FILE_HASH(15e7a181a3b7c1340853d4428ab71a00) */
+/* BINDTOOL_HEADER_FILE_HASH(2b50de3d9d14e3cfda49abf686dfb108) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -34,9 +34,11 @@ void bind_soft_demapper(py::module& m)
     py::class_<constellation>(
         m,
         "constellation",
-        "A Gray-labelled constellation of unit average energy: constellation(name) "
-        "with name in bpsk, qpsk, 8psk, 16qam, 64qam, 256qam; points[x] carries the "
-        "bits of label x, MSB first.")
+        "A labelled constellation: constellation(name); points[x] carries the bits "
+        "of label x, MSB first. 'bpsk', 'qpsk', '8psk', '16qam': GNU Radio's "
+        "digital.constellation_* of those names, points and labels as GNU Radio has "
+        "them (QPSK of energy 4); 'gpuldpc-bpsk' ... 'gpuldpc-256qam': the module's "
+        "Gray family of unit average energy (the matched GF(q) mapping).")
         .def(py::init(&constellation::make), py::arg("name"))
         .def_static("names", &constellation::names)
         .def_property_readonly("name", &constellation::name)

@@ -251,7 +251,11 @@ public:
      * - \p llr MUST hold n_frames * llr_per_frame() floats, \p info_bits
      *   n_frames * info_bytes_per_frame() bytes and \p status n_frames
      *   entries, all in the memory of the decoder's device.
-     * - Results are those of decode() on the same frames; the call returns
+     * - Results are those of decode() on the same frames, but for a frame
+     *   with no valid soft value at all, which the host never sees: its
+     *   status says what the kernel found (converged, all inputs counted in
+     *   invalid_inputs); callers MUST treat invalid_inputs equal to
+     *   llr_per_frame() as a failed frame. The call returns
      *   when they are in place. The decoder reads \p llr on a stream of its
      *   own: work that writes it MUST be complete (synchronised) first.
      * - Decoders of host memory (the CPU reference) throw std::logic_error.
