@@ -422,8 +422,12 @@ class qa_first_hour(gr_unittest.TestCase):
                            text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("frames 0 288", r.stdout)
-        # GNU Radio's console log goes to stdout or stderr, by its configuration
-        self.assertIn("length_tag_key to ''", r.stdout + r.stderr)
+        # GNU Radio's console log goes to stdout or stderr, by its configuration;
+        # where that has it off, the block's first line is missing too
+        log = r.stdout + r.stderr
+        if "decoding on cpu" not in log:
+            self.skipTest("GNU Radio's console log is off here")
+        self.assertIn("length_tag_key to ''", log)
 
     def test_final_stats_arrive_when_the_input_ends(self):
         code = load("regular_3_6_n96_gf2.alist")
