@@ -77,16 +77,17 @@ uint64_t packet_noise_estimator_cc_impl::max_packet() const
     return std::min(in, out);
 }
 
-uint64_t packet_noise_estimator_cc_impl::packet_at(uint64_t at, uint64_t* tagged)
+uint64_t packet_noise_estimator_cc_impl::usable_length(const pmt::pmt_t& value) const
+{
+    const int64_t len = frame_scanner::tag_length(value);
+    return len > 0 && uint64_t(len) <= max_packet() ? uint64_t(len) : 0;
+}
+
+uint64_t packet_noise_estimator_cc_impl::packet_at(uint64_t at)
 {
     d_tags.clear();
     get_tags_in_range(d_tags, 0, at, at + 1, d_length_key);
-    if (tagged)
-        *tagged = d_tags.size();
-    if (d_tags.empty())
-        return 0;
-    const int64_t len = frame_scanner::tag_length(d_tags.front().value);
-    return len > 0 && uint64_t(len) <= max_packet() ? uint64_t(len) : 0;
+    return d_tags.empty() ? 0 : usable_length(d_tags.front().value);
 }
 
 void packet_noise_estimator_cc_impl::count_bad(uint64_t length)
@@ -125,18 +126,23 @@ int packet_noise_estimator_cc_impl::general_work(int noutput_items,
     auto* out = static_cast<std::complex<float>*>(output_items[0]);
     const size_t avail = size_t(ninput_items[0]);
     const uint64_t first = nitems_read(0);
-    std::vector<gr::tag_t> length_tags, packet_tags;
+    auto& length_tags = d_tags;
+    length_tags.clear();
     get_tags_in_window(length_tags, 0, 0, avail, d_length_key);
     std::stable_sort(length_tags.begin(),
                      length_tags.end(),
                      [](const auto& a, const auto& b) { return a.offset < b.offset; });
-    // the first length tag at or after relative item p (avail: none)
+    // the first length tag at or after relative item p
+    const auto tag_from = [&](size_t p) {
+        return std::lower_bound(
+            length_tags.begin(),
+            length_tags.end(),
+            first + p,
+            [](const gr::tag_t& t, uint64_t o) { return t.offset < o; });
+    };
+    // its item (avail: none)
     const auto next_tag = [&](size_t p) {
-        const auto it =
-            std::lower_bound(length_tags.begin(),
-                             length_tags.end(),
-                             first + p,
-                             [](const gr::tag_t& t, uint64_t o) { return t.offset < o; });
+        const auto it = tag_from(p);
         return it == length_tags.end() ? avail : size_t(it->offset - first);
     };
 
@@ -163,12 +169,10 @@ int packet_noise_estimator_cc_impl::general_work(int noutput_items,
         }
         d_in_missing_run = false;
         // a length tag at pos
-        const int64_t claimed = frame_scanner::tag_length(
-            std::find_if(length_tags.begin(), length_tags.end(), [&](const gr::tag_t& t) {
-                return t.offset == first + pos;
-            })->value);
-        const uint64_t len = packet_at(first + pos);
+        const pmt::pmt_t& value = tag_from(pos)->value;
+        const uint64_t len = usable_length(value);
         if (len == 0) {
+            const int64_t claimed = frame_scanner::tag_length(value);
             count_bad(claimed < 0 ? 0 : uint64_t(claimed));
             d_resync = true;
             pos += 1;
@@ -207,9 +211,9 @@ int packet_noise_estimator_cc_impl::general_work(int noutput_items,
             set_min_noutput_items(1);
         std::memcpy(out + produced, in + pos, len * sizeof(std::complex<float>));
         const uint64_t out_abs = nitems_written(0) + produced;
-        packet_tags.clear();
-        get_tags_in_range(packet_tags, 0, first + pos, first + pos + len);
-        for (auto t : packet_tags) {
+        d_packet_tags.clear();
+        get_tags_in_range(d_packet_tags, 0, first + pos, first + pos + len);
+        for (auto t : d_packet_tags) {
             t.offset = t.offset - (first + pos) + out_abs;
             add_item_tag(0, t);
         }

@@ -40,10 +40,11 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    // The length of the packet whose length tag sits at absolute item \p at
-    // and that fits the buffers, or 0 where none does (no length tag there, or
-    // a malformed one).
-    uint64_t packet_at(uint64_t at, uint64_t* tagged = nullptr);
+    // The packet length a length tag's value gives where it fits the buffers,
+    // else 0 (a malformed length).
+    uint64_t usable_length(const pmt::pmt_t& value) const;
+    // usable_length() of the length tag at absolute item \p at; 0 without one
+    uint64_t packet_at(uint64_t at);
     // The most items a packet may have: what the buffers around the block hold.
     uint64_t max_packet() const;
     void count_bad(uint64_t length);
@@ -56,7 +57,8 @@ private:
     bool d_resync = false;
     bool d_in_missing_run = false;
     uint64_t d_missing_runs = 0;
-    std::vector<gr::tag_t> d_tags;
+    // work() and forecast() scratch: length tags, and the tags of a packet
+    std::vector<gr::tag_t> d_tags, d_packet_tags;
     std::atomic<float> d_last;
     std::atomic<uint64_t> d_packets{ 0 }, d_unestimated{ 0 }, d_bad{ 0 }, d_missing{ 0 },
         d_truncated{ 0 };

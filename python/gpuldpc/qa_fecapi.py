@@ -13,6 +13,7 @@ import pmt
 from gnuradio import blocks, digital, fec, gr, gr_unittest
 
 from gnuradio import gpuldpc
+from qa_framing import run_with_deadline  # this folder's block-test helpers
 
 CODES = gpuldpc.codes_dir()
 
@@ -129,15 +130,17 @@ class qa_fecapi(gr_unittest.TestCase):
                                       info_bits.ravel())
         self.assertEqual(dec.frames(), 8)
 
-    def run_with_deadline(self, tb, seconds=60):
-        # a flowgraph that hangs fails the test instead of the test run
-        import threading
-        t = threading.Thread(target=tb.run, daemon=True)
-        t.start()
-        t.join(seconds)
-        if t.is_alive():
-            tb.stop()
-            self.fail("the flowgraph did not finish")
+    @staticmethod
+    def extended_decoder_flowgraph(dec, soft):
+        """soft values -> fec.extended_decoder(dec) -> a sink: the top block
+        and the sink."""
+        tb = gr.top_block()
+        src = blocks.vector_source_f(soft.ravel().tolist())
+        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
+                                    puncpat="11", integration_period=10000)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, xdec, snk)
+        return tb, snk
 
     def test_tagged_decoder_survives_a_packet_of_no_whole_codewords(self):
         # packets of 1, 2 and 1.5 codewords (frames_per_call 2): the size of
@@ -166,7 +169,7 @@ class qa_fecapi(gr_unittest.TestCase):
         snk = blocks.vector_sink_b()
         tb.connect(src, tdec, snk)
         refused_before = dec.refused_frame_sizes()
-        self.run_with_deadline(tb)
+        self.assertTrue(run_with_deadline(tb), "the flowgraph did not finish")
         out = np.array(snk.data(), dtype=np.uint8).reshape(-1, code.k)
         np.testing.assert_array_equal(out, info_bits[expected])
         self.assertGreater(dec.refused_frame_sizes(), refused_before)
@@ -181,12 +184,7 @@ class qa_fecapi(gr_unittest.TestCase):
         dec = gpuldpc.ldpc_decoder_def(code, input_scale=scale)
         for size in (2, 3, 4):
             self.assertFalse(dec.set_frame_size(size * code.k))
-        tb = gr.top_block()
-        src = blocks.vector_source_f(y.ravel().tolist())
-        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
-                                    puncpat="11", integration_period=10000)
-        snk = blocks.vector_sink_b()
-        tb.connect(src, xdec, snk)
+        tb, snk = self.extended_decoder_flowgraph(dec, y)
         tb.start()
         for size in (2, 4, 1, 3):
             time.sleep(0.01)
@@ -205,12 +203,7 @@ class qa_fecapi(gr_unittest.TestCase):
         bits = gpuldpc.sim.symbols_to_bits(code.encode(info), code.bits_per_symbol)
         y = (2.0 * bits - 1.0).astype(np.float32) * 4.0
         dec = gpuldpc.ldpc_decoder_def(code, input_scale=1e38, device="cpu")
-        tb = gr.top_block()
-        src = blocks.vector_source_f(y.ravel().tolist())
-        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
-                                    puncpat="11", integration_period=10000)
-        snk = blocks.vector_sink_b()
-        tb.connect(src, xdec, snk)
+        tb, snk = self.extended_decoder_flowgraph(dec, y)
         tb.run()
         np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), info.ravel())
         self.assertEqual(dec.failed_frames(), 0)
@@ -228,12 +221,7 @@ class qa_fecapi(gr_unittest.TestCase):
         self.assertFalse(np.array_equal(tuned, default))
         dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=12, input_scale=scale,
                                        min_sum_scale=0.5, min_sum_offset=0.25, **args)
-        tb = gr.top_block()
-        src = blocks.vector_source_f(y.ravel().tolist())
-        xdec = fec.extended_decoder(decoder_obj_list=dec, threading=None, ann=None,
-                                    puncpat="11", integration_period=10000)
-        snk = blocks.vector_sink_b()
-        tb.connect(src, xdec, snk)
+        tb, snk = self.extended_decoder_flowgraph(dec, y)
         tb.run()
         np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
                                       tuned.ravel())

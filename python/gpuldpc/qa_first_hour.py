@@ -8,7 +8,6 @@
 tags, erased frames, values past float's range, stopping and re-running
 flowgraphs. CPU only."""
 
-import threading
 import time
 
 import numpy as np
@@ -16,19 +15,8 @@ import pmt
 from gnuradio import blocks, digital, gr, gr_unittest
 
 from gnuradio import gpuldpc
-from qa_ldpc_blocks import load, make_tag, noisy_llr  # this folder's block-test helpers
-
-
-def run_with_deadline(tb, seconds=60):
-    """tb.run() that fails instead of hanging; returns whether it finished."""
-    t = threading.Thread(target=tb.run, daemon=True)
-    t.start()
-    t.join(seconds)
-    if t.is_alive():
-        tb.stop()
-        tb.wait()
-        return False
-    return True
+from qa_framing import run_with_deadline  # this folder's block-test helpers
+from qa_ldpc_blocks import load, make_tag, noisy_llr
 
 
 def gr_constellation(name):

@@ -42,7 +42,7 @@ def zero_llr(code, frames, rng):
     return (ZERO + rng.normal(0, 1.0, (frames, n))).astype(np.float32)
 
 
-def run_with_deadline(tb, seconds):
+def run_with_deadline(tb, seconds=60):
     """tb.run() that fails instead of hanging; returns whether it finished."""
     t = threading.Thread(target=tb.run, daemon=True)
     t.start()
