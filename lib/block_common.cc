@@ -7,6 +7,7 @@
 
 #include "block_common.h"
 #include <gnuradio/gpuldpc/engine/device.h>
+#include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <stdexcept>
 
 namespace gr {
@@ -17,46 +18,42 @@ ldpc_code::sptr load_code(const std::string& path,
                           const std::string& coef,
                           unsigned poly)
 {
-    code_io_options opts;
-    opts.format = parse_code_format(format, "format");
-    opts.coef = parse_coef_convention(coef, "coef");
-    opts.poly = poly;
-    return std::make_shared<ldpc_code>(ldpc_code::load(path, opts));
+    return code_source(path, format, coef, poly).load();
 }
 
 batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
-                                       const std::string& algorithm,
-                                       const std::string& schedule,
-                                       int max_iterations,
-                                       bool flip_llr_sign,
-                                       const std::string& device,
-                                       int threads,
-                                       const std::string& messages,
-                                       float llr_scale,
-                                       float min_sum_scale,
-                                       float min_sum_offset,
-                                       bool pack_info_bits)
+                                       const decoder_config& config,
+                                       const std::string& device)
 {
     if (!code)
         throw std::invalid_argument("code: no code given");
-    if (max_iterations < 1)
-        throw std::invalid_argument("max_iterations=" + std::to_string(max_iterations) +
-                                    " is out of range; allowed: 1..100000");
-    if (threads < 0)
-        throw std::invalid_argument("threads=" + std::to_string(threads) +
-                                    " is out of range; allowed: 0 (all cores) or more");
-    decoder_config cfg;
-    cfg.algorithm = parse_decoder_algorithm(algorithm);
-    cfg.schedule = parse_decoder_schedule(schedule);
-    cfg.max_iterations = unsigned(max_iterations);
-    cfg.flip_llr_sign = flip_llr_sign;
-    cfg.threads = unsigned(threads);
-    cfg.messages = parse_message_precision(messages);
-    cfg.llr_scale = llr_scale;
-    cfg.min_sum_scale = min_sum_scale;
-    cfg.min_sum_offset = min_sum_offset;
-    cfg.pack_info_bits = pack_info_bits;
-    return batch_decoder::make(code, cfg, device);
+    return batch_decoder::make(code, config, device);
+}
+
+batch_decoder::sptr fallback_decoder::make(ldpc_code::sptr code,
+                                           const decoder_config& config,
+                                           const std::string& device,
+                                           gr::logger_ptr logger)
+{
+    batch_decoder::sptr made;
+    if (!gpu_call([&] { made = make_batch_decoder(code, config, device); },
+                  [&](const cuda_error& e) {
+                      logger->error(
+                          "the GPU decoder could not be made ({}); decoding on the CPU",
+                          e.what());
+                  }))
+        made = make_batch_decoder(code, config, "cpu");
+    return made;
+}
+
+void fallback_decoder::fall_back(const batch_decoder& failed, const cuda_error& e)
+{
+    if (&failed != d_decoder.get())
+        return; // replaced when an earlier call failed
+    d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on", e.what());
+    std::atomic_store(
+        &d_decoder,
+        batch_decoder::make(d_decoder->code_ptr(), d_decoder->config(), "cpu"));
 }
 
 void log_skipped(gr::logger_ptr logger,

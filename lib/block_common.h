@@ -9,8 +9,9 @@
 #define INCLUDED_GPULDPC_BLOCK_COMMON_H
 
 // Pieces the frame-based blocks share: loading a code from block arguments,
-// logging what a frame_scanner skipped, carrying tags from an input frame to
-// its output frame.
+// making a batch decoder and leaving a failing GPU, logging what a
+// frame_scanner skipped, carrying tags from an input frame to its output
+// frame.
 
 #include "frame_scanner.h"
 #include "rate_limited_log.h"
@@ -31,20 +32,95 @@ ldpc_code::sptr load_code(const std::string& path,
                           const std::string& coef,
                           unsigned poly);
 
-/*! The batch decoder of a block's arguments, each checked and named on error. */
-batch_decoder::sptr
-make_batch_decoder(ldpc_code::sptr code,
-                   const std::string& algorithm,
-                   const std::string& schedule,
-                   int max_iterations,
-                   bool flip_llr_sign,
-                   const std::string& device,
-                   int threads,
-                   const std::string& messages = "fp32",
-                   float llr_scale = 4.0f,
-                   float min_sum_scale = decoder_config{}.min_sum_scale,
-                   float min_sum_offset = 0.0f,
-                   bool pack_info_bits = false);
+/*!
+ * What every block takes for a GPU failure: runs \p call and returns true, or,
+ * where it throws cuda_error, calls \p fail(error) and returns false, so that
+ * the caller redoes the work on the CPU. Any other exception (an invalid
+ * argument, a logic error) is a bug, not a GPU failure: it propagates.
+ */
+template <typename Call, typename Fail>
+bool gpu_call(Call&& call, Fail&& fail)
+{
+    try {
+        call();
+        return true;
+    } catch (const cuda_error& e) {
+        fail(e);
+        return false;
+    }
+}
+
+/*!
+ * The batch decoder of \p code, \p config and \p device (batch_decoder::make(),
+ * which checks the configuration and names the argument on error);
+ * std::invalid_argument "code: no code given" for a null code.
+ */
+batch_decoder::sptr make_batch_decoder(ldpc_code::sptr code,
+                                       const decoder_config& config,
+                                       const std::string& device);
+
+/*!
+ * \brief A block's batch decoder, on a GPU until the GPU fails and on the CPU
+ * from then on: the decoder blocks' one way to leave a failing GPU.
+ *
+ * - make() gives the decoder of the device argument, or the CPU's (with an
+ *   error line) where a CUDA call fails while it is made; an unusable device
+ *   argument and an invalid configuration are errors.
+ * - run(call) runs call(decoder) on the decoder in use. A cuda_error from it
+ *   replaces that decoder by a CPU decoder of the same configuration, with
+ *   one error line, and runs call again on the CPU decoder: the caller keeps
+ *   its inputs until run() returns, so nothing is lost. Any other exception
+ *   (an invalid argument, a logic error) is a bug, not a GPU failure: it
+ *   propagates and the decoder stays.
+ * - finish(used, end, redo) ends a batch begun on \p used, which MAY have
+ *   been replaced since: a cuda_error from end(*used) falls back as run()
+ *   does (once: only where \p used is still in use) and redoes the batch
+ *   with redo(cpu decoder); a batch that finished keeps its results.
+ * - The block's work thread calls run(), finish() and current(); any thread
+ *   MAY call shared() (the decoder is replaced atomically).
+ */
+class fallback_decoder
+{
+public:
+    static batch_decoder::sptr make(ldpc_code::sptr code,
+                                    const decoder_config& config,
+                                    const std::string& device,
+                                    gr::logger_ptr logger);
+
+    fallback_decoder(batch_decoder::sptr decoder, gr::logger_ptr logger)
+        : d_decoder(std::move(decoder)), d_logger(std::move(logger))
+    {
+    }
+
+    //! the decoder in use; the work thread only
+    const batch_decoder::sptr& current() const { return d_decoder; }
+    //! the decoder in use; any thread
+    batch_decoder::sptr shared() const { return std::atomic_load(&d_decoder); }
+
+    template <typename Call>
+    void run(Call&& call)
+    {
+        const batch_decoder::sptr used = d_decoder;
+        if (!gpu_call([&] { call(used); },
+                      [&](const cuda_error& e) { fall_back(*used, e); }))
+            call(d_decoder);
+    }
+
+    template <typename End, typename Redo>
+    void finish(const batch_decoder::sptr& used, End&& end, Redo&& redo)
+    {
+        if (!gpu_call([&] { end(*used); },
+                      [&](const cuda_error& e) { fall_back(*used, e); }))
+            redo(d_decoder);
+    }
+
+private:
+    // A CPU decoder replaces \p failed where it is still in use.
+    void fall_back(const batch_decoder& failed, const cuda_error& e);
+
+    batch_decoder::sptr d_decoder;
+    gr::logger_ptr d_logger;
+};
 
 /*!
  * Where a block with a GPU path runs, for device_name() from any thread: the
@@ -85,17 +161,15 @@ void run_on_gpu_or_cpu(std::unique_ptr<Engine>& gpu,
                        Cpu&& on_cpu,
                        device_status* where = nullptr)
 {
-    if (gpu) {
-        try {
-            on_gpu(*gpu);
-            return;
-        } catch (const cuda_error& e) {
-            logger->error("GPU failed ({}); falling back to the CPU", e.what());
-            gpu.reset();
-            if (where)
-                where->left_gpu();
-        }
-    }
+    if (gpu && gpu_call([&] { on_gpu(*gpu); },
+                        [&](const cuda_error& e) {
+                            logger->error("GPU failed ({}); falling back to the CPU",
+                                          e.what());
+                            gpu.reset();
+                            if (where)
+                                where->left_gpu();
+                        }))
+        return;
     on_cpu();
 }
 
@@ -120,17 +194,17 @@ choose_engine(const std::string& device, gr::logger_ptr logger, Make&& make_gpu)
                      device == "auto" ? " (no usable CUDA device)" : "");
         return nullptr;
     }
-    try {
-        auto engine = make_gpu(index);
-        logger->info("device={}: running on {}", device, engine->device_name());
-        return engine;
-    } catch (const cuda_error& e) {
-        logger->error("device={}: the GPU failed while the block was made ({}); running "
-                      "on the CPU",
-                      device,
-                      e.what());
+    std::unique_ptr<Engine> engine;
+    if (!gpu_call([&] { engine = make_gpu(index); },
+                  [&](const cuda_error& e) {
+                      logger->error("device={}: the GPU failed while the block was made "
+                                    "({}); running on the CPU",
+                                    device,
+                                    e.what());
+                  }))
         return nullptr;
-    }
+    logger->info("device={}: running on {}", device, engine->device_name());
+    return engine;
 }
 
 /*! Logs (rate-limited) what the scanner skipped since \p reported; updates it. */

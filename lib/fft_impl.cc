@@ -50,7 +50,8 @@ fft_impl::fft_impl(int fft_size,
       d_shift(shift)
 {
     d_gpu = choose_engine<fft_cuda>(device, d_logger, [&](int index) {
-        return std::make_unique<fft_cuda>(d_n, forward, window, shift, index);
+        return std::make_unique<fft_cuda>(
+            d_n, forward, window, shift, index, 0, gpu_tuning::from_environment());
     });
     d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);

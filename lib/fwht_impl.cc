@@ -32,8 +32,12 @@ fwht_impl::fwht_impl(const fwht_cpu& transform, const std::string& device)
       d_cpu(transform)
 {
     d_gpu = choose_engine<fwht_cuda>(device, d_logger, [&transform](int index) {
-        return std::make_unique<fwht_cuda>(
-            transform.length(), transform.normalization(), transform.ordering(), index);
+        return std::make_unique<fwht_cuda>(transform.length(),
+                                           transform.normalization(),
+                                           transform.ordering(),
+                                           index,
+                                           0,
+                                           gpu_tuning::from_environment());
     });
     d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);

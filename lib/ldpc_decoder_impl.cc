@@ -5,19 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "block_common.h"
 #include "ldpc_decoder_impl.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
-#include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/logger.h>
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 namespace gr {
 namespace gpuldpc {
@@ -29,195 +24,18 @@ const pmt::pmt_t KEY_CONVERGED = pmt::mp("ldpc_converged");
 const pmt::pmt_t KEY_ITERATIONS = pmt::mp("ldpc_iterations");
 const pmt::pmt_t KEY_SYNDROME = pmt::mp("ldpc_syndrome_weight");
 
-} // namespace
-
-ldpc_decoder::sptr ldpc_decoder::make(const std::string& code_file,
-                                      const std::string& format,
-                                      const std::string& coef,
-                                      unsigned poly,
-                                      const std::string& algorithm,
-                                      const std::string& schedule,
-                                      int max_iterations,
-                                      bool flip_llr_sign,
-                                      const std::string& output,
-                                      int max_batch,
-                                      const std::string& device,
-                                      const std::string& length_tag_key,
-                                      bool pass_failed,
-                                      int threads,
-                                      double stats_interval,
-                                      const std::string& status_tags,
-                                      const std::string& messages,
-                                      const std::string& input,
-                                      float llr_scale,
-                                      float min_sum_scale,
-                                      float min_sum_offset,
-                                      const std::string& constellation,
-                                      float noise_var,
-                                      const std::string& noise_var_tag_key)
-{
-    return make_from_code(load_code(code_file, format, coef, poly),
-                          algorithm,
-                          schedule,
-                          max_iterations,
-                          flip_llr_sign,
-                          output,
-                          max_batch,
-                          device,
-                          length_tag_key,
-                          pass_failed,
-                          threads,
-                          stats_interval,
-                          status_tags,
-                          messages,
-                          input,
-                          llr_scale,
-                          min_sum_scale,
-                          min_sum_offset,
-                          constellation,
-                          noise_var,
-                          noise_var_tag_key);
-}
-
-ldpc_decoder::sptr ldpc_decoder::make_from_code(ldpc_code::sptr code,
-                                                const std::string& algorithm,
-                                                const std::string& schedule,
-                                                int max_iterations,
-                                                bool flip_llr_sign,
-                                                const std::string& output,
-                                                int max_batch,
-                                                const std::string& device,
-                                                const std::string& length_tag_key,
-                                                bool pass_failed,
-                                                int threads,
-                                                double stats_interval,
-                                                const std::string& status_tags,
-                                                const std::string& messages,
-                                                const std::string& input,
-                                                float llr_scale,
-                                                float min_sum_scale,
-                                                float min_sum_offset,
-                                                const std::string& constellation,
-                                                float noise_var,
-                                                const std::string& noise_var_tag_key)
-{
-    params p;
-    p.algorithm = algorithm;
-    p.schedule = schedule;
-    p.max_iterations = max_iterations;
-    p.flip_llr_sign = flip_llr_sign;
-    p.output = output;
-    p.max_batch = max_batch;
-    p.device = device;
-    p.length_tag_key = length_tag_key;
-    p.pass_failed = pass_failed;
-    p.threads = threads;
-    p.stats_interval = stats_interval;
-    p.status_tags = status_tags;
-    p.messages = messages;
-    p.input = input;
-    p.llr_scale = llr_scale;
-    p.min_sum_scale = min_sum_scale;
-    p.min_sum_offset = min_sum_offset;
-    p.constellation = constellation;
-    p.noise_var = noise_var;
-    p.noise_var_tag_key = noise_var_tag_key;
-    return make_from_params(code, p);
-}
-
-ldpc_decoder::sptr ldpc_decoder::make_from_params(ldpc_code::sptr code, const params& p)
-{
-    if (!code)
-        throw std::invalid_argument("code: no code given");
-    return gnuradio::make_block_sptr<ldpc_decoder_impl>(code, p);
-}
-
-namespace {
-
-// status_tags; the true and false of flowgraphs saved when it was a bool
-// mean every frame and none
-ldpc_decoder_impl::status_tag_mode parse_status_tags(const std::string& s)
-{
-    using mode = ldpc_decoder_impl::status_tag_mode;
-    if (s == "failed")
-        return mode::failed;
-    if (s == "all" || s == "True" || s == "true" || s == "1")
-        return mode::all;
-    if (s == "none" || s == "False" || s == "false" || s == "0")
-        return mode::none;
-    throw std::invalid_argument("status_tags='" + s +
-                                "' is unknown; allowed: failed, all, none");
-}
-
-// Input items a frame: soft bits, or received symbols
-size_t items_per_frame(const ldpc_code& code, const std::string& input)
-{
-    return size_t(code.n_transmitted()) *
-           (input == "symbols" ? 1 : code.bits_per_symbol());
-}
-
-size_t soft_item_size(const std::string& input)
-{
-    if (input == "float")
-        return sizeof(float);
-    if (input == "int8")
-        return sizeof(int8_t);
-    if (input == "symbols")
-        return sizeof(gr_complex);
-    throw std::invalid_argument("input='" + input +
-                                "' is unknown; allowed: float, int8, symbols");
-}
-
-// The constellation of input "symbols": named, or the one of q points
-std::unique_ptr<constellation> matched_constellation(const ldpc_code& code,
-                                                     const ldpc_decoder::params& p)
-{
-    if (p.input != "symbols")
-        return nullptr;
-    if (!(std::isfinite(p.noise_var) && p.noise_var >= 1.2e-38f))
-        throw std::invalid_argument("noise_var=" + std::to_string(p.noise_var) +
-                                    " is out of range; allowed: finite, > 0");
-    std::string name = p.constellation;
-    if (name.empty()) {
-        // the module's matched mapping: code symbol x on point x
-        static const char* by_bits[] = { "",
-                                         "gpuldpc-bpsk",
-                                         "gpuldpc-qpsk",
-                                         "gpuldpc-8psk",
-                                         "gpuldpc-16qam",
-                                         "",
-                                         "gpuldpc-64qam",
-                                         "",
-                                         "gpuldpc-256qam" };
-        name = by_bits[code.bits_per_symbol()];
-        if (name.empty())
-            throw std::invalid_argument(
-                "input='symbols': no constellation of q = " + std::to_string(code.q()) +
-                " points; allowed: codes over GF(2), GF(4), GF(8), GF(16), GF(64), "
-                "GF(256)");
-    }
-    // unknown names: make() names the allowed ones
-    auto c = std::make_unique<constellation>(constellation::make(name));
-    if (c->bits_per_symbol() != code.bits_per_symbol())
-        throw std::invalid_argument("constellation='" + name + "' has " +
-                                    std::to_string(size_t(1) << c->bits_per_symbol()) +
-                                    " points, the code's field " +
-                                    std::to_string(code.q()) +
-                                    " elements; allowed: the matched constellation");
-    return c;
-}
-
-size_t output_bytes_per_frame(const ldpc_code& code, const std::string& output)
+size_t output_bytes_per_frame(const ldpc_code& code, ldpc_decoder::output_format output)
 {
     const size_t info_bits = size_t(code.k()) * code.bits_per_symbol();
-    if (output == "packed")
+    switch (output) {
+    case ldpc_decoder::output_format::packed:
         return packed_size(info_bits);
-    if (output == "bits")
+    case ldpc_decoder::output_format::bits:
         return info_bits;
-    if (output == "symbols")
-        return size_t(code.k());
-    throw std::invalid_argument("output='" + output +
-                                "' is unknown; allowed: packed, bits, symbols");
+    case ldpc_decoder::output_format::symbols:
+        break;
+    }
+    return size_t(code.k());
 }
 
 // A batch of input at most this large, so that the upstream buffer (two
@@ -235,8 +53,7 @@ constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
 size_t decoder_batch(const ldpc_code& code,
                      int max_batch,
                      const batch_decoder& decoder,
-                     const std::string& input,
-                     size_t item_size)
+                     const decoder_input& input)
 {
     if (max_batch < 0)
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
@@ -246,129 +63,93 @@ size_t decoder_batch(const ldpc_code& code,
         max_batch = gpu ? int(std::clamp<size_t>(
                               decoder.preferred_batch(), auto_batch_gpu, 1 << 20))
                         : auto_batch_cpu;
-    const size_t frame_bytes = items_per_frame(code, input) * item_size;
+    const size_t frame_bytes = input.items_per_frame(code) * input.item_size();
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);
 }
 
 // Frames of the chunks a lone stream batch is split into (0: none): the
 // decoder's efficient chunk, so that each chunk decodes at full speed while
-// the next one is copied. GPULDPC_BLOCK_CHUNK_FRAMES=N sets it on any device
-// (tests of the chunked path, comparisons); 0 turns it off.
-size_t pipeline_chunk_frames(const batch_decoder& decoder, bool symbols)
+// the next one is copied, or gpu_tuning::block_chunk_frames where set (tests
+// of the chunked path, comparisons; on any device).
+size_t pipeline_chunk_frames(const batch_decoder& decoder, const decoder_input& input)
 {
-    // symbols are demapped and decoded within the submit: nothing overlaps
-    if (symbols)
+    // an input decoded within the submit: nothing overlaps
+    if (!input.overlaps())
         return 0;
-    if (const char* env = std::getenv("GPULDPC_BLOCK_CHUNK_FRAMES")) {
-        char* end = nullptr;
-        errno = 0;
-        const long v = std::strtol(env, &end, 10);
-        if (end == env || *end != '\0' || v < 0 || v > (1L << 30) || errno == ERANGE)
-            throw std::invalid_argument(
-                std::string("GPULDPC_BLOCK_CHUNK_FRAMES='") + env +
-                "' is not usable; allowed: a whole number from 0 to 2^30");
-        return size_t(v);
-    }
-    return decoder.efficient_chunk();
-}
-
-// The decoder of \p device, or the CPU's when the GPU fails while it is made
-// (a failed CUDA call; an unusable device argument is an error).
-batch_decoder::sptr make_decoder(ldpc_code::sptr code,
-                                 const ldpc_decoder::params& p,
-                                 const std::string& device)
-{
-    return make_batch_decoder(code,
-                              p.algorithm,
-                              p.schedule,
-                              p.max_iterations,
-                              p.flip_llr_sign,
-                              device,
-                              p.threads,
-                              p.messages,
-                              p.llr_scale,
-                              p.min_sum_scale,
-                              p.min_sum_offset,
-                              // packed on the device: an eighth of the bits to
-                              // copy back, and output that needs no formatting
-                              p.output == "packed");
-}
-
-batch_decoder::sptr make_decoder_or_cpu(ldpc_code::sptr code,
-                                        const ldpc_decoder::params& p)
-{
-    try {
-        return make_decoder(code, p, p.device);
-    } catch (const cuda_error& e) {
-        gr::logger("ldpc_decoder")
-            .error("the GPU decoder could not be made ({}); decoding on the CPU",
-                   e.what());
-        return make_decoder(code, p, "cpu");
-    }
+    const int64_t set = decoder.config().gpu.block_chunk_frames;
+    return set >= 0 ? size_t(set) : decoder.efficient_chunk();
 }
 
 } // namespace
 
-ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code, const params& p)
-    : ldpc_decoder_impl(code, p, make_decoder_or_cpu(code, p))
+ldpc_decoder::sptr ldpc_decoder::make(const params& p)
+{
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(p);
+}
+
+ldpc_decoder_impl::parts ldpc_decoder_impl::make_parts(const params& p)
+{
+    parts made;
+    made.code = p.code.load();
+    decoder_config config = p.decoder;
+    // packed on the device: an eighth of the bits to copy back, and output
+    // that needs no formatting
+    config.pack_info_bits = p.output == output_format::packed;
+    made.decoder = fallback_decoder::make(
+        made.code, config, p.device, std::make_shared<gr::logger>("ldpc_decoder"));
+    made.input = decoder_input::make(p, *made.code);
+    return made;
+}
+
+ldpc_decoder_impl::ldpc_decoder_impl(const params& p)
+    : ldpc_decoder_impl(p, make_parts(p))
 {
 }
 
-ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
-                                     const params& p,
-                                     batch_decoder::sptr decoder)
+ldpc_decoder_impl::ldpc_decoder_impl(const params& p, parts&& made)
     : gr::block("ldpc_decoder",
                 // streams are optional: the block also works on PDUs alone
-                gr::io_signature::make(0, 1, soft_item_size(p.input)),
+                gr::io_signature::make(0, 1, made.input->item_size()),
                 gr::io_signature::make(0, 1, sizeof(uint8_t))),
-      framed_block(
-          items_per_frame(*code, p.input),
-          soft_item_size(p.input),
-          output_bytes_per_frame(*code, p.output),
-          decoder_batch(*code, p.max_batch, *decoder, p.input, soft_item_size(p.input)),
-          p.length_tag_key,
-          "soft bits"),
-      d_code(code),
-      d_decoder(std::move(decoder)),
-      d_mode(p.output == "packed" ? output_mode::packed
-             : p.output == "bits" ? output_mode::bits
-                                  : output_mode::symbols),
+      framed_block(made.input->items_per_frame(*made.code),
+                   made.input->item_size(),
+                   output_bytes_per_frame(*made.code, p.output),
+                   decoder_batch(*made.code, p.max_batch, *made.decoder, *made.input),
+                   p.length_tag_key,
+                   "soft bits"),
+      d_code(made.code),
+      d_decoder(std::move(made.decoder), d_logger),
+      d_input(std::move(made.input)),
+      d_mode(p.output),
       d_pass_failed(p.pass_failed),
-      d_status_tags(parse_status_tags(p.status_tags)),
+      d_status_tags(p.status_tags),
       d_stats_interval(p.stats_interval > 0
                            ? p.stats_interval
                            : throw std::invalid_argument(
                                  "stats_interval=" + std::to_string(p.stats_interval) +
                                  " is out of range; allowed: > 0 seconds")),
-      d_int8_input(p.input == "int8"),
-      d_points(matched_constellation(*code, p)),
       d_noise_var(p.noise_var),
       d_configured_noise_var(p.noise_var),
       d_noise_key(p.noise_var_tag_key.empty() ? pmt::PMT_NIL
                                               : pmt::mp(p.noise_var_tag_key)),
-      d_batch_in(d_int8_input || d_points ? 0 : batch() * in_len()),
-      d_batch_in8(d_int8_input ? batch() * in_len() : 0),
-      d_batch_symbols(d_points ? batch() * in_len() : 0),
-      d_batch_noise(d_points ? batch() : 0),
-      d_batch_bits(batch() * d_decoder->info_bytes_per_frame()),
+      d_batch_in(batch() * in_len() * in_item_size()),
+      d_batch_noise(d_input->takes_noise_var() ? batch() : 0),
+      d_batch_bits(batch() * d_decoder.current()->info_bytes_per_frame()),
       d_batch_status(batch()),
-      d_staging_copies(d_decoder->device_name() == "cpu"
+      d_staging_copies(d_decoder.current()->device_name() == "cpu"
                            ? 0
                            : std::min(3u, copy_pool::default_helpers())),
-      d_pipeline_chunk(pipeline_chunk_frames(*d_decoder, d_points != nullptr)),
       d_last_stats(std::chrono::steady_clock::now())
 {
-    if (d_decoder->config().pack_info_bits != (d_mode == output_mode::packed))
-        throw std::logic_error("ldpc_decoder: the decoder packs its bits exactly for "
-                               "output='packed'");
-    d_logger->info("device={}: decoding on {}", p.device, d_decoder->device_name());
-    if (const std::string kernel = d_decoder->kernel_variant(); !kernel.empty())
+    const batch_decoder& decoder = *d_decoder.current();
+    d_logger->info("device={}: decoding on {}", p.device, decoder.device_name());
+    if (const std::string kernel = decoder.kernel_variant(); !kernel.empty())
         d_logger->debug("kernel: {}", kernel);
-    if (d_pipeline_chunk > 0)
+    if (const size_t chunk = pipeline_chunk(); chunk > 0)
         d_logger->debug("a batch that nothing waits behind goes in chunks of a "
                         "multiple of {} frames",
-                        d_pipeline_chunk);
+                        chunk);
     if (p.max_batch > 0 && batch() < size_t(p.max_batch))
         d_logger->info("max_batch={}: batches of {} frames of {} soft bits ({} MiB of "
                        "input at most per batch)",
@@ -377,8 +158,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(ldpc_code::sptr code,
                        in_len(),
                        max_batch_input_bytes >> 20);
     // the values of per-frame tags, made once (iterations, syndrome weights)
-    const size_t cached =
-        std::min<size_t>(4096, std::max<size_t>(size_t(p.max_iterations), code->m()) + 1);
+    const size_t cached = std::min<size_t>(
+        4096, std::max<size_t>(decoder.config().max_iterations, d_code->m()) + 1);
     d_small_integers.reserve(cached);
     d_emitted_frames.reserve(batch());
     for (size_t v = 0; v < cached; ++v)
@@ -400,12 +181,9 @@ ldpc_decoder_impl::~ldpc_decoder_impl()
         }
 }
 
-void ldpc_decoder_impl::fall_back_to_cpu(const cuda_error& e)
+size_t ldpc_decoder_impl::pipeline_chunk() const
 {
-    d_logger->error("GPU decoder failed ({}); decoding on the CPU from now on", e.what());
-    std::atomic_store(&d_decoder,
-                      batch_decoder::make(d_code, d_decoder->config(), "cpu"));
-    d_pipeline_chunk = pipeline_chunk_frames(*d_decoder, d_points != nullptr);
+    return pipeline_chunk_frames(*d_decoder.current(), *d_input);
 }
 
 void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
@@ -414,56 +192,35 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
                                        uint8_t* out,
                                        std::vector<char>& emit)
 {
-    const size_t len = in_len();
     // back-to-back frames (PDUs) decode in place
+    const size_t len = in_len(), bytes = len * in_item_size();
     bool contiguous = true;
     for (size_t i = 1; i < n && contiguous; ++i)
         contiguous = starts[i] == starts[0] + i * len;
-    auto gather = [&](const auto* in, auto& scratch) {
-        using item = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
-        if (contiguous)
-            return in + starts[0];
+    const uint8_t* frames = in_bytes + starts[0] * in_item_size();
+    if (!contiguous) {
         for (size_t i = 0; i < n; ++i)
-            std::copy_n(in + starts[i], len, &scratch[i * len]);
-        return static_cast<const item*>(scratch.data());
-    };
-    if (d_points) {
+            std::memcpy(
+                &d_batch_in[i * bytes], in_bytes + starts[i] * in_item_size(), bytes);
+        frames = d_batch_in.data();
+    }
+    if (d_input->takes_noise_var()) {
         if (d_pdu_noise_var > 0.0f)
             std::fill_n(d_batch_noise.begin(), n, d_pdu_noise_var);
         else
             frame_noise_vars(starts, n, d_batch_noise.data());
     }
-    auto decode = [&] {
-        if (d_points)
-            d_decoder->decode_symbols(
-                gather(reinterpret_cast<const gr_complex*>(in_bytes), d_batch_symbols),
-                n,
-                *d_points,
-                d_batch_noise.data(),
-                d_batch_bits.data(),
-                d_batch_status.data());
-        else if (d_int8_input)
-            d_decoder->decode_int8(
-                gather(reinterpret_cast<const int8_t*>(in_bytes), d_batch_in8),
-                n,
-                d_batch_bits.data(),
-                d_batch_status.data());
-        else
-            d_decoder->decode(
-                gather(reinterpret_cast<const float*>(in_bytes), d_batch_in),
-                n,
-                d_batch_bits.data(),
-                d_batch_status.data());
-    };
 
     const auto t0 = std::chrono::steady_clock::now();
-    try {
-        decode();
-    } catch (const cuda_error& e) {
-        // the CPU decodes this batch and all that follow
-        fall_back_to_cpu(e);
-        decode();
-    }
+    // on a GPU failure the CPU decodes this batch and all that follow
+    d_decoder.run([&](const batch_decoder::sptr& dec) {
+        d_input->decode(*dec,
+                        frames,
+                        n,
+                        d_batch_noise.data(),
+                        d_batch_bits.data(),
+                        d_batch_status.data());
+    });
     const auto t1 = std::chrono::steady_clock::now();
     d_decode_ns +=
         uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
@@ -479,21 +236,14 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
         // from the first decoder: page-locked for a GPU, and still valid
         // after a fall back to the CPU
         const size_t frames = batch();
-        const auto allocate = [&] {
-            slot.in_mem = d_decoder->host_buffer(frames * in_len() * in_item_size());
-            slot.bits_mem =
-                d_decoder->host_buffer(frames * d_decoder->info_bytes_per_frame());
-            slot.status_mem = d_decoder->host_buffer(frames * sizeof(frame_status));
-        };
-        try {
-            allocate();
-        } catch (const cuda_error& e) {
-            // no page-locked memory: the CPU decodes, from plain memory
-            fall_back_to_cpu(e);
-            allocate();
-        }
+        // no page-locked memory: the CPU decodes, from plain memory
+        d_decoder.run([&](const batch_decoder::sptr& dec) {
+            slot.in_mem = dec->host_buffer(frames * in_len() * in_item_size());
+            slot.bits_mem = dec->host_buffer(frames * dec->info_bytes_per_frame());
+            slot.status_mem = dec->host_buffer(frames * sizeof(frame_status));
+        });
         slot.in = slot.in_mem.get();
-        if (d_points)
+        if (d_input->takes_noise_var())
             slot.noise_var.resize(frames);
         slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
         slot.status = static_cast<frame_status*>(slot.status_mem.get());
@@ -501,30 +251,10 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
     return slot;
 }
 
-uint64_t ldpc_decoder_impl::begin_slot(batch_decoder& dec, staging_slot& slot)
+void ldpc_decoder_impl::decode_slot(batch_decoder& dec, staging_slot& slot)
 {
-    if (d_int8_input)
-        return dec.begin_decode_int8(
-            static_cast<const int8_t*>(slot.in), slot.frames, slot.bits, slot.status);
-    return dec.begin_decode(
-        static_cast<const float*>(slot.in), slot.frames, slot.bits, slot.status);
-}
-
-void ldpc_decoder_impl::decode_slot(staging_slot& slot)
-{
-    if (d_points)
-        d_decoder->decode_symbols(static_cast<const gr_complex*>(slot.in),
-                                  slot.frames,
-                                  *d_points,
-                                  slot.noise_var.data(),
-                                  slot.bits,
-                                  slot.status);
-    else if (d_int8_input)
-        d_decoder->decode_int8(
-            static_cast<const int8_t*>(slot.in), slot.frames, slot.bits, slot.status);
-    else
-        d_decoder->decode(
-            static_cast<const float*>(slot.in), slot.frames, slot.bits, slot.status);
+    d_input->decode(
+        dec, slot.in, slot.frames, slot.noise_var.data(), slot.bits, slot.status);
 }
 
 void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
@@ -547,27 +277,17 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     }
     slot.frames = n;
     slot.begun = std::chrono::steady_clock::now();
-    if (d_points) {
-        // symbols are demapped and decoded at once (no asynchronous entry)
+    if (d_input->takes_noise_var())
         frame_noise_vars(starts, n, slot.noise_var.data());
-        slot.decoder.reset();
-        try {
-            decode_slot(slot);
-        } catch (const cuda_error& e) {
-            fall_back_to_cpu(e);
-            decode_slot(slot);
-        }
+    slot.decoder.reset();
+    if (!d_input->overlaps()) {
+        d_decoder.run([&](const batch_decoder::sptr& dec) { decode_slot(*dec, slot); });
         return;
     }
-    auto dec = d_decoder;
-    try {
-        slot.ticket = begin_slot(*dec, slot);
+    d_decoder.run([&](const batch_decoder::sptr& dec) {
+        slot.ticket = d_input->begin(*dec, slot.in, slot.frames, slot.bits, slot.status);
         slot.decoder = dec;
-    } catch (const cuda_error& e) {
-        fall_back_to_cpu(e);
-        slot.decoder.reset(); // decoded here, on the CPU
-        decode_slot(slot);
-    }
+    });
 }
 
 void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
@@ -580,16 +300,10 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
         // Waited for even when the GPU failed on another batch since: its
         // results are good if it finished, and nothing of it may land in the
         // slot while the CPU decodes it again.
-        bool redo = false;
-        try {
-            dec->end_decode(slot.ticket);
-        } catch (const cuda_error& e) {
-            if (dec == d_decoder)
-                fall_back_to_cpu(e);
-            redo = true;
-        }
-        if (redo)
-            decode_slot(slot);
+        d_decoder.finish(
+            dec,
+            [&](batch_decoder& used) { used.end_decode(slot.ticket); },
+            [&](const batch_decoder::sptr& cpu) { decode_slot(*cpu, slot); });
     }
     // busy time: from when the batch began or the last one ended
     const auto now = std::chrono::steady_clock::now();
@@ -605,7 +319,7 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
 void ldpc_decoder_impl::deliver(
     const frame_status* status, const uint8_t* bits, size_t n, uint8_t* out, char* emit)
 {
-    const size_t nbytes = d_decoder->info_bytes_per_frame();
+    const size_t nbytes = d_decoder.current()->info_bytes_per_frame();
     uint64_t iterations = 0, failed = 0, dropped = 0;
     d_emitted_frames.clear();
     for (size_t i = 0; i < n; ++i) {
@@ -672,36 +386,20 @@ void ldpc_decoder_impl::frame_annotations(size_t i, annotations& out) const
 const uint8_t* ldpc_decoder_impl::pdu_items(const pmt::pmt_t& payload,
                                             size_t& n_items) const
 {
-    if (d_int8_input) {
-        if (pmt::is_s8vector(payload))
-            return reinterpret_cast<const uint8_t*>(
-                pmt::s8vector_elements(payload, n_items));
-        if (pmt::is_u8vector(payload))
-            return pmt::u8vector_elements(payload, n_items);
-        return nullptr;
-    }
-    if (d_points) {
-        if (!pmt::is_c32vector(payload))
-            return nullptr;
-        return reinterpret_cast<const uint8_t*>(
-            pmt::c32vector_elements(payload, n_items));
-    }
-    if (!pmt::is_f32vector(payload))
-        return nullptr;
-    return reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(payload, n_items));
+    return d_input->pdu_items(payload, n_items);
 }
 
 void ldpc_decoder_impl::format_output(const uint8_t* decoded, uint8_t* out) const
 {
     switch (d_mode) {
-    case output_mode::packed:
+    case output_format::packed:
         // the decoder packed them (pack_info_bits)
         std::memcpy(out, decoded, out_len());
         break;
-    case output_mode::bits:
+    case output_format::bits:
         std::copy(decoded, decoded + out_len(), out);
         break;
-    case output_mode::symbols:
+    case output_format::symbols:
         bits_to_symbols(decoded, d_code->k(), d_code->bits_per_symbol(), out);
         break;
     }
@@ -759,7 +457,7 @@ void ldpc_decoder_impl::frame_noise_vars(const size_t* starts, size_t n, float* 
 void ldpc_decoder_impl::pdu_metadata(const pmt::pmt_t& meta)
 {
     d_pdu_noise_var = 0.0f;
-    if (!d_points)
+    if (!d_input->takes_noise_var())
         return;
     if (pmt::is_null(d_noise_key) || !pmt::dict_has_key(meta, d_noise_key)) {
         d_pdu_noise_var = d_noise_var;
@@ -785,7 +483,7 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
     add("dropped", pmt::from_uint64(d_dropped.load()));
     d = add_framing_stats(d);
     add("invalid_inputs", pmt::from_uint64(d_invalid.load()));
-    if (d_points)
+    if (d_input->takes_noise_var())
         add("bad_noise_var_tags", pmt::from_uint64(d_bad_noise_tags.load()));
     add("avg_iterations",
         pmt::from_double(frames ? double(d_iterations.load()) / double(frames) : 0.0));
@@ -797,7 +495,7 @@ pmt::pmt_t ldpc_decoder_impl::stats() const
     add("batches", pmt::from_uint64(d_batches.load()));
     add("largest_batch", pmt::from_uint64(d_largest_batch.load()));
     // one decoder for both (a GPU failure may swap in the CPU's meanwhile)
-    const auto decoder = std::atomic_load(&d_decoder);
+    const auto decoder = d_decoder.shared();
     add("device", pmt::mp(decoder->device_name()));
     add("kernel_variant", pmt::mp(decoder->kernel_variant()));
     return d;

@@ -8,6 +8,8 @@
 #ifndef INCLUDED_GPULDPC_LDPC_DECODER_IMPL_H
 #define INCLUDED_GPULDPC_LDPC_DECODER_IMPL_H
 
+#include "block_common.h"
+#include "decoder_input.h"
 #include "engine/copy_pool.h"
 #include "framed_block.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -23,10 +25,7 @@ namespace gpuldpc {
 class ldpc_decoder_impl : public ldpc_decoder, public framed_block
 {
 public:
-    //! which stream frames carry status tags
-    enum class status_tag_mode { all, failed, none };
-
-    ldpc_decoder_impl(ldpc_code::sptr code, const params& p);
+    explicit ldpc_decoder_impl(const params& p);
     ~ldpc_decoder_impl() override;
 
     bool stop() override;
@@ -42,10 +41,7 @@ public:
     uint64_t invalid_inputs() const override { return d_invalid; }
     double average_iterations() const override;
     pmt::pmt_t stats() const override;
-    std::string device_name() const override
-    {
-        return std::atomic_load(&d_decoder)->device_name();
-    }
+    std::string device_name() const override { return d_decoder.shared()->device_name(); }
     int input_frame_length() const override { return int(in_len()); }
     int output_frame_length() const override { return int(out_len()); }
     int batch_size() const override { return int(batch()); }
@@ -59,12 +55,7 @@ protected:
     void frame_annotations(size_t i, annotations& out) const override;
     void stream_frame_annotations(size_t i, annotations& out) const override;
     const uint8_t* pdu_items(const pmt::pmt_t& payload, size_t& n_items) const override;
-    const char* pdu_type() const override
-    {
-        return d_int8_input ? "s8vector or u8vector"
-               : d_points   ? "c32vector"
-                            : "f32vector";
-    }
+    const char* pdu_type() const override { return d_input->pdu_type(); }
     void after_processing() override { publish_stats(false); }
     // the final stats message, from work(): one published from stop() may
     // find its subscribers gone
@@ -75,13 +66,18 @@ protected:
     bool pipelined() const override { return true; }
     void submit_frames(const uint8_t* in, const size_t* starts, size_t n) override;
     void collect_frames(uint8_t* out, char* emit) override;
-    size_t pipeline_chunk() const override { return d_pipeline_chunk; }
+    size_t pipeline_chunk() const override;
 
 private:
-    // the decoder is made first: the automatic batch depends on its device
-    ldpc_decoder_impl(ldpc_code::sptr code, const params& p, batch_decoder::sptr decoder);
-
-    enum class output_mode { packed, bits, symbols };
+    // made before the block: the automatic batch depends on the decoder's
+    // device, the frame length on the input
+    struct parts {
+        ldpc_code::sptr code;
+        batch_decoder::sptr decoder;
+        std::unique_ptr<decoder_input> input;
+    };
+    static parts make_parts(const params& p);
+    ldpc_decoder_impl(const params& p, parts&& made);
 
     // A batch in flight: its input staged in host memory suited to the
     // decoder (page-locked for a GPU), and its results.
@@ -97,9 +93,8 @@ private:
         std::chrono::steady_clock::time_point begun;
     };
     staging_slot& staging(unsigned i);
-    // The slot's batch on the current decoder: begun (begin) or decoded now.
-    uint64_t begin_slot(batch_decoder& dec, staging_slot& slot);
-    void decode_slot(staging_slot& slot);
+    // Decodes the slot's batch now on \p dec.
+    void decode_slot(batch_decoder& dec, staging_slot& slot);
 
     // Formats a frame's decoded information bits (packed by the decoder for
     // the packed output, one 0/1 a byte otherwise) into out (out_len() bytes);
@@ -111,25 +106,22 @@ private:
                  size_t n,
                  uint8_t* out,
                  char* emit);
-    // Logs the failure and makes a CPU decoder the block's.
-    void fall_back_to_cpu(const cuda_error& e);
     void publish_stats(bool force);
 
     ldpc_code::sptr d_code;
-    // replaced (atomically) by a CPU decoder if the GPU fails at run time
-    batch_decoder::sptr d_decoder;
+    // a CPU decoder replaces a GPU decoder that fails
+    fallback_decoder d_decoder;
+    // float LLRs, 8-bit LLRs or symbols
+    const std::unique_ptr<decoder_input> d_input;
     std::vector<pmt::pmt_t> d_small_integers; // tag values 0 .. 4095
     pmt::pmt_t small_integer(uint32_t v) const;
-    output_mode d_mode;
+    output_format d_mode;
     bool d_pass_failed;
     status_tag_mode d_status_tags;
     double d_stats_interval;
 
-    // PDU batches; sized once
-    const bool d_int8_input;
-    // input "symbols": the constellation (null for soft bits), N0 now, the
-    // key of the tags that set it, and the value of the PDU at hand
-    const std::unique_ptr<constellation> d_points;
+    // input symbols: N0 now, the key of the tags that set it, and the value
+    // of the PDU at hand
     float d_noise_var;
     const float d_configured_noise_var; // noise_var: a new run starts from it
     const pmt::pmt_t d_noise_key;
@@ -141,9 +133,8 @@ private:
     void frame_noise_vars(const size_t* starts, size_t n, float* out);
     void apply_noise_tag(const pmt::pmt_t& value);
     void pdu_metadata(const pmt::pmt_t& meta) override;
-    std::vector<float> d_batch_in;
-    std::vector<int8_t> d_batch_in8;
-    std::vector<gr_complex> d_batch_symbols;
+    // PDU batches (their frames where not back to back); sized once
+    std::vector<uint8_t> d_batch_in;
     std::vector<float> d_batch_noise;
     std::vector<uint8_t> d_batch_bits;
     std::vector<frame_status> d_batch_status;
@@ -153,8 +144,6 @@ private:
     // formatting: one core would hold the block below what the GPU decodes
     copy_pool d_staging_copies;
     std::vector<size_t> d_emitted_frames; // of the batch deliver() formats
-    // a lone batch goes in chunks of this many frames at least (0: whole)
-    size_t d_pipeline_chunk;
     unsigned d_submit_slot = 0, d_collect_slot = 0;
     const frame_status* d_current_status = nullptr; // of frame_annotations()
     std::chrono::steady_clock::time_point d_busy_until;

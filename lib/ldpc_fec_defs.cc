@@ -82,92 +82,35 @@ size_t check_frames_per_call(int frames, size_t k_bits, size_t n_values)
 
 } // namespace
 
-gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const std::string& code_file,
-                                                      const std::string& format,
-                                                      const std::string& coef,
-                                                      unsigned poly,
-                                                      const std::string& algorithm,
-                                                      const std::string& schedule,
-                                                      int max_iterations,
-                                                      int frames_per_call,
-                                                      float input_scale,
-                                                      const std::string& device,
-                                                      int threads,
-                                                      const std::string& messages,
-                                                      float min_sum_scale,
-                                                      float min_sum_offset)
+gr::fec::generic_decoder::sptr ldpc_decoder_def::make(const params& p)
 {
-    return make_from_code(load_code(code_file, format, coef, poly),
-                          algorithm,
-                          schedule,
-                          max_iterations,
-                          frames_per_call,
-                          input_scale,
-                          device,
-                          threads,
-                          messages,
-                          min_sum_scale,
-                          min_sum_offset);
+    return std::make_shared<ldpc_decoder_def>(p);
 }
 
-gr::fec::generic_decoder::sptr
-ldpc_decoder_def::make_from_code(ldpc_code::sptr code,
-                                 const std::string& algorithm,
-                                 const std::string& schedule,
-                                 int max_iterations,
-                                 int frames_per_call,
-                                 float input_scale,
-                                 const std::string& device,
-                                 int threads,
-                                 const std::string& messages,
-                                 float min_sum_scale,
-                                 float min_sum_offset)
+namespace {
+// the definition's input convention: positive means 1, information bits
+// unpacked
+decoder_config definition_config(const decoder_config& given)
 {
-    return std::make_shared<ldpc_decoder_def>(code,
-                                              algorithm,
-                                              schedule,
-                                              max_iterations,
-                                              frames_per_call,
-                                              input_scale,
-                                              device,
-                                              threads,
-                                              messages,
-                                              min_sum_scale,
-                                              min_sum_offset);
+    decoder_config config = given;
+    config.flip_llr_sign = false;
+    config.pack_info_bits = false;
+    return config;
 }
+} // namespace
 
-ldpc_decoder_def::ldpc_decoder_def(ldpc_code::sptr code,
-                                   const std::string& algorithm,
-                                   const std::string& schedule,
-                                   int max_iterations,
-                                   int frames_per_call,
-                                   float input_scale,
-                                   const std::string& device,
-                                   int threads,
-                                   const std::string& messages,
-                                   float min_sum_scale,
-                                   float min_sum_offset)
+ldpc_decoder_def::ldpc_decoder_def(const params& p)
     : gr::fec::generic_decoder("gpuldpc_ldpc_decoder_def"),
-      d_frames_per_call(check_frames_per_call(frames_per_call)),
+      d_frames_per_call(check_frames_per_call(p.frames_per_call)),
       d_max_frames_per_call(d_frames_per_call),
-      d_input_scale(input_scale)
+      d_input_scale(p.input_scale)
 {
-    if (!(input_scale > 0.0f) || !std::isfinite(input_scale))
-        throw std::invalid_argument("input_scale=" + std::to_string(input_scale) +
+    if (!(p.input_scale > 0.0f) || !std::isfinite(p.input_scale))
+        throw std::invalid_argument("input_scale=" + std::to_string(p.input_scale) +
                                     " is out of range; allowed: a finite value > 0");
-    d_decoder = make_batch_decoder(code,
-                                   algorithm,
-                                   schedule,
-                                   max_iterations,
-                                   false,
-                                   device,
-                                   threads,
-                                   messages,
-                                   decoder_config{}.llr_scale,
-                                   min_sum_scale,
-                                   min_sum_offset);
+    d_decoder = make_batch_decoder(p.code.load(), definition_config(p.decoder), p.device);
     d_frames_per_call = check_frames_per_call(
-        frames_per_call, d_decoder->info_bits_per_frame(), d_decoder->llr_per_frame());
+        p.frames_per_call, d_decoder->info_bits_per_frame(), d_decoder->llr_per_frame());
     d_max_frames_per_call = d_frames_per_call;
     set_frame_size(unsigned(d_frames_per_call * d_decoder->info_bits_per_frame()));
 }
@@ -227,29 +170,19 @@ void ldpc_decoder_def::generic_work(void* inbuffer, void* outbuffer)
     d_last_iterations = float(iterations) / float(d_frames_per_call);
 }
 
-gr::fec::generic_encoder::sptr ldpc_encoder_def::make(const std::string& code_file,
-                                                      const std::string& format,
-                                                      const std::string& coef,
-                                                      unsigned poly,
-                                                      int frames_per_call)
+gr::fec::generic_encoder::sptr ldpc_encoder_def::make(const params& p)
 {
-    return make_from_code(load_code(code_file, format, coef, poly), frames_per_call);
+    return std::make_shared<ldpc_encoder_def>(p);
 }
 
-gr::fec::generic_encoder::sptr ldpc_encoder_def::make_from_code(ldpc_code::sptr code,
-                                                                int frames_per_call)
-{
-    return std::make_shared<ldpc_encoder_def>(code, frames_per_call);
-}
-
-ldpc_encoder_def::ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call)
+ldpc_encoder_def::ldpc_encoder_def(const params& p)
     : gr::fec::generic_encoder("gpuldpc_ldpc_encoder_def"),
-      d_code(code ? code : throw std::invalid_argument("code: no code given")),
-      d_frames_per_call(check_frames_per_call(frames_per_call)),
+      d_code(p.code.load()),
+      d_frames_per_call(check_frames_per_call(p.frames_per_call)),
       d_max_frames_per_call(d_frames_per_call)
 {
     d_frames_per_call = check_frames_per_call(
-        frames_per_call,
+        p.frames_per_call,
         size_t(d_code->k()) * d_code->bits_per_symbol(),
         size_t(d_code->n_transmitted()) * d_code->bits_per_symbol());
     d_max_frames_per_call = d_frames_per_call;

@@ -54,10 +54,11 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
     }
 
     ldpc_decoder::params p;
+    p.code = code;
     p.max_batch = 16;
-    p.threads = 2;
+    p.decoder.threads = 2;
     p.stats_interval = 0.001;
-    auto dec = ldpc_decoder::make_from_params(code, p);
+    auto dec = ldpc_decoder::make(p);
     auto src = gr::blocks::vector_source_f::make(llr, false, 1, tags);
     auto sink = gr::blocks::null_sink::make(sizeof(uint8_t));
     auto stats = gr::blocks::message_debug::make();

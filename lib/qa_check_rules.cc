@@ -7,7 +7,8 @@
 
 // Check-node rules against first principles: the GF(q) rules against a direct
 // sum over all configurations of the other variables, the binary rules
-// against the parity marginal and the min-sum formula.
+// against the parity marginal and the min-sum formula, the 8-bit rule against
+// the integer arithmetic decoder.h specifies.
 
 #include "engine/check_rules.h"
 #include <boost/test/unit_test.hpp>
@@ -171,4 +172,92 @@ BOOST_AUTO_TEST_CASE(min_sum_follows_its_formula)
     BOOST_CHECK_CLOSE(out[1], -0.5f * (1.0f - 0.25f), 1e-4);
     BOOST_CHECK_CLOSE(out[2], 0.5f * (0.5f - 0.25f), 1e-4);
     BOOST_CHECK_CLOSE(out[3], -0.5f * (0.5f - 0.25f), 1e-4);
+}
+
+BOOST_AUTO_TEST_CASE(fixed_point_min_sum_follows_its_formula)
+{
+    // decoder.h, message_precision::int8: magnitude
+    // (max(min - offset_q, 0) * scale_q + 8) >> 4 of the others' smallest
+    // magnitude (at most 127), the sign the product of the others'
+    const gf_field f(1);
+    decoder_config cfg;
+    cfg.messages = message_precision::int8;
+    cfg.min_sum_scale = 0.75f; // scale_q 12
+    cfg.min_sum_offset = 0.5f; // offset_q 2 at llr_scale 4
+    fixed_point_min_sum_rule rule(f, 4, cfg);
+    const int8_t in[4] = { 20, -5, 127, -9 };
+    int8_t out[4];
+    rule.check_update(in, out, nullptr, 4);
+    // minima 5 (edge 1) and 9; (3 * 12 + 8) >> 4 = 2, (7 * 12 + 8) >> 4 = 5
+    BOOST_CHECK_EQUAL(int(out[0]), 2);
+    BOOST_CHECK_EQUAL(int(out[1]), -5);
+    BOOST_CHECK_EQUAL(int(out[2]), 2);
+    BOOST_CHECK_EQUAL(int(out[3]), -2);
+
+    // + 8: halves round up; a minimum within the offset gives 0
+    cfg.min_sum_scale = 0.8125f; // scale_q 13
+    cfg.min_sum_offset = 0.0f;
+    const fixed_point_min_sum_rule r13(f, 3, cfg);
+    BOOST_CHECK_EQUAL(r13.magnitude(6), 5); // 78 / 16 = 4.875
+    BOOST_CHECK_EQUAL(r13.magnitude(8), 7); // 104 / 16 = 6.5
+    cfg.min_sum_offset = 1.0f;              // offset_q 4
+    const fixed_point_min_sum_rule r_off(f, 3, cfg);
+    BOOST_CHECK_EQUAL(r_off.magnitude(3), 0);
+    BOOST_CHECK_EQUAL(r_off.magnitude(12), 7); // 8 * 13 = 104
+    cfg.min_sum_scale = 1.0f / 16.0f;          // scale_q 1, the smallest
+    cfg.min_sum_offset = 0.0f;
+    BOOST_CHECK_EQUAL(fixed_point_min_sum_rule(f, 3, cfg).magnitude(127), 8);
+
+    // -128 counts as magnitude 127
+    cfg.min_sum_scale = 1.0f;
+    const fixed_point_min_sum_rule r16(f, 2, cfg);
+    const int8_t pair[2] = { -128, 3 };
+    int8_t pair_out[2];
+    r16.check_update(pair, pair_out, nullptr, 2);
+    BOOST_CHECK_EQUAL(int(pair_out[0]), 3);
+    BOOST_CHECK_EQUAL(int(pair_out[1]), -127);
+}
+
+BOOST_AUTO_TEST_CASE(fixed_point_channel_values_and_messages)
+{
+    using d = fixed_llr_domain;
+    // round(LLR * llr_scale), ties to even, saturated to +-127
+    BOOST_CHECK_EQUAL(int(d::from_llr(0.625f, 4.0f)), 2); // 2.5
+    BOOST_CHECK_EQUAL(int(d::from_llr(0.875f, 4.0f)), 4); // 3.5
+    BOOST_CHECK_EQUAL(int(d::from_llr(-0.625f, 4.0f)), -2);
+    BOOST_CHECK_EQUAL(int(d::from_llr(40.0f, 4.0f)), 127);
+    BOOST_CHECK_EQUAL(int(d::from_llr(-64.0f, 4.0f)), -127);
+    // a belief less a message is saturated as a message, exact as a belief
+    int32_t belief[1] = { 327 };
+    const int8_t msg[1] = { 100 };
+    int8_t into[1];
+    d::extrinsic(belief, msg, into, 1);
+    BOOST_CHECK_EQUAL(int(into[0]), 127);
+    belief[0] -= msg[0];
+    d::to_message(belief, into, 1);
+    BOOST_CHECK_EQUAL(int(into[0]), 127);
+    BOOST_CHECK_EQUAL(belief[0], 227);
+    belief[0] = -300;
+    d::to_message(belief, into, 1);
+    BOOST_CHECK_EQUAL(int(into[0]), -127);
+    BOOST_CHECK_EQUAL(int(d::decide(belief, 1)), 1);
+
+    // 8-bit input: -128 is -127; beyond the float input's clip (64 LLR,
+    // 64 * llr_scale steps) +-round(min(64 * llr_scale, 127))
+    const gf_field f(1);
+    decoder_config cfg;
+    cfg.messages = message_precision::int8;
+    cfg.llr_scale = 4.0f; // clip beyond 256: none
+    BOOST_CHECK_EQUAL(int(fixed_point_min_sum_rule(f, 2, cfg).from_int8(-128)), -127);
+    cfg.llr_scale = 1.0f; // beyond 64: +-64
+    const fixed_point_min_sum_rule r1(f, 2, cfg);
+    BOOST_CHECK_EQUAL(int(r1.from_int8(-128)), -64);
+    BOOST_CHECK_EQUAL(int(r1.from_int8(100)), 64);
+    BOOST_CHECK_EQUAL(int(r1.from_int8(64)), 64);
+    BOOST_CHECK_EQUAL(int(r1.from_int8(-5)), -5);
+    cfg.llr_scale = 1.7f; // beyond 108.8: +-109
+    const fixed_point_min_sum_rule r17(f, 2, cfg);
+    BOOST_CHECK_EQUAL(int(r17.from_int8(108)), 108);
+    BOOST_CHECK_EQUAL(int(r17.from_int8(109)), 109);
+    BOOST_CHECK_EQUAL(int(r17.from_int8(-120)), -109);
 }

@@ -5,12 +5,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The edge-thread layout of the GPU FFT-BP decoder (kernels/ldpc_fft_bp.h) and
-// the binary decoder's compact check records (kernels/ldpc_min_sum.h):
-// host code of CUDA builds, tested without a GPU.
+// Host planning of the GPU decoders, tested without a GPU: the FFT-BP
+// decoder's edge-thread layout and variant text (kernels/gfq/plan.h) and the
+// binary decoder's compact check records and variant choice
+// (kernels/binary/plan.h).
 
-#include "ldpc_fft_bp.h"
-#include "ldpc_min_sum.h"
+#include "binary/plan.h"
+#include "gfq/plan.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
@@ -147,7 +148,7 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
 
 BOOST_AUTO_TEST_CASE(binary_compact_check_records)
 {
-    // The binary decoder's compact records (kernels/ldpc_min_sum.h): slot s
+    // The binary decoder's compact records (kernels/binary/plan.h): slot s
     // holds check order[s]'s first edge and degree and its bits in edge
     // order, zeros after; codes that do not fit are refused by name.
     const ldpc_code code = construct_regular_code(96, 3, 6, 2, 11);
@@ -254,7 +255,7 @@ BOOST_AUTO_TEST_CASE(binary_compressed_messages)
     const auto fixed = binary_rule::fixed_min_sum;
     BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, fixed)); // no records
     const uint32_t record = 0; // only whether the records exist is weighed
-    const uint4 variables{};
+    const kernels::min_sum_record variables{};
     g.slot_edges = &record;
     g.slot_variables = &variables;
     BOOST_CHECK(kernels::min_sum_compressed_usable(g, true, fixed));
@@ -311,7 +312,7 @@ BOOST_AUTO_TEST_CASE(binary_split_variant)
     using kernels::binary_rule;
     const auto fixed = binary_rule::fixed_min_sum;
     const uint32_t record = 0;
-    const uint4 variables{};
+    const kernels::min_sum_record variables{};
     kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 13);
     g.slot_edges = &record;
     g.slot_variables = &variables;
@@ -402,7 +403,7 @@ BOOST_AUTO_TEST_CASE(binary_split_variant)
 
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
-    // The binary decoder's variant (kernels/ldpc_min_sum.h), host side:
+    // The binary decoder's variant (kernels/binary/plan.h), host side:
     // flooding the smallest group that fits with the SM's threads shared out;
     // layered the group of the most frames an SM, a lane a check of a run, one
     // frame a lane for short runs, global where few frames fit.
@@ -417,9 +418,8 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     // bits of degree 16: no pairs in either schedule (beliefs, a channel
     // value and a message a check, pass the 2048 that fp16 holds exactly)
     const kernels::min_sum_graph deep = code_shape(1944, 972, 6966, 16, 8, 12);
-    BOOST_CHECK(kernels::min_sum_pairs_exact(g, true, fixed));
-    BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, true, fixed));
-    BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, false, fixed));
+    BOOST_CHECK(kernels::min_sum_pairs_exact(g, fixed));
+    BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, fixed));
     BOOST_CHECK(!kernels::min_sum_choose(deep, true, fixed, h100).pairs);
     BOOST_CHECK(!kernels::min_sum_choose(deep, false, fixed, h100).pairs);
     // lanes of 2 frames: 1 lane (21.8 KB) makes 10 blocks an SM and 2 lanes
@@ -559,7 +559,7 @@ BOOST_AUTO_TEST_CASE(binary_wide_pairs)
     // split one off)
     kernels::min_sum_graph compact = code_shape(26112, 17664, 121344, 30, 8, 46);
     const uint32_t record = 0;
-    const uint4 variables{};
+    const kernels::min_sum_record variables{};
     compact.slot_edges = &record;
     compact.slot_variables = &variables;
     kernels::min_sum_choice no_split = h100;
@@ -572,41 +572,56 @@ BOOST_AUTO_TEST_CASE(fft_bp_variant_text)
 {
     // batch_decoder::kernel_variant() of the FFT-BP decoder: what updates a
     // check in each family of fft_bp_choose
-    using V = kernels::fft_bp_variant;
+    using kernels::fft_bp_family;
+    auto variant = [](fft_bp_family family,
+                      bool on_chip,
+                      unsigned threads,
+                      unsigned check_warps,
+                      bool runs,
+                      unsigned edge_slots) {
+        kernels::fft_bp_variant v;
+        v.family = family;
+        v.on_chip = on_chip;
+        v.shared_bytes = 4096;
+        v.threads = threads;
+        v.check_warps = check_warps;
+        v.runs = runs;
+        v.edge_slots = edge_slots;
+        return v;
+    };
     struct text_case {
-        V variant; // on_chip, shared_bytes, threads, check_warps, runs,
-                   // edge_slots, check_parallel, edge_threads
+        kernels::fft_bp_variant variant;
         bool layered, half_messages;
         const char* want; // after "FFT-BP, "
     };
     const text_case cases[] = {
-        { V{ true, 4096, 256, 1, false, 0, false, false },
+        { variant(fft_bp_family::rows, true, 256, 1, false, 0),
           true,
           false,
           "on chip: messages and beliefs in shared memory, a check at a time by the "
           "whole block, 256 threads a block" },
-        { V{ false, 4096, 256, 1, false, 0, true, false },
+        { variant(fft_bp_family::check_parallel, false, 256, 1, false, 0),
           false,
           true,
           "global: messages and beliefs in device memory, a block a check and frame, "
           "the iterations a sequence of launches, fp16 messages, 256 threads a block" },
-        { V{ true, 4096, 512, 16, true, 4, false, false },
+        { variant(fft_bp_family::registers, true, 512, 16, true, 4),
           true,
           false,
           "on chip: messages and beliefs in shared memory, 16 warps on a run's checks "
           "at once, a check's messages in registers (4 edge slots), 512 threads a "
           "block" },
-        { V{ true, 4096, 128, 1, false, 0, false, false },
+        { variant(fft_bp_family::rows, true, 128, 1, false, 0),
           false,
           false,
           "on chip: messages and beliefs in shared memory, 1 warp on checks at once, "
           "128 threads a block" },
-        { V{ true, 4096, 256, 8, false, 16, false, false },
+        { variant(fft_bp_family::tensor_cores, true, 256, 8, false, 0),
           false,
           false,
           "on chip: messages and beliefs in shared memory, four checks a warp with "
           "their transforms on tensor cores, 8 warps, 256 threads a block" },
-        { V{ true, 4096, 192, 6, false, 4, false, true },
+        { variant(fft_bp_family::edge_threads, true, 192, 6, false, 4),
           false,
           false,
           "on chip: messages and beliefs in shared memory, a thread an edge, 192 "

@@ -8,6 +8,7 @@
 // The fault-injection switch itself (no GPU needed): which checked CUDA call
 // fails, once, and what is refused.
 
+#include "common/cuda_hooks.h"
 #include <gnuradio/gpuldpc/engine/fault_injection.h>
 #include <boost/test/unit_test.hpp>
 #include <stdexcept>

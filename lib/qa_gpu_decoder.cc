@@ -5,15 +5,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The CUDA batch decoder against the CPU reference (CTest label gpu; without a
-// CUDA device every case is skipped and says so). GPULDPC_GPU_TEST_SMALL=1
-// shrinks the batches, for compute-sanitizer runs; GPULDPC_SHARED_MEMORY_LIMIT
-// caps shared memory, which moves the larger codes to the global variant.
+// The CUDA FFT-BP decoder against the CPU reference (CTest label gpu; without
+// a CUDA device every case is skipped and says so). GPULDPC_GPU_TEST_SMALL=1
+// shrinks the batches, for compute-sanitizer runs. The decoders' GPU tuning
+// starts from the process's GPULDPC_* variables (gpu_tuning::from_environment),
+// so that GPULDPC_SHARED_MEMORY_LIMIT caps shared memory for every case, which
+// moves the larger codes to the global variant; cases set their own fields
+// on top.
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
+#include <gnuradio/gpuldpc/engine/gpu_tuning.h>
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <boost/test/unit_test.hpp>
 #ifdef GPULDPC_HAVE_CUDA
@@ -61,15 +65,39 @@ result run(batch_decoder& d, const std::vector<float>& llr, size_t frames)
     return r;
 }
 
+// The tuning of the process, read once.
+const gpu_tuning& process_tuning()
+{
+    static const gpu_tuning tuning = gpu_tuning::from_environment();
+    return tuning;
+}
+
+// The process's tuning with shared memory capped at \p bytes (a smaller card).
+gpu_tuning capped(size_t bytes)
+{
+    gpu_tuning tuning = process_tuning();
+    tuning.shared_memory_limit = bytes;
+    return tuning;
+}
+
+// The process's tuning with launches of \p frames frames at most.
+gpu_tuning launches_of(size_t frames, gpu_tuning tuning = process_tuning())
+{
+    tuning.launch_frames = frames;
+    return tuning;
+}
+
 decoder_config config(decoder_schedule schedule,
                       unsigned iterations = 20,
-                      message_precision messages = message_precision::fp32)
+                      message_precision messages = message_precision::fp32,
+                      const gpu_tuning& tuning = process_tuning())
 {
     decoder_config cfg;
     cfg.algorithm = decoder_algorithm::fft_bp;
     cfg.schedule = schedule;
     cfg.max_iterations = iterations;
     cfg.messages = messages;
+    cfg.gpu = tuning;
     return cfg;
 }
 
@@ -96,13 +124,14 @@ void check_decisions_equal_cpu(ldpc_code::sptr code,
                                size_t frames,
                                uint32_t seed,
                                double ebn0_db = 3.5,
-                               message_precision messages = message_precision::fp32)
+                               message_precision messages = message_precision::fp32,
+                               const gpu_tuning& tuning = process_tuning())
 {
     const unsigned q = code->q();
     const auto noisy = make_batch(*code, frames, ebn0_db, seed);
     for (auto sched : schedules) {
-        auto gpu = batch_decoder::make(code, config(sched, 20, messages), "cuda");
-        auto cpu = batch_decoder::make(code, config(sched, 20, messages), "cpu");
+        auto gpu = batch_decoder::make(code, config(sched, 20, messages, tuning), "cuda");
+        auto cpu = batch_decoder::make(code, config(sched, 20, messages, tuning), "cpu");
         BOOST_TEST_MESSAGE("q=" << q << " n=" << code->n() << " " << to_string(sched)
                                 << " messages " << to_string(messages) << " on "
                                 << gpu->device_name());
@@ -148,17 +177,13 @@ BOOST_AUTO_TEST_CASE(gpu_fp16_messages_equal_cpu, *utf::precondition(gpu_present
     for (unsigned q : { 4u, 16u, 64u, 256u })
         check_decisions_equal_cpu(
             test_code(q), small() ? 8 : 200, 60 + q, 3.5, message_precision::fp16);
-    const char* before = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
-    const std::string saved = before ? before : "";
-    for (unsigned q : { 16u, 256u }) {
-        setenv("GPULDPC_SHARED_MEMORY_LIMIT", q >= 64 ? "16K" : "2K", 1);
-        check_decisions_equal_cpu(
-            test_code(q), small() ? 6 : 48, 70 + q, 3.5, message_precision::fp16);
-    }
-    if (before)
-        setenv("GPULDPC_SHARED_MEMORY_LIMIT", saved.c_str(), 1);
-    else
-        unsetenv("GPULDPC_SHARED_MEMORY_LIMIT");
+    for (unsigned q : { 16u, 256u })
+        check_decisions_equal_cpu(test_code(q),
+                                  small() ? 6 : 48,
+                                  70 + q,
+                                  3.5,
+                                  message_precision::fp16,
+                                  capped(q >= 64 ? 16 * 1024 : 2 * 1024));
 }
 
 BOOST_AUTO_TEST_CASE(gpu_register_layouts_equal_cpu, *utf::precondition(gpu_present()))
@@ -270,9 +295,10 @@ BOOST_AUTO_TEST_CASE(gpu_frames_are_independent, *utf::precondition(gpu_present(
         }
     }
     // more frames than one launch holds
-    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
-    auto chunked = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
-    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    auto chunked = batch_decoder::make(
+        code,
+        config(decoder_schedule::layered, 20, message_precision::fp32, launches_of(4)),
+        "cuda");
     auto whole = batch_decoder::make(code, config(decoder_schedule::layered), "cuda");
     const auto a = run(*chunked, noisy.llr, frames);
     const auto b = run(*whole, noisy.llr, frames);
@@ -402,9 +428,8 @@ BOOST_AUTO_TEST_CASE(gpu_decode_from_device_memory, *utf::precondition(gpu_prese
     for (bool pack : { false, true }) {
         auto cfg = config(decoder_schedule::layered);
         cfg.pack_info_bits = pack;
-        setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "4", 1);
+        cfg.gpu = launches_of(4);
         auto gpu = batch_decoder::make(code, cfg, "cuda");
-        unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
         const auto host = run(*gpu, noisy.llr, frames);
         const size_t nb = gpu->info_bytes_per_frame();
         float* d_llr = nullptr;
@@ -452,15 +477,14 @@ BOOST_AUTO_TEST_CASE(gpu_check_parallel_equals_cpu, *utf::precondition(gpu_prese
     // shared memory capped below each code's messages: flooding runs a thread
     // block per check and frame (check_parallel), layered a block per frame;
     // both give the CPU's decisions, with early termination and without
-    const char* before = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
-    const std::string saved = before ? before : "";
     for (unsigned q : { 2u, 16u, 64u, 256u }) {
-        setenv("GPULDPC_SHARED_MEMORY_LIMIT", q >= 64 ? "16K" : "2K", 1);
-        check_decisions_equal_cpu(test_code(q), small() ? 6 : 48, 30 + q);
+        const gpu_tuning cap = capped(q >= 64 ? 16 * 1024 : 2 * 1024);
+        check_decisions_equal_cpu(
+            test_code(q), small() ? 6 : 48, 30 + q, 3.5, message_precision::fp32, cap);
         const auto code = test_code(q);
         const size_t frames = small() ? 4 : 24;
         const auto noisy = make_batch(*code, frames, 3.5, 40 + q);
-        auto cfg = config(decoder_schedule::flooding, 8);
+        auto cfg = config(decoder_schedule::flooding, 8, message_precision::fp32, cap);
         cfg.early_termination = false;
         auto gpu = batch_decoder::make(code, cfg, "cuda");
         auto cpu = batch_decoder::make(code, cfg, "cpu");
@@ -473,10 +497,6 @@ BOOST_AUTO_TEST_CASE(gpu_check_parallel_equals_cpu, *utf::precondition(gpu_prese
             BOOST_CHECK_EQUAL(g.status[f].syndrome_weight, c.status[f].syndrome_weight);
         }
     }
-    if (before)
-        setenv("GPULDPC_SHARED_MEMORY_LIMIT", saved.c_str(), 1);
-    else
-        unsetenv("GPULDPC_SHARED_MEMORY_LIMIT");
 }
 
 BOOST_AUTO_TEST_CASE(gpu_outstanding_batches, *utf::precondition(gpu_present()))
@@ -486,9 +506,10 @@ BOOST_AUTO_TEST_CASE(gpu_outstanding_batches, *utf::precondition(gpu_present()))
     const auto code = test_code(64);
     const size_t frames = small() ? 3 : 37;
     const auto noisy = make_batch(*code, 3 * frames, 1.3, 22);
-    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
-    auto gpu = batch_decoder::make(code, config(decoder_schedule::flooding), "cuda");
-    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    auto gpu = batch_decoder::make(
+        code,
+        config(decoder_schedule::flooding, 20, message_precision::fp32, launches_of(16)),
+        "cuda");
     qa::check_outstanding_batches(*gpu, noisy.llr, frames);
     BOOST_CHECK_EQUAL(gpu->workspaces(), 2u);
 }
@@ -501,28 +522,21 @@ BOOST_AUTO_TEST_CASE(gpu_packed_info_bits_are_the_decoded_bits_packed,
     // are the unpacked ones packed: in launches of 16 frames, on chip and in
     // global memory (shared memory capped), in one call and in outstanding
     // batches
-    const char* before = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
-    const std::string saved = before ? before : "";
     const std::vector<ldpc_code::sptr> codes = {
         test_code(2),
         std::make_shared<ldpc_code>(construct_regular_code(100, 2, 4, 64, 11))
     };
     for (const auto& code : codes)
-        for (bool capped : { false, true }) {
-            if (capped)
-                setenv("GPULDPC_SHARED_MEMORY_LIMIT", code->q() == 2 ? "2K" : "16K", 1);
+        for (bool cap : { false, true }) {
             const size_t frames = small() ? 4 : 40;
             const auto noisy = make_batch(*code, 3 * frames, 1.0, 31);
             auto cfg = config(decoder_schedule::layered);
-            setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+            cfg.gpu = launches_of(16,
+                                  cap ? capped(code->q() == 2 ? 2 * 1024 : 16 * 1024)
+                                      : process_tuning());
             auto gpu = batch_decoder::make(code, cfg, "cuda");
             cfg.pack_info_bits = true;
             auto gpu_packed = batch_decoder::make(code, cfg, "cuda");
-            unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
-            if (before)
-                setenv("GPULDPC_SHARED_MEMORY_LIMIT", saved.c_str(), 1);
-            else
-                unsetenv("GPULDPC_SHARED_MEMORY_LIMIT");
             const size_t nb = gpu->info_bits_per_frame(), bytes = packed_size(nb);
             if (code->q() == 64)
                 BOOST_REQUIRE_NE(nb % 8, 0u);
@@ -540,7 +554,7 @@ BOOST_AUTO_TEST_CASE(gpu_packed_info_bits_are_the_decoded_bits_packed,
                 failed += !u.status[f].converged;
             }
             BOOST_CHECK(p.bits == expected);
-            BOOST_TEST_MESSAGE("q=" << code->q() << (capped ? " capped" : "") << ": "
+            BOOST_TEST_MESSAGE("q=" << code->q() << (cap ? " capped" : "") << ": "
                                     << failed << " of " << frames << " frames failed");
             if (!small())
                 BOOST_CHECK(failed > 0 && failed < frames);

@@ -98,19 +98,22 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
                 std::copy_n(&batch.info_bits[f * nbits], nbits, &expected[f * nb]);
         const size_t nl = batch.llr.size() / frames;
         ldpc_decoder::params p;
+        p.code = code;
         p.device = "cuda";
         p.max_batch = 32;
         p.length_tag_key = how == framing::tagged ? "packet_len" : "";
-        p.output = output;
-        p.max_iterations = 20;
-        p.algorithm = algorithm;
-        p.messages = messages;
-        p.status_tags = "none";
+        p.set_output(output);
+        p.set_max_iterations(20);
+        p.set_algorithm(algorithm);
+        p.set_messages(messages);
+        p.status_tags = ldpc_decoder::status_tag_mode::none;
+        // the tuning a run sets (a capped shared-memory limit)
+        p.decoder.gpu = gpu_tuning::from_environment();
         const uint64_t fired = injected_cuda_faults();
         const fault_guard guard;
         if (c.at_construction)
             inject_cuda_fault(c.kind, c.nth);
-        auto dec = ldpc_decoder::make_from_params(code, p);
+        auto dec = ldpc_decoder::make(p);
         if (c.at_construction)
             BOOST_CHECK_EQUAL(dec->device_name(), "cpu");
         else

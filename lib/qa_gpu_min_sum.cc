@@ -9,8 +9,10 @@
 // CPU reference, which runs the same integer arithmetic: identical decisions,
 // iteration counts and status on every frame (CTest label gpu; without a
 // CUDA device every case is skipped and says so). GPULDPC_GPU_TEST_SMALL=1
-// shrinks the batches, for compute-sanitizer runs; GPULDPC_SHARED_MEMORY_LIMIT
-// caps shared memory, which moves codes to the global variant.
+// shrinks the batches, for compute-sanitizer runs. The decoders' tuning
+// starts from gpu_tuning::from_environment(), so that the CTest variants'
+// GPULDPC_GPU_DECODER_* and GPULDPC_SHARED_MEMORY_LIMIT (which moves codes to
+// the global variant) apply to every case; a case changes fields from there.
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
@@ -46,10 +48,18 @@ int compute_major()
     return zero->compute_major;
 }
 
+// The tuning every case starts from: the environment's, read once.
+const gpu_tuning& base_tuning()
+{
+    static const gpu_tuning tuning = gpu_tuning::from_environment();
+    return tuning;
+}
+
 decoder_config
 fixed_point(decoder_schedule schedule, unsigned iterations, bool early_termination = true)
 {
     decoder_config cfg;
+    cfg.gpu = base_tuning();
     cfg.algorithm = decoder_algorithm::min_sum;
     cfg.messages = message_precision::int8;
     cfg.schedule = schedule;
@@ -146,23 +156,21 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                              : 0.0f);
     // one frame a lane, and two in pairs (fp16 where exact, else 16-bit
     // integers in the global variant)
-    for (const char* pairs : { "0", "1" })
+    for (bool pairs : { false, true })
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
             for (bool et : { true, false }) {
-                const auto cfg = fixed_point(sched, et ? 30 : 12, et);
-                setenv("GPULDPC_GPU_DECODER_PAIRS", pairs, 1);
+                auto cfg = fixed_point(sched, et ? 30 : 12, et);
+                cfg.gpu.pairs = pairs;
                 auto gpu = batch_decoder::make(code, cfg, "cuda");
                 auto cfg_packed = cfg;
                 cfg_packed.pack_info_bits = true;
                 // packed in launches of 16 frames: the offsets of later ones
-                setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+                cfg_packed.gpu.launch_frames = 16;
                 auto gpu_packed = batch_decoder::make(code, cfg_packed, "cuda");
-                unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
-                unsetenv("GPULDPC_GPU_DECODER_PAIRS");
                 auto cpu = batch_decoder::make(code, cfg, "cpu");
                 const std::string what = "n=" + std::to_string(code->n()) + " " +
                                          to_string(sched) + (et ? " ET" : " fixed") +
-                                         (pairs[0] == '1' ? " pairs" : "");
+                                         (pairs ? " pairs" : "");
                 BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
                 const auto c = run(*cpu, llr, frames);
                 check_identical(run(*gpu, llr, frames), c, what + " float input");
@@ -246,10 +254,10 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_pr
     for (size_t i = 0; i < llr8.size(); ++i)
         llr8[i] =
             int8_t(std::clamp(std::nearbyint(batch.llr[i] * 4.0f), -128.0f, 127.0f));
-    setenv("GPULDPC_GPU_DECODER_ON_CHIP", "0", 1);
     for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
         for (bool et : { true, false }) {
-            const auto cfg = fixed_point(sched, et ? 30 : 12, et);
+            auto cfg = fixed_point(sched, et ? 30 : 12, et);
+            cfg.gpu.on_chip = false;
             auto cpu = batch_decoder::make(code, cfg, "cpu");
             const auto want = run(*cpu, batch.llr, frames);
             const auto want8 = run(*cpu, llr8, frames);
@@ -267,19 +275,18 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_pr
                                    << " failed, iterations " << fewest << " to " << most);
                 BOOST_CHECK_LT(fewest + 2, most);
             }
-            for (const char* wide : { "1", "0" }) {
-                setenv("GPULDPC_GPU_DECODER_WIDE_PAIRS", wide, 1);
-                auto gpu = batch_decoder::make(code, cfg, "cuda");
-                auto cfg_packed = cfg;
+            for (bool wide : { true, false }) {
+                auto cfg_wide = cfg;
+                cfg_wide.gpu.wide_pairs = wide;
+                auto gpu = batch_decoder::make(code, cfg_wide, "cuda");
+                auto cfg_packed = cfg_wide;
                 cfg_packed.pack_info_bits = true;
                 auto gpu_packed = batch_decoder::make(code, cfg_packed, "cuda");
-                unsetenv("GPULDPC_GPU_DECODER_WIDE_PAIRS");
                 const std::string what = to_string(sched) + (et ? " ET" : " fixed") +
-                                         (wide[0] == '1' ? " wide pairs" : " single");
+                                         (wide ? " wide pairs" : " single");
                 // the variant the test is about is the one decoding
-                const char* pairs = std::getenv("GPULDPC_GPU_DECODER_PAIRS");
-                const bool wide_taken = wide[0] == '1' && compute_major() >= 9 &&
-                                        !(pairs && std::string(pairs) == "0");
+                const bool wide_taken =
+                    wide && compute_major() >= 9 && cfg_wide.gpu.pairs;
                 for (const auto* d : { gpu.get(), gpu_packed.get() }) {
                     const std::string kernel = d->kernel_variant();
                     BOOST_TEST_INFO(what << ": " << kernel);
@@ -298,7 +305,6 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_pr
                                 what + " int8 input, packed bits");
             }
         }
-    unsetenv("GPULDPC_GPU_DECODER_ON_CHIP");
 }
 
 BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
@@ -314,18 +320,18 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
     for (bool et : { true, false }) {
         const auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 10, et);
         const auto want = run(*batch_decoder::make(code, cfg, "cpu"), batch.llr, frames);
-        for (const char* pairs : { "0", "1" }) {
+        for (bool pairs : { false, true }) {
             const std::string what =
-                std::string(et ? "ET" : "fixed") + (pairs[0] == '1' ? " pairs" : "");
-            setenv("GPULDPC_GPU_DECODER_PAIRS", pairs, 1);
-            auto all_blocks = batch_decoder::make(code, cfg, "cuda");
-            setenv("GPULDPC_GPU_DECODER_SPLIT_BLOCKS", "3", 1);
-            auto three_blocks = batch_decoder::make(code, cfg, "cuda");
-            unsetenv("GPULDPC_GPU_DECODER_SPLIT_BLOCKS");
-            setenv("GPULDPC_GPU_DECODER_SPLIT", "0", 1);
-            auto global = batch_decoder::make(code, cfg, "cuda");
-            unsetenv("GPULDPC_GPU_DECODER_SPLIT");
-            unsetenv("GPULDPC_GPU_DECODER_PAIRS");
+                std::string(et ? "ET" : "fixed") + (pairs ? " pairs" : "");
+            auto cfg_pairs = cfg;
+            cfg_pairs.gpu.pairs = pairs;
+            auto all_blocks = batch_decoder::make(code, cfg_pairs, "cuda");
+            auto cfg_three = cfg_pairs;
+            cfg_three.gpu.split_blocks = 3;
+            auto three_blocks = batch_decoder::make(code, cfg_three, "cuda");
+            auto cfg_global = cfg_pairs;
+            cfg_global.gpu.split = false;
+            auto global = batch_decoder::make(code, cfg_global, "cuda");
             check_identical(run(*all_blocks, batch.llr, frames), want, what);
             check_identical(
                 run(*three_blocks, batch.llr, frames), want, what + " 3 blocks");
@@ -360,9 +366,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
         BOOST_CHECK_EQUAL(alone.status[0].iterations, all.status[f].iterations);
     }
     // launches of 16 frames at most: the same results
-    setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
-    auto split = batch_decoder::make(code, cfg, "cuda");
-    unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
+    auto cfg16 = cfg;
+    cfg16.gpu.launch_frames = 16;
+    auto split = batch_decoder::make(code, cfg16, "cuda");
     check_identical(run(*split, llr, frames), all, "launches of 16 frames");
     // symbol log-likelihoods (0, l) carry the LLR l
     std::vector<float> symbol_ll(2 * llr.size());
@@ -411,9 +417,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_pres
     for (bool pack : { false, true }) {
         auto cfg = fixed_point(decoder_schedule::flooding, 20);
         cfg.pack_info_bits = pack;
-        setenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES", "16", 1);
+        cfg.gpu.launch_frames = 16;
         auto gpu = batch_decoder::make(code, cfg, "cuda");
-        unsetenv("GPULDPC_GPU_DECODER_LAUNCH_FRAMES");
         const size_t frames = small() ? 3 : 40;
         const auto b = make_batch(*code, frames, 2.0, 12);
         const auto want = run(*batch_decoder::make(code, cfg, "cpu"), b.llr, frames);
@@ -487,6 +492,7 @@ decoder_config
 floating(decoder_algorithm alg, decoder_schedule schedule, unsigned iterations)
 {
     decoder_config cfg;
+    cfg.gpu = base_tuning();
     cfg.algorithm = alg;
     cfg.messages = message_precision::fp32;
     cfg.schedule = schedule;

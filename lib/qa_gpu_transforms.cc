@@ -8,14 +8,16 @@
 // GPU transforms against their CPU twins and against definitions. Label gpu:
 // without a CUDA device every case is skipped (and says so).
 // GPULDPC_GPU_TEST_SMALL=1 shrinks the batches, for compute-sanitizer runs.
-// Under GPULDPC_SHARED_MEMORY_LIMIT every case runs the kernel variants that
-// fit the cap; shared_memory_limit_routes_every_size sets caps itself.
+// Every case makes its engines with gpu_tuning::from_environment(), so that
+// under GPULDPC_SHARED_MEMORY_LIMIT it runs the kernel variants that fit the
+// cap; shared_memory_limit_routes_every_size sets caps itself.
 
 #include "block_common.h"
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
+#include <gnuradio/gpuldpc/engine/gpu_tuning.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -25,6 +27,7 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <utility>
 #ifdef GPULDPC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -50,6 +53,7 @@ double max_abs(const std::vector<float>& v)
 
 BOOST_AUTO_TEST_CASE(fwht_gpu_equals_cpu, *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     std::mt19937 rng(1);
     std::normal_distribution<float> gauss;
     size_t exact = 0, cases = 0;
@@ -67,7 +71,7 @@ BOOST_AUTO_TEST_CASE(fwht_gpu_equals_cpu, *utf::precondition(gpu_present()))
                 for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
                     const fwht_cpu cpu(n, norm, order);
                     // small chunks exercise the two-stream pipeline and its tail
-                    fwht_cuda gpu(n, norm, order, 0, batch > 64 ? 53 : 0);
+                    fwht_cuda gpu(n, norm, order, 0, batch > 64 ? 53 : 0, tuning);
                     std::vector<float> ref(in.size()), got(in.size(), NAN);
                     cpu.execute(in.data(), ref.data(), batch);
                     gpu.execute(in.data(), got.data(), batch);
@@ -93,6 +97,7 @@ BOOST_AUTO_TEST_CASE(fwht_gpu_equals_cpu, *utf::precondition(gpu_present()))
 // across blocks only when in and out do not overlap.
 BOOST_AUTO_TEST_CASE(fwht_gpu_device_memory_in_place, *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     std::mt19937 rng(2);
     std::normal_distribution<float> gauss;
     for (unsigned k : { 13u, 14u, 15u }) {
@@ -105,7 +110,8 @@ BOOST_AUTO_TEST_CASE(fwht_gpu_device_memory_in_place, *utf::precondition(gpu_pre
                 n, fwht_normalization::orthonormal, fwht_ordering::natural);
             std::vector<float> ref(in.size());
             cpu.execute(in.data(), ref.data(), batch);
-            fwht_cuda gpu(n, fwht_normalization::orthonormal, fwht_ordering::natural);
+            fwht_cuda gpu(
+                n, fwht_normalization::orthonormal, fwht_ordering::natural, 0, 0, tuning);
             float* d = nullptr;
             const size_t bytes = in.size() * sizeof(float);
             BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), 2 * bytes) ==
@@ -171,6 +177,7 @@ std::vector<std::complex<double>> reference_fft(const std::complex<float>* x,
 
 BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     std::mt19937 rng(2);
     std::normal_distribution<float> gauss;
     for (size_t n : { 1, 2, 7, 64, 1000, 1024 }) {
@@ -186,7 +193,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present(
                     for (bool windowed : { false, true }) {
                         const std::vector<float> w =
                             windowed ? hann : std::vector<float>();
-                        fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 8 : 0);
+                        fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 8 : 0, tuning);
                         std::vector<std::complex<float>> got(in.size());
                         gpu.execute(in.data(), got.data(), batch);
                         for (size_t v = 0; v < batch; v += (batch > 8 ? 13 : 1)) {
@@ -212,6 +219,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_matches_definition, *utf::precondition(gpu_present(
 
 BOOST_AUTO_TEST_CASE(fft_gpu_large_sizes_spot_checked, *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     // every power of two up to 32768, batch 1, odd and larger; 24 random bins
     // of every vector against the definition (O(n) each)
     std::mt19937 rng(9);
@@ -223,7 +231,8 @@ BOOST_AUTO_TEST_CASE(fft_gpu_large_sizes_spot_checked, *utf::precondition(gpu_pr
             for (auto& x : in)
                 x = { gauss(rng), gauss(rng) };
             for (bool forward : { true, false }) {
-                fft_cuda(n, forward, {}, false).execute(in.data(), out.data(), batch);
+                fft_cuda(n, forward, {}, false, 0, 0, tuning)
+                    .execute(in.data(), out.data(), batch);
                 for (size_t v = 0; v < batch; v += std::max<size_t>(1, batch / 4))
                     for (int t = 0; t < 24; ++t) {
                         const size_t bin = rng() % n;
@@ -273,6 +282,7 @@ std::complex<double> reference_bin(const std::complex<float>* x,
 BOOST_AUTO_TEST_CASE(fft_gpu_window_and_shift_all_powers_of_two,
                      *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     // the one-pass kernel with window and shift fused (n = 32 ... 16384) and
     // the cuFFT path around it (16, 32768): 24 random bins of every checked
     // vector against the definition
@@ -295,7 +305,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_window_and_shift_all_powers_of_two,
                     const bool windowed = variant != 2, shift = variant != 1;
                     const std::vector<float> w =
                         windowed ? blackman : std::vector<float>();
-                    fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 5 : 0);
+                    fft_cuda gpu(n, forward, w, shift, 0, batch > 8 ? 5 : 0, tuning);
                     // the one-pass kernel wherever a variant fits the limit
                     if (k >= 5 && k <= 14 && gpu.shared_memory_bytes() > 0)
                         BOOST_CHECK_EQUAL(gpu.extra_passes(), 0);
@@ -322,6 +332,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_window_and_shift_all_powers_of_two,
 #ifdef GPULDPC_HAVE_CUDA
 BOOST_AUTO_TEST_CASE(fft_gpu_device_memory_in_place, *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     // in place, 16384 points leave the split kernel for cuFFT; both agree
     std::mt19937 rng(12);
     std::normal_distribution<float> gauss;
@@ -334,7 +345,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_device_memory_in_place, *utf::precondition(gpu_pres
         for (auto& x : in)
             x = { gauss(rng), gauss(rng) };
         for (bool forward : { true, false }) {
-            fft_cuda gpu(n, forward, hann, true);
+            fft_cuda gpu(n, forward, hann, true, 0, 0, tuning);
             std::complex<float>* d = nullptr;
             const size_t bytes = in.size() * sizeof(in[0]);
             BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), 2 * bytes) ==
@@ -375,6 +386,7 @@ BOOST_AUTO_TEST_CASE(fft_gpu_device_memory_in_place, *utf::precondition(gpu_pres
 BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
                      *utf::precondition(gpu_present()))
 {
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     // same butterflies, same order, no fused multiply-add: bit-identical for
     // int32 and float
     std::mt19937 rng(3);
@@ -403,9 +415,9 @@ BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
                     std::vector<float> rf(xf.size()), gf(xf.size());
                     ci.execute(xi.data(), ri.data(), batch);
                     cf.execute(xf.data(), rf.data(), batch);
-                    butterfly_cuda<int32_t>(net, 0, true, batch > 64 ? 61 : 0)
+                    butterfly_cuda<int32_t>(net, 0, true, batch > 64 ? 61 : 0, tuning)
                         .execute(xi.data(), gi.data(), batch);
-                    butterfly_cuda<float>(net, 0, k % 2 == 0)
+                    butterfly_cuda<float>(net, 0, k % 2 == 0, 0, tuning)
                         .execute(xf.data(), gf.data(), batch);
                     BOOST_REQUIRE_MESSAGE(gi == ri,
                                           "int32 n=" << n << " batch=" << batch
@@ -424,7 +436,8 @@ BOOST_AUTO_TEST_CASE(butterfly_kernel_equals_cpu_transforms,
         std::vector<std::complex<float>> x(3 * n), y(3 * n);
         for (auto& v : x)
             v = { g(rng), g(rng) };
-        butterfly_cuda<std::complex<float>>(butterfly_network::fft(n, true))
+        butterfly_cuda<std::complex<float>>(
+            butterfly_network::fft(n, true), 0, true, 0, tuning)
             .execute(x.data(), y.data(), 3);
         for (size_t v = 0; v < 3; ++v) {
             const auto ref = reference_fft(&x[v * n], n, true, {}, false);
@@ -448,10 +461,15 @@ BOOST_AUTO_TEST_CASE(device_selection, *utf::precondition(gpu_present()))
     BOOST_CHECK_EQUAL(select_cuda_device("cpu"), -1);
     BOOST_CHECK_THROW(select_cuda_device("cuda:" + std::to_string(count)),
                       std::runtime_error);
-    std::cout
-        << "device: "
-        << fwht_cuda(8, fwht_normalization::none, fwht_ordering::natural).device_name()
-        << std::endl;
+    std::cout << "device: "
+              << fwht_cuda(8,
+                           fwht_normalization::none,
+                           fwht_ordering::natural,
+                           0,
+                           0,
+                           gpu_tuning::from_environment())
+                     .device_name()
+              << std::endl;
 }
 
 BOOST_AUTO_TEST_CASE(without_gpu_selection_is_cpu_or_an_error)
@@ -465,8 +483,8 @@ BOOST_AUTO_TEST_CASE(without_gpu_selection_is_cpu_or_an_error)
 
 namespace {
 
-// Sets GPULDPC_SHARED_MEMORY_LIMIT for the lifetime of the object (engines read
-// it at construction) and restores the value it had.
+// Sets GPULDPC_SHARED_MEMORY_LIMIT for the lifetime of the object (for
+// gpu_tuning::from_environment() to read) and restores the value it had.
 class env_cap
 {
 public:
@@ -509,16 +527,22 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
     // Under caps of 48, 64 (sm_75) and 99 KiB (sm_86/sm_89) and none, every size
     // of every engine runs on the GPU, within the cap, with the CPU's results
     // (the FFT's against the definition on spot-checked bins).
-    const size_t device_limit = [] {
-        env_cap none(nullptr);
-        return cuda_shared_memory_limit(0);
+    const gpu_tuning base = gpu_tuning::from_environment();
+    const size_t device_limit = [&base] {
+        gpu_tuning none = base;
+        none.shared_memory_limit = 0;
+        return cuda_shared_memory_limit(0, none);
     }();
     std::mt19937 rng(21);
     std::normal_distribution<float> gauss;
-    for (const char* cap :
-         { "48K", "65536", "99KiB", static_cast<const char*>(nullptr) }) {
-        env_cap set(cap);
-        const size_t limit = cuda_shared_memory_limit(0);
+    const std::pair<const char*, size_t> caps[] = { { "48K", size_t(48) << 10 },
+                                                    { "65536", size_t(65536) },
+                                                    { "99KiB", size_t(99) << 10 },
+                                                    { nullptr, 0 } };
+    for (const auto& [cap, cap_bytes] : caps) {
+        gpu_tuning tuning = base;
+        tuning.shared_memory_limit = cap_bytes;
+        const size_t limit = cuda_shared_memory_limit(0, tuning);
         const size_t expected =
             cap ? std::min(device_limit,
                            std::string(cap) == "65536" ? size_t(65536)
@@ -533,7 +557,7 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
                 x = gauss(rng);
             for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
                 const fwht_cpu cpu(n, fwht_normalization::none, order);
-                fwht_cuda gpu(n, fwht_normalization::none, order);
+                fwht_cuda gpu(n, fwht_normalization::none, order, 0, 0, tuning);
                 BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
                 BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
                 std::vector<float> ref(in.size()), got(in.size(), NAN);
@@ -559,7 +583,7 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
                 x = { gauss(rng), gauss(rng) };
             for (bool windowed : { false, true }) {
                 const std::vector<float> w = windowed ? hann : std::vector<float>();
-                fft_cuda gpu(n, true, w, true);
+                fft_cuda gpu(n, true, w, true, 0, 0, tuning);
                 BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
                 BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
                 gpu.execute(in.data(), out.data(), batch);
@@ -586,7 +610,7 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
             const auto net = butterfly_network::spectral(n, spectral_kind::walsh, true);
             spectral_transform_cpu<float>(n, spectral_kind::walsh, true)
                 .execute(xf.data(), rf.data(), batch);
-            butterfly_cuda<float> gpu(net);
+            butterfly_cuda<float> gpu(net, 0, true, 0, tuning);
             BOOST_CHECK_EQUAL(gpu.shared_memory_limit(), limit);
             BOOST_CHECK_LE(gpu.shared_memory_bytes(), limit);
             gpu.execute(xf.data(), gf.data(), batch);
@@ -597,7 +621,8 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
                 std::vector<std::complex<float>> xc(batch * n), yc(xc.size());
                 for (auto& x : xc)
                     x = { gauss(rng), gauss(rng) };
-                butterfly_cuda<std::complex<float>> fft(butterfly_network::fft(n, true));
+                butterfly_cuda<std::complex<float>> fft(
+                    butterfly_network::fft(n, true), 0, true, 0, tuning);
                 BOOST_CHECK_LE(fft.shared_memory_bytes(), limit);
                 fft.execute(xc.data(), yc.data(), batch);
                 for (int t = 0; t < 8; ++t) {
@@ -619,27 +644,45 @@ BOOST_AUTO_TEST_CASE(shared_memory_limit_routes_every_size,
 BOOST_AUTO_TEST_CASE(shared_memory_limit_variable_is_parsed,
                      *utf::precondition(gpu_present()))
 {
+    // GPULDPC_SHARED_MEMORY_LIMIT as gpu_tuning::from_environment() reads it
     const size_t device_limit = [] {
         env_cap none(nullptr);
-        return cuda_shared_memory_limit(0);
+        return cuda_shared_memory_limit(0, gpu_tuning::from_environment());
     }();
     {
         env_cap set("64k");
-        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0),
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0, gpu_tuning::from_environment()),
                           std::min(device_limit, size_t(65536)));
+    }
+    // the caps shared_memory_limit_routes_every_size sets
+    for (const auto& [value, bytes] :
+         { std::pair<const char*, size_t>{ "48K", size_t(48) << 10 },
+           std::pair<const char*, size_t>{ "65536", size_t(65536) },
+           std::pair<const char*, size_t>{ "99KiB", size_t(99) << 10 } }) {
+        env_cap set(value);
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0, gpu_tuning::from_environment()),
+                          std::min(device_limit, bytes));
     }
     {
         env_cap set("1000"); // below what every device gives: 48 KiB
-        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), size_t(48) << 10);
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0, gpu_tuning::from_environment()),
+                          size_t(48) << 10);
     }
     {
         env_cap set("100000000");
-        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0), device_limit);
+        BOOST_CHECK_EQUAL(cuda_shared_memory_limit(0, gpu_tuning::from_environment()),
+                          device_limit);
     }
     for (const char* bad : { "64 KiB", "64M", "-1", "KiB", "0x10000" }) {
         env_cap set(bad);
-        BOOST_CHECK_THROW(cuda_shared_memory_limit(0), std::invalid_argument);
-        BOOST_CHECK_THROW(fwht_cuda(64, fwht_normalization::none, fwht_ordering::natural),
+        BOOST_CHECK_THROW(cuda_shared_memory_limit(0, gpu_tuning::from_environment()),
+                          std::invalid_argument);
+        BOOST_CHECK_THROW(fwht_cuda(64,
+                                    fwht_normalization::none,
+                                    fwht_ordering::natural,
+                                    0,
+                                    0,
+                                    gpu_tuning::from_environment()),
                           std::invalid_argument);
     }
 }
@@ -650,6 +693,7 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
 {
     // n = 2 on pointers 8 bytes off a 16-byte boundary (float2 path), and every
     // size in place (execute_device(d, d)) in both orders, against the CPU
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     std::mt19937 rng(22);
     std::normal_distribution<float> gauss;
     float* d = nullptr;
@@ -662,7 +706,8 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
             x = gauss(rng);
         const fwht_cpu cpu(2, fwht_normalization::orthonormal, fwht_ordering::natural);
         cpu.execute(in.data(), ref.data(), batch);
-        fwht_cuda gpu(2, fwht_normalization::orthonormal, fwht_ordering::natural);
+        fwht_cuda gpu(
+            2, fwht_normalization::orthonormal, fwht_ordering::natural, 0, 0, tuning);
         float* src = d + 2;        // 8 bytes past the allocation's alignment
         float* dst = d + room + 6; // 24 bytes past
         for (bool in_place : { false, true }) {
@@ -690,7 +735,7 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
         for (auto order : { fwht_ordering::natural, fwht_ordering::sequency }) {
             fwht_cpu(n, fwht_normalization::inverse_n, order)
                 .execute(in.data(), ref.data(), batch);
-            fwht_cuda gpu(n, fwht_normalization::inverse_n, order);
+            fwht_cuda gpu(n, fwht_normalization::inverse_n, order, 0, 0, tuning);
             BOOST_REQUIRE(cudaMemcpy(d,
                                      in.data(),
                                      in.size() * sizeof(float),
@@ -708,7 +753,7 @@ BOOST_AUTO_TEST_CASE(fwht_misaligned_and_in_place_on_device,
         }
     }
     // in and out overlapping without being equal is an invalid argument
-    fwht_cuda gpu(1024, fwht_normalization::none, fwht_ordering::natural);
+    fwht_cuda gpu(1024, fwht_normalization::none, fwht_ordering::natural, 0, 0, tuning);
     BOOST_CHECK_THROW(gpu.execute_device(d, d + 1024, 4, nullptr), std::invalid_argument);
     cudaFree(d);
 }
@@ -720,6 +765,7 @@ BOOST_AUTO_TEST_CASE(engines_restore_the_callers_device,
     // duration: the calling thread's device is the same before and after
     // construction, execution and destruction, also when another thread
     // destroys the engine. With one GPU both devices are 0.
+    const gpu_tuning tuning = gpu_tuning::from_environment();
     const int count = int(cuda_devices().size());
     const int engine_device = count - 1, caller_device = 0;
     auto current = [] {
@@ -729,11 +775,15 @@ BOOST_AUTO_TEST_CASE(engines_restore_the_callers_device,
     };
     BOOST_REQUIRE(cudaSetDevice(caller_device) == cudaSuccess);
     auto fwht = std::make_unique<fwht_cuda>(
-        64, fwht_normalization::none, fwht_ordering::natural, engine_device);
+        64, fwht_normalization::none, fwht_ordering::natural, engine_device, 0, tuning);
     auto fft = std::make_unique<fft_cuda>(
-        4096, true, std::vector<float>(4096, 1.0f), true, engine_device);
+        4096, true, std::vector<float>(4096, 1.0f), true, engine_device, 0, tuning);
     auto bf = std::make_unique<butterfly_cuda<float>>(
-        butterfly_network::spectral(256, spectral_kind::haar, true), engine_device);
+        butterfly_network::spectral(256, spectral_kind::haar, true),
+        engine_device,
+        true,
+        0,
+        tuning);
     BOOST_CHECK_EQUAL(current(), caller_device);
     std::vector<float> x(64 * 8, 1.0f), y(x.size());
     std::vector<std::complex<float>> cx(4096 * 2, 1.0f), cy(cx.size());

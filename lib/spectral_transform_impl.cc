@@ -42,7 +42,10 @@ spectral_transform_impl<T>::spectral_transform_impl(
         return std::make_unique<butterfly_cuda<T>>(
             butterfly_network::spectral(
                 transform.length(), transform.kind(), transform.forward()),
-            index);
+            index,
+            true,
+            0,
+            gpu_tuning::from_environment());
     });
     d_where.set(d_gpu.get());
     // room for batches worth a GPU launch, bounded in bytes (gpu_buffer_items);

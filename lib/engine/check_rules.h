@@ -12,11 +12,18 @@
 // the schedules in cpu_decoder.cc are the other). A rule names its message
 // domain and updates the messages of one check node:
 //
-//   void check_update(const float* in, float* out, const uint8_t* coef, unsigned deg)
+//   void check_update(const message* in, message* out, const uint8_t* coef,
+//                     unsigned deg)
 //
 // `in` holds the deg variable-to-check messages of the check, `out` receives
-// the deg check-to-variable messages, each message `width` floats, contiguous.
+// the deg check-to-variable messages, each message `width` values, contiguous.
 //
+// A domain is the arithmetic of the variable side. It names its `message`
+// type (edges and channel values) and its `value` type (beliefs: the channel
+// value plus the variable's check messages), and the operations a schedule
+// needs: normalize() a belief, to_message() of a belief, extrinsic() (a
+// belief less one message, as a message), decide(), and for binary domains
+// from_llr() (the channel message of a bit LLR, internal convention).
 // Domains are additive on the variable side, so schedules combine messages
 // by addition and subtraction whatever the rule:
 // - llr_domain (q = 2): one float, L = log(P(0)/P(1)).
@@ -24,7 +31,10 @@
 //   normalised to max 0. Check-to-variable messages are also floored at
 //   -log_floor; beliefs and variable-to-check messages are not, because the
 //   layered schedule recovers them by subtraction, which a floor would break.
+// - fixed_llr_domain (q = 2): L in steps of 1 / llr_scale, 8-bit messages
+//   saturated to +-127, exact 32-bit beliefs (message_precision::int8).
 
+#include "fixed_point_rule.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/fwht.h>
 #include <gnuradio/gpuldpc/engine/gf_field.h>
@@ -38,14 +48,26 @@ namespace gpuldpc {
 namespace detail {
 
 struct llr_domain {
+    using message = float;
+    using value = float;
     static constexpr bool binary = true;
-    static unsigned width(unsigned /*q*/) { return 1; }
+    static constexpr bool fixed_point = false;
+    static constexpr unsigned width(unsigned /*q*/) { return 1; }
     static void normalize(float* /*v*/, unsigned /*w*/) {}
+    static void to_message(const float* v, float* m, unsigned /*w*/) { m[0] = v[0]; }
+    static void extrinsic(const float* v, const float* m, float* out, unsigned /*w*/)
+    {
+        out[0] = v[0] - m[0];
+    }
     static uint8_t decide(const float* v, unsigned /*w*/) { return v[0] < 0.0f; }
+    static float from_llr(float l, float /*llr_scale*/) { return l; }
 };
 
 struct log_prob_domain {
+    using message = float;
+    using value = float;
     static constexpr bool binary = false;
+    static constexpr bool fixed_point = false;
     //! log-probabilities below max - log_floor are raised to it
     static constexpr float log_floor = 30.0f;
     static unsigned width(unsigned q) { return q; }
@@ -54,6 +76,13 @@ struct log_prob_domain {
         const float mx = *std::max_element(v, v + w);
         for (unsigned x = 0; x < w; ++x)
             v[x] -= mx;
+    }
+    static void to_message(const float* v, float* m, unsigned w) { std::copy_n(v, w, m); }
+    static void extrinsic(const float* v, const float* m, float* out, unsigned w)
+    {
+        for (unsigned x = 0; x < w; ++x)
+            out[x] = v[x] - m[x];
+        normalize(out, w);
     }
     static void normalize_and_floor(float* v, unsigned w)
     {
@@ -66,6 +95,69 @@ struct log_prob_domain {
         return uint8_t(std::max_element(v, v + w) - v);
     }
 };
+
+/*!
+ * The 8-bit fixed point of message_precision::int8 (decoder.h): messages and
+ * channel values are LLRs in steps of 1 / llr_scale saturated to +-127;
+ * beliefs are exact. A belief becomes a message by saturation only, so a
+ * belief less a message stays the channel value plus the other messages.
+ */
+struct fixed_llr_domain {
+    using message = int8_t;
+    using value = int32_t;
+    static constexpr bool binary = true;
+    static constexpr bool fixed_point = true;
+    static constexpr unsigned width(unsigned /*q*/) { return 1; }
+    static int8_t saturate(int32_t x) { return int8_t(std::clamp(x, -127, 127)); }
+    static void normalize(int32_t* /*v*/, unsigned /*w*/) {}
+    static void to_message(const int32_t* v, int8_t* m, unsigned /*w*/)
+    {
+        m[0] = saturate(v[0]);
+    }
+    static void extrinsic(const int32_t* v, const int8_t* m, int8_t* out, unsigned /*w*/)
+    {
+        out[0] = saturate(v[0] - m[0]);
+    }
+    //! beliefs and channel values alike
+    template <class T>
+    static uint8_t decide(const T* v, unsigned /*w*/)
+    {
+        return v[0] < 0;
+    }
+    //! round(l * llr_scale), ties to even, saturated; l finite
+    static int8_t from_llr(float l, float llr_scale)
+    {
+        return int8_t(std::nearbyint(std::clamp(l * llr_scale, -127.0f, 127.0f)));
+    }
+};
+
+/*! What a min-sum check needs of its inputs: the two smallest magnitudes,
+ *  where the smallest is, and whether an odd number of inputs is negative. */
+template <class M>
+struct smallest_two {
+    M min1, min2;
+    unsigned arg_min;
+    bool negative;
+};
+
+//! smallest_two of in[0 .. deg), magnitudes as M; \p none: larger than any
+template <class M, class T>
+inline smallest_two<M> find_smallest_two(const T* in, unsigned deg, M none)
+{
+    smallest_two<M> r{ none, none, 0, false };
+    for (unsigned i = 0; i < deg; ++i) {
+        const M a = std::abs(M(in[i]));
+        r.negative ^= in[i] < T(0);
+        if (a < r.min1) {
+            r.min2 = r.min1;
+            r.min1 = a;
+            r.arg_min = i;
+        } else if (a < r.min2) {
+            r.min2 = a;
+        }
+    }
+    return r;
+}
 
 /*! Binary sum-product: the tanh rule, products excluding each edge by
  *  forward-backward products (no division), in double precision. */
@@ -115,30 +207,71 @@ public:
 
     void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
     {
-        float min1 = std::numeric_limits<float>::infinity(), min2 = min1;
-        unsigned arg_min = 0;
-        bool negative = false;
-        for (unsigned i = 0; i < deg; ++i) {
-            const float a = std::fabs(in[i]);
-            negative ^= in[i] < 0.0f;
-            if (a < min1) {
-                min2 = min1;
-                min1 = a;
-                arg_min = i;
-            } else if (a < min2) {
-                min2 = a;
-            }
-        }
+        const auto s = find_smallest_two(in, deg, std::numeric_limits<float>::infinity());
         for (unsigned i = 0; i < deg; ++i) {
             const float mag =
-                d_scale * std::max((i == arg_min ? min2 : min1) - d_offset, 0.0f);
-            const bool neg = negative ^ (in[i] < 0.0f);
+                d_scale * std::max((i == s.arg_min ? s.min2 : s.min1) - d_offset, 0.0f);
+            const bool neg = s.negative ^ (in[i] < 0.0f);
             out[i] = neg ? -mag : mag;
         }
     }
 
 private:
     float d_scale, d_offset;
+};
+
+/*!
+ * Binary min-sum in 8-bit fixed point (message_precision::int8), integer for
+ * integer as decoder.h specifies it, so that a GPU decoder of the same
+ * arithmetic can be checked for exact agreement: magnitude
+ * (max(min - offset_q, 0) * scale_q + 8) >> 4 of the others' smallest
+ * magnitude (at most 127), the sign the product of the others'. The constants
+ * are fixed_point_constants_of() the configuration, as on the GPU.
+ */
+class fixed_point_min_sum_rule
+{
+public:
+    using domain = fixed_llr_domain;
+    fixed_point_min_sum_rule(const gf_field& /*f*/,
+                             unsigned /*max_degree*/,
+                             const decoder_config& cfg)
+        : d_k(fixed_point_constants_of(cfg))
+    {
+    }
+
+    void check_update(const int8_t* in,
+                      int8_t* out,
+                      const uint8_t* /*coef*/,
+                      unsigned deg) const
+    {
+        const auto s = find_smallest_two(in, deg, int32_t(255));
+        const int32_t mag1 = magnitude(std::min(s.min1, 127));
+        const int32_t mag2 = magnitude(std::min(s.min2, 127));
+        for (unsigned i = 0; i < deg; ++i) {
+            const int32_t mag = i == s.arg_min ? mag2 : mag1;
+            out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
+        }
+    }
+
+    //! The channel value of a decode_int8() input value v (the LLR
+    //! v / llr_scale), in v's sign convention: -128 counts as -127, and beyond
+    //! the float input's clip (int8_limit) it is +-int8_clip.
+    int8_t from_int8(int8_t v) const
+    {
+        const int32_t x = std::max<int32_t>(v, -127);
+        if (float(std::abs(x)) > d_k.int8_limit)
+            return int8_t(x < 0 ? -d_k.int8_clip : d_k.int8_clip);
+        return int8_t(x);
+    }
+
+    //! the magnitude of a check message whose others' smallest is \p min
+    int32_t magnitude(int32_t min) const
+    {
+        return (std::max(min - d_k.offset_q, 0) * d_k.scale_q + 8) >> 4;
+    }
+
+private:
+    fixed_point_constants d_k;
 };
 
 /*!

@@ -10,6 +10,7 @@
 // its argument is not a file it can open.
 
 #include "dvbs2_tables.h"
+#include "environment.h"
 #include <gnuradio/gpuldpc/engine/code_names.h>
 #include <sys/stat.h>
 #include <algorithm>
@@ -165,8 +166,8 @@ ldpc_code builtin_code(const std::string& spec,
 
 std::string shipped_codes_dir()
 {
-    const char* env = std::getenv("GPULDPC_CODES_DIR");
-    if (env && *env)
+    const std::string env = detail::codes_dir_from_environment();
+    if (!env.empty())
         return env;
     for (const char* dir : { GPULDPC_INSTALLED_CODES_DIR, GPULDPC_SOURCE_CODES_DIR })
         if (*dir && !codes_in(dir).empty())
@@ -189,8 +190,8 @@ std::string code_names_help()
     std::string shipped;
     if (!names.empty())
         shipped = "a shipped code: " + join(names) + " (in " + dir + ")";
-    else if (const char* env = std::getenv("GPULDPC_CODES_DIR"); env && *env)
-        shipped = "a shipped code: none found (GPULDPC_CODES_DIR='" + std::string(env) +
+    else if (const std::string env = detail::codes_dir_from_environment(); !env.empty())
+        shipped = "a shipped code: none found (GPULDPC_CODES_DIR='" + env +
                   "' holds no .alist or .qc file)";
     else
         shipped = std::string("a shipped code: none found (no codes in '") +

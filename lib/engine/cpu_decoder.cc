@@ -6,9 +6,11 @@
  */
 
 // CPU reference decoders: a schedule (flooding, layered) combined with a node
-// update rule (check_rules.h) by templates. Written for clarity first; speed
-// comes from running frames on a pool of threads that lives with the decoder,
-// each with a workspace allocated the first time it is used.
+// update rule (check_rules.h) by templates; the rule's domain is the
+// arithmetic of the variable side, float or the 8-bit fixed point of
+// message_precision::int8. Written for clarity first; speed comes from running
+// frames on a pool of threads that lives with the decoder, each with a
+// workspace allocated the first time it is used.
 
 #include "check_rules.h"
 #include "cpu_decoder.h"
@@ -37,9 +39,10 @@ unsigned max_check_degree(const ldpc_code& code)
 // Everything one thread needs to decode one frame at a time.
 template <class Rule>
 struct workspace {
+    using domain = typename Rule::domain;
     workspace(const ldpc_code& code, const decoder_config& cfg)
         : rule(code.field(), max_check_degree(code), cfg),
-          width(Rule::domain::width(code.q())),
+          width(domain::width(code.q())),
           prior(size_t(code.n()) * width),
           app(size_t(code.n()) * width),
           v2c(code.num_edges() * width),
@@ -49,16 +52,21 @@ struct workspace {
     }
     Rule rule;
     unsigned width;
-    std::vector<float> prior, app, v2c, c2v;
+    std::vector<typename domain::message> prior; // the channel's message
+    std::vector<typename domain::value> app;     // beliefs
+    std::vector<typename domain::message> v2c, c2v;
     std::vector<uint8_t> hard;
 };
+
+// The schedules take raw pointers out of the vectors: 8-bit stores may alias
+// anything, and would otherwise reload every vector's data pointer.
 
 // All checks from the stored variable-to-check messages, then all variables.
 struct flooding_schedule {
     template <class Rule>
     static void start(const ldpc_code& code, workspace<Rule>& ws)
     {
-        const unsigned w = ws.width;
+        const unsigned w = Rule::domain::width(code.q());
         const auto& vedges = code.variable_edges();
         const auto& voff = code.variable_offsets();
         for (unsigned v = 0; v < code.n(); ++v)
@@ -70,38 +78,44 @@ struct flooding_schedule {
     static void iterate(const ldpc_code& code, workspace<Rule>& ws)
     {
         using domain = typename Rule::domain;
-        const unsigned w = ws.width;
-        const auto& coff = code.check_offsets();
+        const unsigned w = domain::width(code.q()); // a constant for q = 2 domains
+        const unsigned n = code.n(), m = code.m();
+        const uint32_t* coff = code.check_offsets().data();
         const uint8_t* coef = code.edge_coefficient().data();
-        for (unsigned c = 0; c < code.m(); ++c)
-            ws.rule.check_update(&ws.v2c[size_t(coff[c]) * w],
-                                 &ws.c2v[size_t(coff[c]) * w],
+        const uint32_t* vedges = code.variable_edges().data();
+        const uint32_t* voff = code.variable_offsets().data();
+        const auto* prior = ws.prior.data();
+        auto* beliefs = ws.app.data();
+        auto* v2c = ws.v2c.data();
+        auto* c2v = ws.c2v.data();
+        uint8_t* hard = ws.hard.data();
+        for (unsigned c = 0; c < m; ++c)
+            ws.rule.check_update(v2c + size_t(coff[c]) * w,
+                                 c2v + size_t(coff[c]) * w,
                                  coef + coff[c],
                                  coff[c + 1] - coff[c]);
-        const auto& vedges = code.variable_edges();
-        const auto& voff = code.variable_offsets();
-        for (unsigned v = 0; v < code.n(); ++v) {
-            float* app = &ws.app[size_t(v) * w];
-            std::copy_n(&ws.prior[size_t(v) * w], w, app);
-            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i) {
-                const float* m = &ws.c2v[size_t(vedges[i]) * w];
+        for (unsigned v = 0; v < n; ++v) {
+            auto* app = beliefs + size_t(v) * w;
+            std::copy_n(prior + size_t(v) * w, w, app);
+            const uint32_t first = voff[v], end = voff[v + 1];
+            for (uint32_t i = first; i < end; ++i) {
+                const auto* msg = c2v + size_t(vedges[i]) * w;
                 for (unsigned x = 0; x < w; ++x)
-                    app[x] += m[x];
+                    app[x] += msg[x];
             }
-            for (uint32_t i = voff[v]; i < voff[v + 1]; ++i) {
-                const float* m = &ws.c2v[size_t(vedges[i]) * w];
-                float* out = &ws.v2c[size_t(vedges[i]) * w];
-                for (unsigned x = 0; x < w; ++x)
-                    out[x] = app[x] - m[x];
-                domain::normalize(out, w);
+            for (uint32_t i = first; i < end; ++i) {
+                const size_t e = size_t(vedges[i]) * w;
+                domain::extrinsic(app, c2v + e, v2c + e, w);
             }
-            ws.hard[v] = domain::decide(app, w);
+            hard[v] = domain::decide(app, w);
         }
     }
 };
 
 // Check by check; each check reads the current beliefs of its variables and
-// updates them at once (row-layered belief propagation).
+// updates them at once (row-layered belief propagation). A belief less the
+// check's previous message stays exact (no saturation, no floor) until the
+// check's new message is added back.
 struct layered_schedule {
     template <class Rule>
     static void start(const ldpc_code& code, workspace<Rule>& ws)
@@ -113,34 +127,37 @@ struct layered_schedule {
     static void iterate(const ldpc_code& code, workspace<Rule>& ws)
     {
         using domain = typename Rule::domain;
-        const unsigned w = ws.width;
-        const auto& coff = code.check_offsets();
-        const auto& evar = code.edge_variable();
+        const unsigned w = domain::width(code.q());
+        const unsigned n = code.n();
+        const uint32_t* coff = code.check_offsets().data();
+        const uint32_t* evar = code.edge_variable().data();
         const uint8_t* coef = code.edge_coefficient().data();
-        // v2c serves as scratch for the messages into the current check
+        auto* beliefs = ws.app.data();
+        auto* v2c = ws.v2c.data(); // the messages into the current check
+        auto* c2v = ws.c2v.data();
+        uint8_t* hard = ws.hard.data();
         for (const uint32_t c : code.layered_check_order()) {
             const uint32_t e0 = coff[c], deg = coff[c + 1] - coff[c];
             for (uint32_t i = 0; i < deg; ++i) {
-                const float* app = &ws.app[size_t(evar[e0 + i]) * w];
-                const float* old = &ws.c2v[size_t(e0 + i) * w];
-                float* in = &ws.v2c[size_t(e0 + i) * w];
+                auto* app = beliefs + size_t(evar[e0 + i]) * w;
+                const auto* old = c2v + size_t(e0 + i) * w;
                 for (unsigned x = 0; x < w; ++x)
-                    in[x] = app[x] - old[x];
-                domain::normalize(in, w);
+                    app[x] -= old[x];
+                domain::normalize(app, w);
+                domain::to_message(app, v2c + size_t(e0 + i) * w, w);
             }
             ws.rule.check_update(
-                &ws.v2c[size_t(e0) * w], &ws.c2v[size_t(e0) * w], coef + e0, deg);
+                v2c + size_t(e0) * w, c2v + size_t(e0) * w, coef + e0, deg);
             for (uint32_t i = 0; i < deg; ++i) {
-                float* app = &ws.app[size_t(evar[e0 + i]) * w];
-                const float* in = &ws.v2c[size_t(e0 + i) * w];
-                const float* msg = &ws.c2v[size_t(e0 + i) * w];
+                auto* app = beliefs + size_t(evar[e0 + i]) * w;
+                const auto* msg = c2v + size_t(e0 + i) * w;
                 for (unsigned x = 0; x < w; ++x)
-                    app[x] = in[x] + msg[x];
+                    app[x] += msg[x];
                 domain::normalize(app, w);
             }
         }
-        for (unsigned v = 0; v < code.n(); ++v)
-            ws.hard[v] = domain::decide(&ws.app[size_t(v) * w], w);
+        for (unsigned v = 0; v < n; ++v)
+            hard[v] = domain::decide(beliefs + size_t(v) * w, w);
     }
 };
 
@@ -157,6 +174,13 @@ inline uint32_t sanitize(float& x)
     x = std::clamp(x, -limit, limit);
     return 0;
 }
+
+// One call's input: one of the three is set.
+struct frame_input {
+    const float* llr = nullptr;       // bit LLRs: decode()
+    const float* symbol_ll = nullptr; // symbol log-likelihoods: decode_symbol_llr()
+    const int8_t* llr8 = nullptr;     // 8-bit LLRs: decode_int8() of a fixed-point rule
+};
 
 template <class Rule, class Schedule>
 class cpu_decoder final : public batch_decoder
@@ -189,8 +213,26 @@ public:
                 frame_status* status,
                 uint8_t* codeword_bits) override
     {
-        run(llr, false, n_frames, info_bits, status, codeword_bits);
+        frame_input in;
+        in.llr = llr;
+        run(in, n_frames, info_bits, status, codeword_bits);
         fail_erased_frames(llr, llr_per_frame(), n_frames, status);
+    }
+
+    void decode_int8(const int8_t* llr,
+                     size_t n_frames,
+                     uint8_t* info_bits,
+                     frame_status* status,
+                     uint8_t* codeword_bits) override
+    {
+        if constexpr (domain::fixed_point) {
+            // the values are the channel values already
+            frame_input in;
+            in.llr8 = llr;
+            run(in, n_frames, info_bits, status, codeword_bits);
+        } else {
+            batch_decoder::decode_int8(llr, n_frames, info_bits, status, codeword_bits);
+        }
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -199,16 +241,25 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        run(symbol_ll, true, n_frames, info_bits, status, codeword_bits);
-        fail_erased_frames(
-            symbol_ll, size_t(d_code->n_transmitted()) * d_code->q(), n_frames, status);
+        if constexpr (domain::fixed_point) {
+            // each pair a bit LLR, rounded to a channel value as decode() does
+            decode_bit_pairs(symbol_ll, n_frames, info_bits, status, codeword_bits);
+        } else {
+            frame_input in;
+            in.symbol_ll = symbol_ll;
+            run(in, n_frames, info_bits, status, codeword_bits);
+            fail_erased_frames(symbol_ll,
+                               size_t(d_code->n_transmitted()) * d_code->q(),
+                               n_frames,
+                               status);
+        }
     }
 
 private:
     using domain = typename Rule::domain;
+    using message = typename domain::message;
 
-    void run(const float* in,
-             bool symbol_input,
+    void run(const frame_input& in,
              size_t n_frames,
              uint8_t* info_bits,
              frame_status* status,
@@ -220,84 +271,89 @@ private:
         while (d_workspaces.size() < n_workers)
             d_workspaces.push_back(std::make_unique<workspace<Rule>>(*d_code, d_config));
         d_pool.run(n_frames, n_workers, [&](size_t frame, size_t worker) {
-            decode_frame(*d_workspaces[worker],
-                         in,
-                         symbol_input,
-                         frame,
-                         info_bits,
-                         status,
-                         codeword_bits);
+            decode_frame(
+                *d_workspaces[worker], in, frame, info_bits, status, codeword_bits);
         });
     }
 
+    // The channel's message of every variable, in the internal convention
+    // log(P(0)/P(1)); punctured symbols (input index -1) are erasures.
     void load_prior(workspace<Rule>& ws,
-                    const float* in,
-                    bool symbol_input,
+                    const frame_input& in,
                     size_t frame,
                     uint32_t& invalid) const
     {
         const ldpc_code& code = *d_code;
         const unsigned q = code.q(), m = code.bits_per_symbol(), w = ws.width;
-        // internal bit LLR convention: log(P(0)/P(1))
-        const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
+        const bool flip = d_config.flip_llr_sign;
+        const float sign = flip ? 1.0f : -1.0f;
         invalid = 0;
-        // punctured symbols (input index -1) are erasures
         const size_t nt = code.n_transmitted();
-        if (!symbol_input) {
-            const float* llr = in + frame * nt * m;
+        if constexpr (domain::fixed_point) {
+            if (in.llr8) {
+                const int8_t* llr = in.llr8 + frame * nt;
+                for (unsigned v = 0; v < code.n(); ++v) {
+                    const int32_t t = d_input_index[v];
+                    const int8_t x = t < 0 ? 0 : ws.rule.from_int8(llr[t]);
+                    ws.prior[v] = flip ? x : int8_t(-x);
+                }
+                return;
+            }
+        }
+        if (in.llr) {
+            const float* llr = in.llr + frame * nt * m;
             for (unsigned v = 0; v < code.n(); ++v) {
-                float* p = &ws.prior[size_t(v) * w];
+                message* p = &ws.prior[size_t(v) * w];
                 const int32_t t = d_input_index[v];
                 if (t < 0) {
-                    std::fill(p, p + w, 0.0f);
-                    if (!domain::binary)
-                        domain::normalize(p, w);
+                    std::fill(p, p + w, message(0));
                     continue;
                 }
-                if (domain::binary) {
+                if constexpr (domain::binary) {
                     float l = llr[t];
                     invalid += sanitize(l);
-                    p[0] = sign * l;
-                    continue;
+                    p[0] = domain::from_llr(sign * l, d_config.llr_scale);
+                } else {
+                    std::fill(p, p + w, 0.0f);
+                    for (unsigned b = 0; b < m; ++b) {
+                        float l = llr[size_t(t) * m + b];
+                        invalid += sanitize(l);
+                        l *= sign; // log(P(0)/P(1))
+                        // log P(bit = 0) and log P(bit = 1), stable for large |l|
+                        const float log_p0 =
+                            -std::log1p(std::exp(-std::fabs(l))) + (l < 0 ? l : 0.0f);
+                        const float log_p1 = log_p0 - l;
+                        const unsigned mask = 1u << (m - 1 - b); // MSB first
+                        for (unsigned x = 0; x < q; ++x)
+                            p[x] += (x & mask) ? log_p1 : log_p0;
+                    }
+                    domain::normalize(p, w);
                 }
-                std::fill(p, p + w, 0.0f);
-                for (unsigned b = 0; b < m; ++b) {
-                    float l = llr[size_t(t) * m + b];
-                    invalid += sanitize(l);
-                    l *= sign; // log(P(0)/P(1))
-                    // log P(bit = 0) and log P(bit = 1), stable for large |l|
-                    const float log_p0 =
-                        -std::log1p(std::exp(-std::fabs(l))) + (l < 0 ? l : 0.0f);
-                    const float log_p1 = log_p0 - l;
-                    const unsigned mask = 1u << (m - 1 - b); // MSB first
-                    for (unsigned x = 0; x < q; ++x)
-                        p[x] += (x & mask) ? log_p1 : log_p0;
-                }
-                domain::normalize(p, w);
             }
             return;
         }
-        const float* ll = in + frame * nt * q;
-        for (unsigned v = 0; v < code.n(); ++v) {
-            float vals[256];
-            const int32_t t = d_input_index[v];
-            for (unsigned x = 0; x < q; ++x) {
-                vals[x] = t < 0 ? 0.0f : ll[size_t(t) * q + x];
-                invalid += t < 0 ? 0 : sanitize(vals[x]);
-            }
-            float* p = &ws.prior[size_t(v) * w];
-            if (domain::binary) {
-                p[0] = vals[0] - vals[1];
-            } else {
-                std::copy_n(vals, q, p);
-                domain::normalize(p, w);
+        if constexpr (!domain::fixed_point) {
+            const float* ll = in.symbol_ll + frame * nt * q;
+            for (unsigned v = 0; v < code.n(); ++v) {
+                float vals[256];
+                const int32_t t = d_input_index[v];
+                for (unsigned x = 0; x < q; ++x) {
+                    vals[x] = t < 0 ? 0.0f : ll[size_t(t) * q + x];
+                    invalid += t < 0 ? 0 : sanitize(vals[x]);
+                }
+                float* p = &ws.prior[size_t(v) * w];
+                if (domain::binary) {
+                    p[0] = vals[0] - vals[1];
+                } else {
+                    std::copy_n(vals, q, p);
+                    domain::normalize(p, w);
+                }
             }
         }
     }
 
     void decode_frame(workspace<Rule>& ws,
-                      const float* in,
-                      bool symbol_input,
+                      const frame_input& in,
                       size_t frame,
                       uint8_t* info_bits,
                       frame_status* status,
@@ -306,14 +362,14 @@ private:
         const ldpc_code& code = *d_code;
         const unsigned w = ws.width;
         frame_status st{};
-        load_prior(ws, in, symbol_input, frame, st.invalid_inputs);
+        load_prior(ws, in, frame, st.invalid_inputs);
 
         for (unsigned v = 0; v < code.n(); ++v)
             ws.hard[v] = domain::decide(&ws.prior[size_t(v) * w], w);
         unsigned syndrome = code.syndrome_weight(ws.hard.data());
 
         if (!(d_config.early_termination && syndrome == 0)) {
-            std::fill(ws.c2v.begin(), ws.c2v.end(), 0.0f);
+            std::fill(ws.c2v.begin(), ws.c2v.end(), message(0));
             Schedule::start(code, ws);
             for (unsigned it = 1; it <= d_config.max_iterations; ++it) {
                 Schedule::iterate(code, ws);
@@ -362,12 +418,12 @@ batch_decoder::sptr with_schedule(ldpc_code::sptr code, const decoder_config& co
 
 batch_decoder::sptr make_cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
 {
-    if (config.messages == message_precision::int8)
-        return make_cpu_fixed_point_decoder(code, config);
     switch (config.algorithm) {
     case decoder_algorithm::sum_product:
         return with_schedule<sum_product_rule>(code, config);
     case decoder_algorithm::min_sum:
+        if (config.messages == message_precision::int8)
+            return with_schedule<fixed_point_min_sum_rule>(code, config);
         return with_schedule<min_sum_rule>(code, config);
     case decoder_algorithm::log_fft_bp:
         return with_schedule<log_fft_bp_rule>(code, config);

@@ -14,12 +14,12 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
-/*! The CPU reference decoder for a resolved algorithm and schedule. */
+/*!
+ * The CPU reference decoder for a resolved algorithm and schedule; with
+ * message_precision::int8, the reference of 8-bit fixed-point min-sum, integer
+ * for integer (decoder.h).
+ */
 batch_decoder::sptr make_cpu_decoder(ldpc_code::sptr code, const decoder_config& config);
-
-/*! The CPU reference of 8-bit fixed-point min-sum (message_precision::int8). */
-batch_decoder::sptr make_cpu_fixed_point_decoder(ldpc_code::sptr code,
-                                                 const decoder_config& config);
 
 } // namespace detail
 } // namespace gpuldpc

@@ -11,7 +11,7 @@
 // RAII owners of CUDA resources (CUDA builds only). Created once per engine
 // object; none of them is created in a block's work().
 
-#include "cuda_check.h"
+#include "common/cuda_check.h"
 #include <cuda_runtime_api.h>
 #include <algorithm>
 #include <cstddef>
@@ -224,19 +224,6 @@ inline void copy_launch_results(cudaStream_t s,
                                            nf * codeword_per_frame,
                                            cudaMemcpyDeviceToHost,
                                            s));
-}
-
-// A 0/1 switch from the environment, on (1) when unset.
-inline bool environment_switch(const char* name)
-{
-    const char* env = std::getenv(name);
-    if (!env)
-        return true;
-    const std::string v = env;
-    if (v != "0" && v != "1")
-        throw std::invalid_argument(std::string(name) + "='" + v +
-                                    "' is not usable; allowed: 0 or 1");
-    return v == "1";
 }
 
 /*!

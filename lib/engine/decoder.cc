@@ -6,7 +6,7 @@
  */
 
 #include "cpu_decoder.h"
-#include "cuda_decoder.h"
+#include "cuda_decoders.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
@@ -397,17 +397,17 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
     const device_spec spec = parse_device(device); // names the argument on error
     if (spec.type == device_spec::kind::cpu)
         return detail::make_cpu_decoder(code, resolved);
-    const bool binary_gpu = detail::cuda_min_sum_refusal(*code, resolved).empty();
+    const bool binary_gpu = detail::cuda_binary_runs(*code, resolved);
     if (spec.type == device_spec::kind::automatic) {
         // the GPU when one is usable and runs the algorithm, else the CPU
-        if (!binary_gpu && !detail::cuda_decoder_supports(*code, resolved))
+        if (!binary_gpu && !detail::cuda_fft_bp_runs(*code, resolved))
             return detail::make_cpu_decoder(code, resolved);
         const int index = select_cuda_device("auto");
         if (index >= 0) {
             try {
                 return binary_gpu
-                           ? detail::make_cuda_min_sum_decoder(code, resolved, index)
-                           : detail::make_cuda_decoder(code, resolved, index);
+                           ? detail::make_cuda_binary_decoder(code, resolved, index)
+                           : detail::make_cuda_fft_bp_decoder(code, resolved, index);
             } catch (const cuda_error&) {
                 // an unusable device: the CPU serves
             }
@@ -415,12 +415,10 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
         return detail::make_cpu_decoder(code, resolved);
     }
     if (binary_gpu)
-        return detail::make_cuda_min_sum_decoder(
-            code, resolved, select_cuda_device(device));
-    if (!detail::cuda_decoder_supports(*code, resolved))
-        throw std::invalid_argument(
-            detail::cuda_decoder_refusal(*code, resolved, device));
-    return detail::make_cuda_decoder(code, resolved, select_cuda_device(device));
+        return detail::make_cuda_binary_decoder(code, resolved, select_cuda_device(device));
+    if (!detail::cuda_fft_bp_runs(*code, resolved))
+        throw std::invalid_argument(detail::cuda_fft_bp_refusal(*code, resolved, device));
+    return detail::make_cuda_fft_bp_decoder(code, resolved, select_cuda_device(device));
 }
 
 } // namespace gpuldpc

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "common/cuda_hooks.h"
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
 #include <cctype>
@@ -14,13 +15,18 @@
 #include <stdexcept>
 
 #ifdef GPULDPC_HAVE_CUDA
-#include "device_query.h"
+#include "common/device_query.h"
 #endif
 
 namespace gr {
 namespace gpuldpc {
 
 cuda_error::~cuda_error() = default;
+
+void raise_cuda_error(const std::string& message, int code)
+{
+    throw cuda_error(message, code);
+}
 
 bool cuda_compiled()
 {
@@ -84,44 +90,18 @@ int select_cuda_device(const std::string& device)
     return spec.index;
 }
 
-#ifdef GPULDPC_HAVE_CUDA
-namespace {
 
-// GPULDPC_SHARED_MEMORY_LIMIT: bytes, or KiB with a K / KiB suffix (any case);
-// no cap (SIZE_MAX) when unset or empty.
-size_t shared_memory_cap_from_env()
-{
-    const char* env = std::getenv("GPULDPC_SHARED_MEMORY_LIMIT");
-    if (!env || !*env)
-        return SIZE_MAX;
-    const std::string text(env);
-    size_t digits = 0;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
-        ++digits;
-    std::string suffix = text.substr(digits);
-    for (auto& c : suffix)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    const bool kib = suffix == "k" || suffix == "kib";
-    if (digits == 0 || digits > 9 || !(suffix.empty() || kib))
-        throw std::invalid_argument("GPULDPC_SHARED_MEMORY_LIMIT='" + text +
-                                    "' is malformed; allowed: bytes (65536) or KiB "
-                                    "with a K or KiB suffix (64K, 99KiB)");
-    return size_t(std::stoul(text.substr(0, digits))) * (kib ? 1024 : 1);
-}
-
-} // namespace
-#endif
-
-size_t cuda_shared_memory_limit(int device)
+size_t cuda_shared_memory_limit(int device, const gpu_tuning& tuning)
 {
 #ifdef GPULDPC_HAVE_CUDA
-    const size_t cap = shared_memory_cap_from_env();
+    const size_t cap = tuning.shared_memory_limit ? tuning.shared_memory_limit : SIZE_MAX;
     const size_t device_limit = kernels::cuda_shared_memory_optin(device);
     // 48 KiB is what every device gives without opting in; the kernels'
     // smallest variants are sized for it
     return std::min(device_limit, std::max(cap, size_t(48) << 10));
 #else
     (void)device;
+    (void)tuning;
     throw std::runtime_error("this build of gr-gpuldpc has no CUDA support");
 #endif
 }

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "common/cuda_hooks.h"
+#include "environment.h"
 #include <gnuradio/gpuldpc/engine/fault_injection.h>
 #include <cstdlib>
 #include <cstring>
@@ -45,10 +47,9 @@ detail::cuda_call_kind parse_kind(const std::string& kind)
 struct arm_from_environment {
     arm_from_environment()
     {
-        const char* v = std::getenv("GPULDPC_INJECT_CUDA_FAULT");
-        if (!v || !*v)
+        const std::string spec = detail::injected_fault_from_environment();
+        if (spec.empty())
             return;
-        const std::string spec(v);
         const auto colon = spec.find(':');
         try {
             if (colon == std::string::npos)

@@ -34,6 +34,9 @@ namespace cuda {
 class stream_pipeline
 {
 public:
+    //! streams, each with its own staging and device buffers
+    static constexpr int kSlots = 2;
+
     //! slot (0 or 1) tells which of the two streams runs the chunk, so that
     //! scratch memory can be kept per stream
     using compute_fn = std::function<void(
@@ -55,10 +58,6 @@ public:
      */
     void
     run_pinned(const void* h_in, void* h_out, size_t items, const compute_fn& compute);
-
-private:
-public:
-    static constexpr int kSlots = 2;
 
 private:
     size_t d_in_bytes, d_out_bytes, d_items_per_chunk;

@@ -51,9 +51,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const uint8_t pick = in.byte();
     const ldpc_code::sptr code = (pick & 1) ? built.gf4 : built.binary;
     const int frames_per_call = 1 + (pick >> 1) % 4;
-    auto dec = ldpc_decoder_def::make_from_code(
-        code, "auto", "flooding", 8, frames_per_call, 1.0f, "cpu", 1);
-    auto enc = ldpc_encoder_def::make_from_code(code, frames_per_call);
+    ldpc_decoder_def::params dp;
+    dp.code = code;
+    dp.decoder.max_iterations = 8;
+    dp.decoder.threads = 1;
+    dp.frames_per_call = frames_per_call;
+    dp.device = "cpu";
+    auto dec = ldpc_decoder_def::make(dp);
+    ldpc_encoder_def::params ep;
+    ep.code = code;
+    ep.frames_per_call = frames_per_call;
+    auto enc = ldpc_encoder_def::make(ep);
     const unsigned m = code->bits_per_symbol();
     const size_t k_bits = size_t(code->k()) * m,
                  n_bits = size_t(code->n_transmitted()) * m;

@@ -10,12 +10,84 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gpuldpc/api.h>
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <cstdint>
 #include <string>
 
 namespace gr {
 namespace gpuldpc {
+
+/*!
+ * \brief Where a block's code comes from: a code object, or a parity-check
+ * matrix file or built-in name read when the block is made.
+ */
+struct GPULDPC_API code_source {
+    ldpc_code::sptr code; //!< the code; where null, \p file is read
+    //! parity-check matrix file (alist, non-binary alist, .qc) or a built-in
+    //! or shipped code's name ("dvbs2:1/2", "dvbs2:1/2:short", "nr:1:384",
+    //! "wifi:1944:1/2", "regular_3_6_n1008_gf2"; see ldpc_code::load())
+    std::string file;
+    code_io_options io; //!< how \p file is read
+
+    code_source() = default;
+    code_source(ldpc_code::sptr c) : code(std::move(c)) {}
+    code_source(std::shared_ptr<ldpc_code> c) : code(std::move(c)) {}
+    /*!
+     * \p file read with \p format ("auto", "alist", "nb-alist" or "qc"),
+     * \p coef (non-binary coefficients: "exponent" or "polynomial") and
+     * field polynomial \p poly (0: the default); std::invalid_argument
+     * naming format or coef for an unknown word.
+     */
+    code_source(const std::string& file,
+                const std::string& format = "auto",
+                const std::string& coef = "exponent",
+                unsigned poly = 0);
+
+    /*!
+     * The code: \p code, or \p file read (std::runtime_error for a file it
+     * cannot read; std::invalid_argument "code: no code given" where both
+     * are empty).
+     */
+    ldpc_code::sptr load() const;
+};
+
+/*!
+ * \brief What every decoder of the module's blocks is made of: the code, the
+ * engine's configuration and the device; ldpc_decoder::params and the FECAPI
+ * definition's params add their own options.
+ *
+ * decoder is the engine's typed configuration (decoder_config: algorithm,
+ * schedule, iterations, LLR sign, CPU threads, message precision, 8-bit
+ * scale, min-sum scale and offset), checked when the decoder is made;
+ * decoder.gpu is used as given (its defaults are the engines' own choice):
+ * the edges that take settings from the environment (the Python keyword
+ * functions, GRC's C++ flowgraphs, the command-line tools) fill it with
+ * gpu_tuning::from_environment().
+ *
+ * The set_*() members take the user-facing words of the Python keywords and
+ * GRC parameters of the same name, parsed once: each throws
+ * std::invalid_argument naming the parameter, its value and what is allowed.
+ */
+struct GPULDPC_API decoder_params {
+    code_source code;
+    decoder_config decoder;
+    //! "auto" (a GPU when one is usable and runs the configuration, else the
+    //! CPU), "cpu", "cuda" or "cuda:N"
+    std::string device = "auto";
+
+    //! "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"
+    void set_algorithm(const std::string& s);
+    //! "flooding" or "layered"
+    void set_schedule(const std::string& s);
+    //! "fp32"; "fp16" (fft-bp: half the memory and traffic of the
+    //! check-to-variable messages); "int8" (min-sum in 8-bit fixed point)
+    void set_messages(const std::string& s);
+    //! 1..100000
+    void set_max_iterations(int n);
+    //! CPU decoder threads, 0 for all cores
+    void set_threads(int n);
+};
 
 /*!
  * \brief LDPC decoder over GF(q), many frames per call.
@@ -33,8 +105,8 @@ namespace gpuldpc {
  * the device). PDUs: c32vector.
  *
  * Input: soft bits (float LLRs), n * bits_per_symbol per frame, GNU Radio's
- * convention log(P(1)/P(0)) (positive means 1; \p flip_llr_sign for the
- * opposite), bits of a symbol MSB first. Output, one frame per input frame:
+ * convention log(P(1)/P(0)) (positive means 1; decoder_config::flip_llr_sign
+ * for the opposite), bits of a symbol MSB first. Output, one frame per input frame:
  * - "packed": information bits packed MSB first, ceil(k * m / 8) bytes (the
  *   decoder packs them: a GPU copies back an eighth of the bytes)
  * - "bits": one information bit (0/1) per byte, k * m bytes
@@ -123,129 +195,78 @@ class GPULDPC_API ldpc_decoder : virtual public gr::block
 public:
     typedef std::shared_ptr<ldpc_decoder> sptr;
 
-    /*! The block's parameters (the arguments of make() after the code). */
-    struct params {
-        std::string algorithm = "auto";
-        std::string schedule = "flooding";
-        int max_iterations = 50;
-        bool flip_llr_sign = false;
-        std::string output = "packed";
-        int max_batch = 0;
-        std::string device = "auto";
-        std::string length_tag_key = "packet_len";
-        bool pass_failed = true;
-        int threads = 0;
-        double stats_interval = 1.0;
-        std::string status_tags = "failed";
-        std::string messages = "fp32";
-        std::string input = "float";   //!< soft bit items: "float" or "int8"
-        float llr_scale = 4.0f;        //!< int8: steps per unit of LLR, (0, 64]
-        float min_sum_scale = 0.8125f; //!< min-sum: normalization, (0, 1]
-        float min_sum_offset = 0.0f;   //!< min-sum: offset, >= 0
-        //! input "symbols": the matched constellation ("" for the module's
-        //! one of q points: gpuldpc-bpsk ... gpuldpc-256qam; any name of
-        //! engine::constellation::make())
-        std::string constellation = "";
-        float noise_var = 1.0f; //!< input "symbols": N0 = E|n|^2, > 0
-        //! input "symbols": a tag of this key sets N0 from its offset on
-        std::string noise_var_tag_key = "";
+    //! What a frame's output holds
+    enum class output_format {
+        packed,  //!< information bits packed MSB first, ceil(k * m / 8) bytes
+        bits,    //!< one information bit (0/1) a byte, k * m bytes
+        symbols, //!< one GF(q) information symbol a byte, k bytes
+    };
+    //! What the input items are
+    enum class input_format {
+        float_llr, //!< float soft bits ("float")
+        int8_llr,  //!< 8-bit soft bits, v / llr_scale ("int8")
+        symbols,   //!< received complex points ("symbols")
+    };
+    //! Which stream frames carry status tags
+    enum class status_tag_mode {
+        failed, //!< those that did not converge
+        all,    //!< every frame
+        none,   //!< none (PDUs always carry the status in their metadata)
     };
 
     /*!
-     * \param code_file parity-check matrix file (alist, non-binary alist, .qc)
-     *        or a built-in code ("dvbs2:1/2", "dvbs2:1/2:short", "nr:1:384")
-     * \param format "auto", "alist", "nb-alist" or "qc"
-     * \param coef non-binary coefficient convention, "exponent" or "polynomial"
-     * \param poly field polynomial, 0 for the default
-     * \param algorithm "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"
-     * \param schedule "flooding" or "layered"
-     * \param max_iterations 1..100000
-     * \param flip_llr_sign true when positive LLRs mean 0
-     * \param output "packed", "bits" or "symbols"
-     * \param max_batch frames per decoder call at most; 0: automatic, 256 on
-     *        the CPU and on a GPU 4096 or the decoder's preferred batch where
-     *        larger (less where 64 MiB of input is less)
-     * \param device "auto", "cpu", "cuda" or "cuda:N"
-     * \param length_tag_key length tag key; "" for untagged streams (in and out)
-     * \param pass_failed pass frames that did not converge (flagged) or drop them
-     * \param threads CPU decoder threads, 0 for all cores
-     * \param stats_interval seconds between "stats" messages, > 0
-     * \param status_tags which output frames carry status tags: "failed" (those
-     *        that did not converge), "all", "none" (PDUs always carry the status
-     *        in their metadata)
-     * \param messages "fp32", "fp16" (fft-bp: half the memory and traffic of
-     *        the check-to-variable messages) or "int8" (min-sum in 8-bit fixed
-     *        point)
-     * \param input soft bit items: "float" LLRs, or "int8" (GNU Radio's byte
-     *        stream; PDUs of s8 or u8 vectors), value v the LLR v / llr_scale:
-     *        a quarter of the bytes per frame
-     * \param llr_scale int8: steps per unit of LLR, (0, 64]; the int8
-     *        message arithmetic counts in the same steps
-     * \param min_sum_scale min-sum: check messages scaled by this, (0, 1]
-     *        (13/16 suits checks of degree 6 to 8: 802.11n, DVB-S2 rate 1/2)
-     * \param min_sum_offset min-sum: subtracted from check message
-     *        magnitudes, >= 0
-     * \param constellation input "symbols": the constellation matched to the
-     *        code, code symbol x sent as its point x ("" picks the module's
-     *        one of q points: gpuldpc-bpsk, gpuldpc-qpsk, gpuldpc-8psk,
-     *        gpuldpc-16qam, gpuldpc-64qam, gpuldpc-256qam)
-     * \param noise_var input "symbols": the complex noise variance
-     *        N0 = E|n|^2, > 0
-     * \param noise_var_tag_key input "symbols": a tag of this key (a positive
-     *        number, e.g. from packet_noise_estimator_cc) sets N0 from its
-     *        offset on; on PDUs, the metadata's value of this key; "" for
-     *        noise_var alone
+     * \brief The block's parameters: the code, the engine's configuration
+     * and the block's options.
+     *
+     * decoder.pack_info_bits is the block's: it is set exactly for output
+     * packed. The set_*() members take the user-facing words of the
+     * parameters of the same name (Python keywords, GRC parameters).
      */
-    static sptr make(const std::string& code_file,
-                     const std::string& format = "auto",
-                     const std::string& coef = "exponent",
-                     unsigned poly = 0,
-                     const std::string& algorithm = "auto",
-                     const std::string& schedule = "flooding",
-                     int max_iterations = 50,
-                     bool flip_llr_sign = false,
-                     const std::string& output = "packed",
-                     int max_batch = 0,
-                     const std::string& device = "auto",
-                     const std::string& length_tag_key = "packet_len",
-                     bool pass_failed = true,
-                     int threads = 0,
-                     double stats_interval = 1.0,
-                     const std::string& status_tags = "failed",
-                     const std::string& messages = "fp32",
-                     const std::string& input = "float",
-                     float llr_scale = 4.0f,
-                     float min_sum_scale = 0.8125f,
-                     float min_sum_offset = 0.0f,
-                     const std::string& constellation = "",
-                     float noise_var = 1.0f,
-                     const std::string& noise_var_tag_key = "");
+    struct GPULDPC_API params : decoder_params {
+        output_format output = output_format::packed;
+        //! frames per decoder call at most; 0: automatic, 256 on the CPU and
+        //! on a GPU 4096 or the decoder's preferred batch where larger (less
+        //! where 64 MiB of input is less)
+        int max_batch = 0;
+        //! length tag key; "" for untagged streams (in and out)
+        std::string length_tag_key = "packet_len";
+        //! pass frames that did not converge (flagged) or drop them
+        bool pass_failed = true;
+        double stats_interval = 1.0; //!< seconds between "stats" messages, > 0
+        status_tag_mode status_tags = status_tag_mode::failed;
+        input_format input = input_format::float_llr;
+        //! input symbols: the constellation matched to the code, code symbol x
+        //! sent as its point x ("" picks the module's one of q points:
+        //! gpuldpc-bpsk, gpuldpc-qpsk, gpuldpc-8psk, gpuldpc-16qam,
+        //! gpuldpc-64qam, gpuldpc-256qam; any name of
+        //! engine::constellation::make())
+        std::string constellation = "";
+        //! input symbols: the complex noise variance N0 = E|n|^2, > 0
+        float noise_var = 1.0f;
+        //! input symbols: a tag of this key (a positive number, e.g. from
+        //! packet_noise_estimator_cc) sets N0 from its offset on; on PDUs,
+        //! the metadata's value of this key; "" for noise_var alone
+        std::string noise_var_tag_key = "";
 
-    /*! The same with a code object instead of a file. */
-    static sptr make_from_code(ldpc_code::sptr code,
-                               const std::string& algorithm = "auto",
-                               const std::string& schedule = "flooding",
-                               int max_iterations = 50,
-                               bool flip_llr_sign = false,
-                               const std::string& output = "packed",
-                               int max_batch = 0,
-                               const std::string& device = "auto",
-                               const std::string& length_tag_key = "packet_len",
-                               bool pass_failed = true,
-                               int threads = 0,
-                               double stats_interval = 1.0,
-                               const std::string& status_tags = "failed",
-                               const std::string& messages = "fp32",
-                               const std::string& input = "float",
-                               float llr_scale = 4.0f,
-                               float min_sum_scale = 0.8125f,
-                               float min_sum_offset = 0.0f,
-                               const std::string& constellation = "",
-                               float noise_var = 1.0f,
-                               const std::string& noise_var_tag_key = "");
+        //! "packed", "bits" or "symbols"
+        void set_output(const std::string& s);
+        //! "float" LLRs, or "int8" (GNU Radio's byte stream; PDUs of s8 or u8
+        //! vectors), value v the LLR v / llr_scale: a quarter of the bytes a
+        //! frame; or "symbols"
+        void set_input(const std::string& s);
+        //! "failed", "all" or "none"; "True"/"true"/"1" and
+        //! "False"/"false"/"0" (flowgraphs saved when it was a bool) mean
+        //! "all" and "none"
+        void set_status_tags(const std::string& s);
+    };
 
-    /*! The same with the parameters in one struct; every field is checked. */
-    static sptr make_from_params(ldpc_code::sptr code, const params& p);
+    /*!
+     * Makes the block. Every field of \p p is checked: std::invalid_argument
+     * names the parameter, its value and what is allowed. \p p.decoder.gpu is
+     * used as given (the Python keyword function fills it from the
+     * environment, gpu_tuning::from_environment()).
+     */
+    static sptr make(const params& p);
 
     virtual uint64_t frames() const = 0;            //!< frames decoded
     virtual uint64_t failed_frames() const = 0;     //!< frames that did not converge

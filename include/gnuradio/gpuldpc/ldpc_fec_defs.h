@@ -13,6 +13,7 @@
 #include <gnuradio/gpuldpc/api.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <gnuradio/gpuldpc/ldpc_decoder.h>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -55,44 +56,22 @@ namespace gpuldpc {
 class GPULDPC_API ldpc_decoder_def : public gr::fec::generic_decoder
 {
 public:
-    static gr::fec::generic_decoder::sptr make(const std::string& code_file,
-                                               const std::string& format = "auto",
-                                               const std::string& coef = "exponent",
-                                               unsigned poly = 0,
-                                               const std::string& algorithm = "auto",
-                                               const std::string& schedule = "flooding",
-                                               int max_iterations = 50,
-                                               int frames_per_call = 1,
-                                               float input_scale = 1.0f,
-                                               const std::string& device = "auto",
-                                               int threads = 0,
-                                               const std::string& messages = "fp32",
-                                               float min_sum_scale = 0.8125f,
-                                               float min_sum_offset = 0.0f);
-    static gr::fec::generic_decoder::sptr
-    make_from_code(ldpc_code::sptr code,
-                   const std::string& algorithm = "auto",
-                   const std::string& schedule = "flooding",
-                   int max_iterations = 50,
-                   int frames_per_call = 1,
-                   float input_scale = 1.0f,
-                   const std::string& device = "auto",
-                   int threads = 0,
-                   const std::string& messages = "fp32",
-                   float min_sum_scale = 0.8125f,
-                   float min_sum_offset = 0.0f);
+    /*!
+     * The definition's parameters: the code, the engine's configuration and
+     * the device (decoder_params; decoder.flip_llr_sign and
+     * decoder.pack_info_bits are the definition's: false), and:
+     */
+    struct GPULDPC_API params : decoder_params {
+        //! codewords a call when made, and the most set_frame_size() accepts
+        int frames_per_call = 1;
+        //! the soft input's factor, a finite value > 0
+        float input_scale = 1.0f;
+    };
 
-    ldpc_decoder_def(ldpc_code::sptr code,
-                     const std::string& algorithm,
-                     const std::string& schedule,
-                     int max_iterations,
-                     int frames_per_call,
-                     float input_scale,
-                     const std::string& device,
-                     int threads,
-                     const std::string& messages = "fp32",
-                     float min_sum_scale = 0.8125f,
-                     float min_sum_offset = 0.0f);
+    /*! Every field of \p p checked (std::invalid_argument naming it). */
+    static gr::fec::generic_decoder::sptr make(const params& p);
+
+    explicit ldpc_decoder_def(const params& p);
 
     void generic_work(void* inbuffer, void* outbuffer) override;
     double rate() override;
@@ -136,15 +115,17 @@ private:
 class GPULDPC_API ldpc_encoder_def : public gr::fec::generic_encoder
 {
 public:
-    static gr::fec::generic_encoder::sptr make(const std::string& code_file,
-                                               const std::string& format = "auto",
-                                               const std::string& coef = "exponent",
-                                               unsigned poly = 0,
-                                               int frames_per_call = 1);
-    static gr::fec::generic_encoder::sptr make_from_code(ldpc_code::sptr code,
-                                                         int frames_per_call = 1);
+    //! The definition's parameters.
+    struct GPULDPC_API params {
+        code_source code;
+        //! codewords a call when made, and the most set_frame_size() accepts
+        int frames_per_call = 1;
+    };
 
-    ldpc_encoder_def(ldpc_code::sptr code, int frames_per_call);
+    /*! Every field of \p p checked (std::invalid_argument naming it). */
+    static gr::fec::generic_encoder::sptr make(const params& p);
+
+    explicit ldpc_encoder_def(const params& p);
 
     void generic_work(void* in_buffer, void* out_buffer) override;
     double rate() override;

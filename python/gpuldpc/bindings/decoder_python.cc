@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(84e056cf06fc6fdd78281b8e4b7469ef) */
+/* BINDTOOL_HEADER_FILE_HASH(bf81ebeea8feeb3473c05dba3d2659d5) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -95,7 +95,8 @@ void bind_decoder(py::module& m)
         m,
         "batch_decoder",
         "Batch LDPC decoder: the CPU reference and, with device='cuda' or 'auto', the\n"
-        "GPU decoders (fft-bp; 8-bit min-sum for binary codes), behind one interface.\n\n"
+        "GPU decoders (fft-bp for any q; for binary codes min-sum in 8 bits or fp32 and\n"
+        "sum-product in fp32), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
         "              early_termination=True, min_sum_scale=0.8125,\n"
         "              min_sum_offset=0.0,"
@@ -146,6 +147,8 @@ void bind_decoder(py::module& m)
                  cfg.messages = parse_message_precision(messages);
                  cfg.llr_scale = llr_scale;
                  cfg.pack_info_bits = pack_info_bits;
+                 // the Python edge: GPULDPC_* tuning variables apply here
+                 cfg.gpu = gpu_tuning::from_environment();
                  return batch_decoder::make(code, cfg, device);
              }),
              py::arg("code"),

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/fault_injection.h)                                  */
-/* BINDTOOL_HEADER_FILE_HASH(ea4140adce7ea0ff474a224a0dce38b5) */
+/* BINDTOOL_HEADER_FILE_HASH(4ae0275dda35f94d7fc8fa623781096e) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/gpu_transforms.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(1dcc7ba09f9b31baa69077284ca199c9) */
+/* BINDTOOL_HEADER_FILE_HASH(806d59f88f6b86858907f9f7dea8693d) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -22,30 +22,10 @@
 
 namespace py = pybind11;
 
-#include "array_args.h"
+#include "vector_batch.h"
 #include <gnuradio/gpuldpc/engine/gpu_transforms.h>
 
-namespace {
 using namespace gr::gpuldpc;
-
-template <typename T, typename F>
-py::array_t<T> apply(py::handle x_arg, const char* func, size_t n, F&& run)
-{
-    const auto x = pyargs::array_arg<T>(x_arg, func, "x");
-    if (x.ndim() < 1 || x.ndim() > 2 || size_t(x.shape(x.ndim() - 1)) != n)
-        throw py::value_error("input must have shape (vectors, " + std::to_string(n) +
-                              ") or (" + std::to_string(n) + ",)");
-    py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
-    const size_t vectors = x.ndim() == 2 ? size_t(x.shape(0)) : 1;
-    const T* in = x.data();
-    T* o = out.mutable_data();
-    {
-        py::gil_scoped_release release;
-        run(in, o, vectors);
-    }
-    return out;
-}
-} // namespace
 
 void bind_gpu_transforms(py::module& m)
 {
@@ -69,7 +49,8 @@ void bind_gpu_transforms(py::module& m)
                      parse_fwht_normalization(normalization),
                      parse_fwht_ordering(ordering),
                      device,
-                     vectors_per_chunk);
+                     vectors_per_chunk,
+                     gpu_tuning::from_environment());
              }),
              py::arg("n"),
              py::arg("normalization") = "none",
@@ -83,12 +64,14 @@ void bind_gpu_transforms(py::module& m)
         .def(
             "execute",
             [](fwht_cuda& t, py::object x) {
-                return apply<float>(x,
-                                    "execute",
-                                    t.length(),
-                                    [&t](const float* in, float* out, size_t v) {
-                                        t.execute(in, out, v);
-                                    });
+                return pyargs::apply_to_vectors<float>(
+                    x,
+                    "execute",
+                    t.length(),
+                    pyargs::gil::release,
+                    [&t](const float* in, float* out, size_t v) {
+                        t.execute(in, out, v);
+                    });
             },
             py::arg("x"),
             "x: float32 (vectors, length) or (length,); other real integer or floating "
@@ -106,8 +89,13 @@ void bind_gpu_transforms(py::module& m)
                  const auto w =
                      pyargs::array_arg<float>(window_arg, "fft_cuda", "window");
                  const std::vector<float> window(w.data(), w.data() + w.size());
-                 return std::make_unique<fft_cuda>(
-                     n, forward, window, shift, device, vectors_per_chunk);
+                 return std::make_unique<fft_cuda>(n,
+                                                   forward,
+                                                   window,
+                                                   shift,
+                                                   device,
+                                                   vectors_per_chunk,
+                                                   gpu_tuning::from_environment());
              }),
              py::arg("n"),
              py::arg("forward") = true,
@@ -123,10 +111,11 @@ void bind_gpu_transforms(py::module& m)
         .def(
             "execute",
             [](fft_cuda& t, py::object x) {
-                return apply<std::complex<float>>(
+                return pyargs::apply_to_vectors<std::complex<float>>(
                     x,
                     "execute",
                     t.length(),
+                    pyargs::gil::release,
                     [&t](const std::complex<float>* in,
                          std::complex<float>* out,
                          size_t v) { t.execute(in, out, v); });

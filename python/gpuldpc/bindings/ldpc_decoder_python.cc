@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(96660ac6254ecf785df2445428d40421) */
+/* BINDTOOL_HEADER_FILE_HASH(d477270f814c0db7e784b0e6f9838299) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -23,6 +23,9 @@ namespace py = pybind11;
 #include <gnuradio/gpuldpc/ldpc_decoder.h>
 
 namespace {
+using gr::gpuldpc::code_source;
+using gr::gpuldpc::ldpc_decoder;
+
 // status_tags: "failed", "all", "none"; True and False (the earlier bool) mean
 // "all" and "none"
 std::string status_tags_arg(const py::object& v)
@@ -34,12 +37,61 @@ std::string status_tags_arg(const py::object& v)
     throw py::type_error("status_tags: expected 'failed', 'all', 'none' or a bool, got " +
                          std::string(py::str(py::type::handle_of(v))));
 }
+
+// The block of the keyword arguments: each parsed once, the GPU tuning taken
+// from the environment when the block is made
+ldpc_decoder::sptr make_decoder(code_source code,
+                                const std::string& algorithm,
+                                const std::string& schedule,
+                                int max_iterations,
+                                bool flip_llr_sign,
+                                const std::string& output,
+                                int max_batch,
+                                const std::string& device,
+                                const std::string& length_tag_key,
+                                bool pass_failed,
+                                int threads,
+                                double stats_interval,
+                                const py::object& status_tags,
+                                const std::string& messages,
+                                const std::string& input,
+                                float llr_scale,
+                                float min_sum_scale,
+                                float min_sum_offset,
+                                const std::string& constellation,
+                                float noise_var,
+                                const std::string& noise_var_tag_key)
+{
+    ldpc_decoder::params p;
+    p.code = std::move(code);
+    p.set_algorithm(algorithm);
+    p.set_schedule(schedule);
+    p.set_max_iterations(max_iterations);
+    p.decoder.flip_llr_sign = flip_llr_sign;
+    p.set_threads(threads);
+    p.set_messages(messages);
+    p.decoder.llr_scale = llr_scale;
+    p.decoder.min_sum_scale = min_sum_scale;
+    p.decoder.min_sum_offset = min_sum_offset;
+    p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
+    p.device = device;
+    p.set_output(output);
+    p.max_batch = max_batch;
+    p.length_tag_key = length_tag_key;
+    p.pass_failed = pass_failed;
+    p.stats_interval = stats_interval;
+    p.set_status_tags(status_tags_arg(status_tags));
+    p.set_input(input);
+    p.constellation = constellation;
+    p.noise_var = noise_var;
+    p.noise_var_tag_key = noise_var_tag_key;
+    return ldpc_decoder::make(p);
+}
 } // namespace
 
 void bind_ldpc_decoder(py::module& m)
 {
     using gr::gpuldpc::ldpc_code;
-    using gr::gpuldpc::ldpc_decoder;
     py::class_<ldpc_decoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_decoder>>(
         m,
         "ldpc_decoder",
@@ -75,30 +127,27 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& constellation,
                          float noise_var,
                          const std::string& noise_var_tag_key) {
-                 return ldpc_decoder::make(code_file,
-                                           format,
-                                           coef,
-                                           poly,
-                                           algorithm,
-                                           schedule,
-                                           max_iterations,
-                                           flip_llr_sign,
-                                           output,
-                                           max_batch,
-                                           device,
-                                           length_tag_key,
-                                           pass_failed,
-                                           threads,
-                                           stats_interval,
-                                           status_tags_arg(status_tags),
-                                           messages,
-                                           input,
-                                           llr_scale,
-                                           min_sum_scale,
-                                           min_sum_offset,
-                                           constellation,
-                                           noise_var,
-                                           noise_var_tag_key);
+                 return make_decoder(code_source(code_file, format, coef, poly),
+                                     algorithm,
+                                     schedule,
+                                     max_iterations,
+                                     flip_llr_sign,
+                                     output,
+                                     max_batch,
+                                     device,
+                                     length_tag_key,
+                                     pass_failed,
+                                     threads,
+                                     stats_interval,
+                                     status_tags,
+                                     messages,
+                                     input,
+                                     llr_scale,
+                                     min_sum_scale,
+                                     min_sum_offset,
+                                     constellation,
+                                     noise_var,
+                                     noise_var_tag_key);
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -145,27 +194,27 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& constellation,
                          float noise_var,
                          const std::string& noise_var_tag_key) {
-                 return ldpc_decoder::make_from_code(code,
-                                                     algorithm,
-                                                     schedule,
-                                                     max_iterations,
-                                                     flip_llr_sign,
-                                                     output,
-                                                     max_batch,
-                                                     device,
-                                                     length_tag_key,
-                                                     pass_failed,
-                                                     threads,
-                                                     stats_interval,
-                                                     status_tags_arg(status_tags),
-                                                     messages,
-                                                     input,
-                                                     llr_scale,
-                                                     min_sum_scale,
-                                                     min_sum_offset,
-                                                     constellation,
-                                                     noise_var,
-                                                     noise_var_tag_key);
+                 return make_decoder(code_source(code),
+                                     algorithm,
+                                     schedule,
+                                     max_iterations,
+                                     flip_llr_sign,
+                                     output,
+                                     max_batch,
+                                     device,
+                                     length_tag_key,
+                                     pass_failed,
+                                     threads,
+                                     stats_interval,
+                                     status_tags,
+                                     messages,
+                                     input,
+                                     llr_scale,
+                                     min_sum_scale,
+                                     min_sum_offset,
+                                     constellation,
+                                     noise_var,
+                                     noise_var_tag_key);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",

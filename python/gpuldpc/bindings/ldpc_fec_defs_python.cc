@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(9ae5c320351746a74f7e6c49aeeedbd9) */
+/* BINDTOOL_HEADER_FILE_HASH(cda83f0b5b0d8c1f4d946b453f034f15) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -21,6 +21,41 @@
 namespace py = pybind11;
 
 #include <gnuradio/gpuldpc/ldpc_fec_defs.h>
+
+namespace {
+using gr::gpuldpc::code_source;
+using gr::gpuldpc::ldpc_decoder_def;
+
+// The definition of the keyword arguments: each parsed once, the GPU tuning
+// taken from the environment when the definition is made
+std::shared_ptr<ldpc_decoder_def> make_decoder_def(code_source code,
+                                                   const std::string& algorithm,
+                                                   const std::string& schedule,
+                                                   int max_iterations,
+                                                   int frames_per_call,
+                                                   float input_scale,
+                                                   const std::string& device,
+                                                   int threads,
+                                                   const std::string& messages,
+                                                   float min_sum_scale,
+                                                   float min_sum_offset)
+{
+    ldpc_decoder_def::params p;
+    p.code = std::move(code);
+    p.set_algorithm(algorithm);
+    p.set_schedule(schedule);
+    p.set_max_iterations(max_iterations);
+    p.set_threads(threads);
+    p.set_messages(messages);
+    p.decoder.min_sum_scale = min_sum_scale;
+    p.decoder.min_sum_offset = min_sum_offset;
+    p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
+    p.device = device;
+    p.frames_per_call = frames_per_call;
+    p.input_scale = input_scale;
+    return std::make_shared<ldpc_decoder_def>(p);
+}
+} // namespace
 
 void bind_ldpc_fec_defs(py::module& m)
 {
@@ -52,21 +87,17 @@ void bind_ldpc_fec_defs(py::module& m)
                          const std::string& messages,
                          float min_sum_scale,
                          float min_sum_offset) {
-                 return std::static_pointer_cast<ldpc_decoder_def>(
-                     ldpc_decoder_def::make(code_file,
-                                            format,
-                                            coef,
-                                            poly,
-                                            algorithm,
-                                            schedule,
-                                            max_iterations,
-                                            frames_per_call,
-                                            input_scale,
-                                            device,
-                                            threads,
-                                            messages,
-                                            min_sum_scale,
-                                            min_sum_offset));
+                 return make_decoder_def(code_source(code_file, format, coef, poly),
+                                         algorithm,
+                                         schedule,
+                                         max_iterations,
+                                         frames_per_call,
+                                         input_scale,
+                                         device,
+                                         threads,
+                                         messages,
+                                         min_sum_scale,
+                                         min_sum_offset);
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -93,17 +124,17 @@ void bind_ldpc_fec_defs(py::module& m)
                          const std::string& messages,
                          float min_sum_scale,
                          float min_sum_offset) {
-                 return std::make_shared<ldpc_decoder_def>(code,
-                                                           algorithm,
-                                                           schedule,
-                                                           max_iterations,
-                                                           frames_per_call,
-                                                           input_scale,
-                                                           device,
-                                                           threads,
-                                                           messages,
-                                                           min_sum_scale,
-                                                           min_sum_offset);
+                 return make_decoder_def(code_source(code),
+                                         algorithm,
+                                         schedule,
+                                         max_iterations,
+                                         frames_per_call,
+                                         input_scale,
+                                         device,
+                                         threads,
+                                         messages,
+                                         min_sum_scale,
+                                         min_sum_offset);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -132,8 +163,10 @@ void bind_ldpc_fec_defs(py::module& m)
                          const std::string& coef,
                          unsigned poly,
                          int frames_per_call) {
-                 return std::static_pointer_cast<ldpc_encoder_def>(ldpc_encoder_def::make(
-                     code_file, format, coef, poly, frames_per_call));
+                 ldpc_encoder_def::params p;
+                 p.code = code_source(code_file, format, coef, poly);
+                 p.frames_per_call = frames_per_call;
+                 return std::make_shared<ldpc_encoder_def>(p);
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -141,7 +174,10 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("poly") = 0,
              py::arg("frames_per_call") = 1)
         .def(py::init([](std::shared_ptr<ldpc_code> code, int frames_per_call) {
-                 return std::make_shared<ldpc_encoder_def>(code, frames_per_call);
+                 ldpc_encoder_def::params p;
+                 p.code = code;
+                 p.frames_per_call = frames_per_call;
+                 return std::make_shared<ldpc_encoder_def>(p);
              }),
              py::arg("code"),
              py::arg("frames_per_call") = 1)

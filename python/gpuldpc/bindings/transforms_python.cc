@@ -22,25 +22,11 @@
 
 namespace py = pybind11;
 
-#include "array_args.h"
+#include "vector_batch.h"
 #include <gnuradio/gpuldpc/engine/transforms.h>
 
 namespace {
 using namespace gr::gpuldpc;
-
-// (vectors, n) or (n,) arrays in, the same shape out
-template <typename T, typename F>
-py::array_t<T> apply(py::handle x_arg, const char* func, size_t n, F&& run)
-{
-    const auto x = pyargs::array_arg<T>(x_arg, func, "x");
-    if (x.ndim() < 1 || x.ndim() > 2 || size_t(x.shape(x.ndim() - 1)) != n)
-        throw py::value_error("input must have shape (vectors, " + std::to_string(n) +
-                              ") or (" + std::to_string(n) + ",)");
-    py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
-    const size_t vectors = x.ndim() == 2 ? size_t(x.shape(0)) : 1;
-    run(x.data(), out.mutable_data(), vectors);
-    return out;
-}
 
 template <typename T>
 void bind_spectral(py::module& m, const char* name)
@@ -63,10 +49,12 @@ void bind_spectral(py::module& m, const char* name)
         .def(
             "execute",
             [](spectral_transform_cpu<T>& t, py::object x) {
-                return apply<T>(
-                    x, "execute", t.length(), [&t](const T* in, T* out, size_t v) {
-                        t.execute(in, out, v);
-                    });
+                return pyargs::apply_to_vectors<T>(
+                    x,
+                    "execute",
+                    t.length(),
+                    pyargs::gil::keep,
+                    [&t](const T* in, T* out, size_t v) { t.execute(in, out, v); });
             },
             py::arg("x"),
             std::is_same_v<T, float>
@@ -98,12 +86,14 @@ void bind_transforms(py::module& m)
         .def(
             "execute",
             [](const fwht_cpu& t, py::object x) {
-                return apply<float>(x,
-                                    "execute",
-                                    t.length(),
-                                    [&t](const float* in, float* out, size_t v) {
-                                        t.execute(in, out, v);
-                                    });
+                return pyargs::apply_to_vectors<float>(
+                    x,
+                    "execute",
+                    t.length(),
+                    pyargs::gil::keep,
+                    [&t](const float* in, float* out, size_t v) {
+                        t.execute(in, out, v);
+                    });
             },
             py::arg("x"),
             "x: float32 (vectors, length) or (length,); other real integer or floating "

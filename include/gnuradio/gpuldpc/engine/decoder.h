@@ -10,6 +10,8 @@
 
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/frame_status.h>
+#include <gnuradio/gpuldpc/engine/gpu_tuning.h>
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <gnuradio/gpuldpc/engine/soft_demapper.h>
 #include <complex>
@@ -108,23 +110,11 @@ struct decoder_config {
     //! low bits 0) instead of one 0/1 a byte: an eighth of the results to copy
     //! off a GPU, and no packing on the host (the decoder block's packed output)
     bool pack_info_bits = false;
+    //! how a GPU decoder chooses and launches its kernels (tests and
+    //! comparisons; the defaults suit every user); the CPU decoders ignore it
+    gpu_tuning gpu;
 };
 
-/*!
- * \brief Per-frame result of a decode call.
- *
- * converged: the final hard decision satisfies every check (syndrome zero).
- * iterations: iterations run; 0 when the channel decision already was a
- * codeword and early termination is on.
- * syndrome_weight: unsatisfied checks of the final hard decision.
- * invalid_inputs: NaN or infinite input values that were neutralised.
- */
-struct frame_status {
-    uint8_t converged;
-    uint32_t iterations;
-    uint32_t syndrome_weight;
-    uint32_t invalid_inputs;
-};
 
 /*!
  * \brief Batch LDPC decoder: many frames in, information bits and per-frame

@@ -9,6 +9,7 @@
 #define INCLUDED_GPULDPC_ENGINE_DEVICE_H
 
 #include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/gpu_tuning.h>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -79,15 +80,15 @@ GPULDPC_ENGINE_API int select_cuda_device(const std::string& device);
  * Dynamic shared memory per thread block that the GPU engines may use on
  * CUDA device \p device (bytes): the device's opt-in limit
  * (cudaDevAttrMaxSharedMemoryPerBlockOptin: 64 KiB on sm_75, 163 KiB on sm_80,
- * 99 KiB on sm_86/sm_89, 227 KiB on sm_90), lowered by the environment
- * variable GPULDPC_SHARED_MEMORY_LIMIT when that is set: bytes ("65536") or
- * KiB with a K or KiB suffix ("64K", "99KiB"). A cap below 48 KiB (what every
- * device gives without opting in) counts as 48 KiB. Engines read it once, at
- * construction, and pick for every size a kernel variant that fits. Throws
- * std::invalid_argument for a malformed variable, cuda_error when the device
- * cannot be queried, std::runtime_error in a build without CUDA.
+ * 99 KiB on sm_86/sm_89, 227 KiB on sm_90), lowered by
+ * gpu_tuning::shared_memory_limit where that is set (a capped limit stands
+ * for a smaller card). A cap below 48 KiB (what every device gives without
+ * opting in) counts as 48 KiB. Engines read it once, at construction, and
+ * pick for every size a kernel variant that fits. Throws cuda_error when the
+ * device cannot be queried, std::runtime_error in a build without CUDA.
  */
-GPULDPC_ENGINE_API size_t cuda_shared_memory_limit(int device);
+GPULDPC_ENGINE_API size_t cuda_shared_memory_limit(int device,
+                                                   const gpu_tuning& tuning = {});
 
 /*! One line describing the build: version, CUDA runtime, architectures. */
 GPULDPC_ENGINE_API std::string build_info();

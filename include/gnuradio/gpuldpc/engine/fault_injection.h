@@ -9,7 +9,6 @@
 #define INCLUDED_GPULDPC_ENGINE_FAULT_INJECTION_H
 
 #include <gnuradio/gpuldpc/engine/config.h>
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -57,15 +56,6 @@ GPULDPC_ENGINE_API void clear_cuda_fault();
 /*! How many injected faults have fired in this process. */
 GPULDPC_ENGINE_API uint64_t injected_cuda_faults();
 
-namespace detail {
-enum class cuda_call_kind : int { other = 0, allocation, launch, copy, sync };
-//! nonzero while a fault is armed: the checks stay a load when none is
-GPULDPC_ENGINE_API extern std::atomic<int> g_cuda_fault_armed;
-//! Whether this call (of \p kind) is the one to fail; counts it.
-GPULDPC_ENGINE_API bool cuda_fault_due(cuda_call_kind kind);
-//! The kind of a CUDA call from its source text ("cudaMemcpyAsync(...)").
-GPULDPC_ENGINE_API cuda_call_kind cuda_call_kind_of(const char* call_text);
-} // namespace detail
 
 } // namespace gpuldpc
 } // namespace gr

@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpuldpc/engine/butterfly_network.h>
 #include <gnuradio/gpuldpc/engine/config.h>
+#include <gnuradio/gpuldpc/engine/gpu_tuning.h>
 #include <gnuradio/gpuldpc/engine/transforms.h>
 #include <complex>
 #include <cstddef>
@@ -48,11 +49,13 @@ GPULDPC_ENGINE_API size_t gpu_buffer_items(size_t item_bytes);
  *   object's device current for its duration only and restores the calling
  *   thread's device before it returns; any thread may make, use and destroy
  *   the object.
- * - Shared memory: the constructor reads cuda_shared_memory_limit(device)
- *   (the device's opt-in limit, or less under GPULDPC_SHARED_MEMORY_LIMIT) and
- *   picks for the size a kernel variant that fits it, so every size runs on
- *   the GPU on every supported device; shared_memory_bytes() and variant()
- *   say what was chosen.
+ * - Shared memory: the constructor reads cuda_shared_memory_limit(device,
+ *   tuning) (the device's opt-in limit, or less where
+ *   tuning.shared_memory_limit caps it) and picks for the size a kernel
+ *   variant that fits it, so every size runs on the GPU on every supported
+ *   device; shared_memory_bytes() and variant() say what was chosen.
+ * - \p tuning is read in the constructor only; the default is the engine's
+ *   own choice. Programs pass gpu_tuning::from_environment() at their edge.
  */
 class GPULDPC_ENGINE_API fwht_cuda
 {
@@ -61,7 +64,8 @@ public:
               fwht_normalization normalization,
               fwht_ordering ordering,
               int device = 0,
-              size_t vectors_per_chunk = 0);
+              size_t vectors_per_chunk = 0,
+              const gpu_tuning& tuning = {});
     ~fwht_cuda();
 
     size_t length() const;
@@ -93,7 +97,9 @@ private:
  * as for the other sizes).
  * cuFFT plans for power-of-two batch sizes up to the chunk size are made in
  * the constructor (sharing one work area), so no plan is ever made while
- * streaming. Contract as fwht_cuda.
+ * streaming. With tuning.cufft_callbacks the constructor tries plans whose
+ * cuFFT load callback applies window and shift (callback_status() says how
+ * that went). Contract as fwht_cuda.
  */
 class GPULDPC_ENGINE_API fft_cuda
 {
@@ -103,7 +109,8 @@ public:
              const std::vector<float>& window,
              bool shift,
              int device = 0,
-             size_t vectors_per_chunk = 0);
+             size_t vectors_per_chunk = 0,
+             const gpu_tuning& tuning = {});
     ~fft_cuda();
 
     size_t length() const;
@@ -145,7 +152,8 @@ public:
     butterfly_cuda(const butterfly_network& network,
                    int device = 0,
                    bool reorder = true,
-                   size_t vectors_per_chunk = 0);
+                   size_t vectors_per_chunk = 0,
+                   const gpu_tuning& tuning = {});
     ~butterfly_cuda();
 
     size_t length() const;

@@ -1,0 +1,105 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_GPU_TUNING_H
+#define INCLUDED_GPULDPC_ENGINE_GPU_TUNING_H
+
+#include <gnuradio/gpuldpc/engine/config.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpuldpc {
+
+/*!
+ * \brief How the GPU engines choose and launch their kernels: the defaults
+ * are what every user wants; the other values exist for tests (a capped
+ * shared-memory limit stands for a smaller card, a launch of few frames
+ * exercises the multi-launch path) and for comparisons in benchmarks.
+ *
+ * Contract:
+ * - A default-constructed value MUST give the engines' own choice on every
+ *   device; nothing in the libraries reads the environment for these.
+ * - Engines read the struct once, at construction: the kernel variant and
+ *   the launch plan are fixed from then on.
+ * - from_environment() is the one place where the GPULDPC_* variables below
+ *   are read; programs and bindings call it once, at their edge (a block's
+ *   make, the Python API, the command-line tools), and tests pass the struct.
+ */
+struct gpu_tuning {
+    //! Dynamic shared memory a block may use, bytes; 0: the device's opt-in
+    //! limit. A cap below 48 KiB counts as 48 KiB. GPULDPC_SHARED_MEMORY_LIMIT
+    //! (bytes, or KiB with a K or KiB suffix: "64K", "99KiB").
+    size_t shared_memory_limit = 0;
+    //! Frames a decoder launch takes at most; 0: as the workspace allows.
+    //! GPULDPC_GPU_DECODER_LAUNCH_FRAMES.
+    size_t launch_frames = 0;
+
+    //! FFT-BP: a check's messages may live in registers.
+    //! GPULDPC_GPU_DECODER_REGISTERS.
+    bool registers = true;
+    //! FFT-BP: GF(64) transforms on tensor cores where the device has them.
+    //! GPULDPC_GPU_DECODER_TENSOR_CORES.
+    bool tensor_cores = true;
+    //! FFT-BP flooding: the thread-per-edge family where the code allows it.
+    //! GPULDPC_GPU_DECODER_EDGE_THREADS.
+    bool edge_threads = true;
+    //! FFT-BP: launch sequences replayed as CUDA graphs.
+    //! GPULDPC_GPU_DECODER_GRAPHS.
+    bool graphs = true;
+
+    //! Binary: checks of up to 8 edges read compact records.
+    //! GPULDPC_GPU_DECODER_COMPACT_CHECKS.
+    bool compact_checks = true;
+    //! Binary 8-bit rule: two frames a lane in fp16 pairs where exact.
+    //! GPULDPC_GPU_DECODER_PAIRS.
+    bool pairs = true;
+    //! Binary 8-bit rule: 16-bit integer pairs (compute capability 9.0 and
+    //! later) where fp16 pairs are not exact. GPULDPC_GPU_DECODER_WIDE_PAIRS.
+    bool wide_pairs = true;
+    //! Binary: compressed check messages in the global variant.
+    //! GPULDPC_GPU_DECODER_COMPRESSED.
+    bool compressed = true;
+    //! Binary: compressed check messages on chip too.
+    //! GPULDPC_GPU_DECODER_COMPRESSED_ON_CHIP.
+    bool compressed_on_chip = false;
+    //! Binary: false takes the global variant for every code.
+    //! GPULDPC_GPU_DECODER_ON_CHIP.
+    bool on_chip = true;
+    //! Binary: the split variant where no on-chip group fits.
+    //! GPULDPC_GPU_DECODER_SPLIT.
+    bool split = true;
+    //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
+    //! GPULDPC_GPU_DECODER_LANES.
+    unsigned lanes = 0;
+    //! Binary on chip: threads a block, 0 (chosen) or a multiple of 32 up to
+    //! 1024. GPULDPC_GPU_DECODER_BLOCK_THREADS.
+    unsigned block_threads = 0;
+    //! Binary split variant: blocks a launch at most, 0 (those resident).
+    //! GPULDPC_GPU_DECODER_SPLIT_BLOCKS.
+    unsigned split_blocks = 0;
+
+    //! The decoder block: frames a chunk of a batch nothing waits behind;
+    //! -1 the decoder's efficient chunk, 0 no chunks.
+    //! GPULDPC_BLOCK_CHUNK_FRAMES.
+    int64_t block_chunk_frames = -1;
+    //! cuFFT load callbacks tried at plan time (off: they fail to link on
+    //! the cuFFT releases measured). GPULDPC_CUFFT_CALLBACKS=1.
+    bool cufft_callbacks = false;
+
+    /*!
+     * The defaults with every GPULDPC_* variable above that is set applied.
+     * Switches take 0 or 1. Throws std::invalid_argument naming the variable,
+     * its value and what is allowed for a value it cannot use.
+     */
+    static GPULDPC_ENGINE_API gpu_tuning from_environment();
+};
+
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_GPU_TUNING_H */

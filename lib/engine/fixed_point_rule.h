@@ -1,0 +1,51 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_FIXED_POINT_RULE_H
+#define INCLUDED_GPULDPC_ENGINE_FIXED_POINT_RULE_H
+
+// The integer constants of the 8-bit min-sum rule (decoder.h,
+// message_precision::int8), computed here once for the CPU reference and the
+// GPU decoder: their results are equal frame for frame only while both take
+// the same constants.
+
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+struct fixed_point_constants {
+    int32_t scale_q;  //!< round(16 * min_sum_scale), 1 .. 16
+    int32_t offset_q; //!< round(min_sum_offset * llr_scale), 0 .. 128
+    //! 8-bit input: values beyond int8_limit (the float input's clip,
+    //! batch_decoder::max_input_magnitude, in steps) become +-int8_clip
+    float int8_limit;
+    int32_t int8_clip; //!< round(min(int8_limit, 127))
+    float int8_step;   //!< float rules: an 8-bit input value is this much LLR
+};
+
+inline fixed_point_constants fixed_point_constants_of(const decoder_config& c)
+{
+    fixed_point_constants k;
+    // batch_decoder checks that round(16 * scale) >= 1 for int8 messages
+    k.scale_q = std::max(1, int32_t(std::nearbyint(16.0f * c.min_sum_scale)));
+    k.offset_q = int32_t(std::min(std::nearbyint(c.min_sum_offset * c.llr_scale), 128.0f));
+    k.int8_limit = batch_decoder::max_input_magnitude * c.llr_scale;
+    k.int8_clip = int32_t(std::nearbyint(std::min(k.int8_limit, 127.0f)));
+    k.int8_step = 1.0f / c.llr_scale;
+    return k;
+}
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_FIXED_POINT_RULE_H */

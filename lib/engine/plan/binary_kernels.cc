@@ -1,0 +1,162 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Which kernel a binary decoder variant launches (kernels/binary/plan.h):
+// the checks a variant passes before a launch plan is made of it, the key of
+// its kernel instantiation, and the variant in words. Plain C++, in every
+// build.
+
+#include "binary/plan.h"
+#include "binary/state_layout.h"
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+
+void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, bool layered)
+{
+    if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))
+        throw std::invalid_argument("min_sum_check_variant: variant.split needs on_chip, "
+                                    "blocks and message_bytes (min_sum_choose)");
+    if (layered && (!g.run_checks || !g.run_offsets))
+        throw std::invalid_argument("min_sum_check_variant: layered needs the runs");
+    if (v.rule == binary_rule::fixed_min_sum &&
+        g.max_variable_degree > min_sum_max_fixed_degree)
+        throw std::invalid_argument(
+            "min_sum_check_variant: a bit of degree " +
+            std::to_string(g.max_variable_degree) +
+            " overflows the 16-bit beliefs; allowed: degrees up to " +
+            std::to_string(min_sum_max_fixed_degree));
+    if (g.slot_edges && g.slot_variables &&
+        !min_sum_compact_usable(g.n, g.max_check_degree, g.edges))
+        throw std::invalid_argument(
+            "min_sum_check_variant: compact check records for a code of n=" +
+            std::to_string(g.n) + " with checks of degree " +
+            std::to_string(g.max_check_degree) + " and " + std::to_string(g.edges) +
+            " edges; allowed: n <= 65536, degree <= " +
+            std::to_string(min_sum_compact_degree) + ", edges < 2^28");
+    if (v.on_chip && (v.threads < 32 || v.threads > 1024 || v.threads % 32 != 0))
+        throw std::invalid_argument(
+            "min_sum_check_variant: variant.threads=" + std::to_string(v.threads) +
+            " is not usable on chip; allowed: a multiple of 32 "
+            "from 32 to 1024");
+    if (v.pairs && v.frames % 2 != 0)
+        throw std::invalid_argument(
+            "min_sum_check_variant: variant.frames=" + std::to_string(v.frames) +
+            " with pairs; allowed: an even number");
+    if (v.compressed && !min_sum_compressed_usable(g, layered, v.rule))
+        throw std::invalid_argument("min_sum_check_variant: variant.compressed takes the "
+                                    "8-bit rule, layered, with compact check records");
+    if (v.wide_pairs && (!v.pairs || v.rule != binary_rule::fixed_min_sum))
+        throw std::invalid_argument(
+            "min_sum_check_variant: variant.wide_pairs takes pairs and the 8-bit rule");
+    if (v.pairs && !v.wide_pairs && !min_sum_pairs_exact(g, v.rule))
+        throw std::invalid_argument(
+            "min_sum_check_variant: variant.pairs (fp16) takes the 8-bit rule, and bits "
+            "of degree 15 at most; wide_pairs any degree");
+    if (!v.on_chip && (v.frames != binary::max_block_frames * (v.pairs ? 2 : 1) ||
+                       v.threads != binary::grid_threads))
+        throw std::invalid_argument("min_sum_check_variant: the global variant takes " +
+                                    std::to_string(binary::max_block_frames) +
+                                    " lanes a group (frames, or pairs of them) of " +
+                                    std::to_string(binary::grid_threads) + " threads");
+}
+
+min_sum_kernel_key
+min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered)
+{
+    using M = min_sum_arithmetic;
+    using R = min_sum_records;
+    const bool compact = g.slot_edges != nullptr && g.slot_variables != nullptr;
+    min_sum_kernel_key k{};
+    k.layered = layered;
+    k.records = !compact ? R::graph : layered && g.full_records ? R::full : R::compact;
+    switch (v.rule) {
+    case binary_rule::fixed_min_sum:
+        if (v.wide_pairs) {
+            if (v.on_chip || compact)
+                throw std::invalid_argument(
+                    "min_sum_kernel_of: variant.wide_pairs takes the global variant with "
+                    "checks read from the graph's arrays (no compact records)");
+            k.family = min_sum_family::global;
+            k.arithmetic = M::fixed8_wide_pairs;
+            k.lanes = binary::max_block_frames;
+            return k;
+        }
+        if (v.compressed) {
+            // layered with compact records only (min_sum_compressed_usable)
+            k.arithmetic = v.pairs ? M::fixed8_pairs_compressed : M::fixed8_compressed;
+            k.layered = true;
+            k.records = k.records == R::full ? R::full : R::compact;
+        } else {
+            k.arithmetic = v.pairs ? M::fixed8_pairs : M::fixed8;
+        }
+        break;
+    case binary_rule::float_min_sum:
+        k.arithmetic = M::float_min_sum;
+        break;
+    case binary_rule::float_sum_product:
+        k.arithmetic = M::float_sum_product;
+        break;
+    default:
+        throw std::invalid_argument("min_sum_kernel_of: unknown variant.rule");
+    }
+    const bool in_pairs =
+        k.arithmetic == M::fixed8_pairs || k.arithmetic == M::fixed8_pairs_compressed;
+    const unsigned per_lane = in_pairs ? 2 : 1;
+    if (v.split) {
+        if (k.layered && v.rule == binary_rule::fixed_min_sum && k.records != R::graph &&
+            v.frames == per_lane) {
+            k.family = min_sum_family::split;
+            k.lanes = 1;
+            return k;
+        }
+        throw std::invalid_argument(
+            "min_sum_kernel_of: variant.split takes the 8-bit rule, layered, with "
+            "compact check records and one lane a group; variant.frames=" +
+            std::to_string(v.frames));
+    }
+    if (!v.on_chip) {
+        k.family = min_sum_family::global;
+        k.lanes = binary::max_block_frames;
+        return k;
+    }
+    k.family = min_sum_family::on_chip;
+    k.lanes = v.frames / per_lane;
+    if (k.lanes == 0 || k.lanes > binary::max_block_frames || (k.lanes & (k.lanes - 1)))
+        throw std::invalid_argument(
+            "min_sum_kernel_of: variant.frames=" + std::to_string(v.frames) +
+            " is not usable on chip; allowed: 1, 2, 4, 8, 16, 32 (2 to 64 in pairs)");
+    return k;
+}
+
+std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
+{
+    std::string s = v.rule == binary_rule::fixed_min_sum   ? "8-bit min-sum"
+                    : v.rule == binary_rule::float_min_sum ? "float min-sum"
+                                                           : "float sum-product";
+    s += !v.on_chip ? ", global: state in device memory, one grid"
+         : v.split  ? ", split: beliefs on chip, check messages in device memory, " +
+                         std::to_string(v.blocks) + " blocks at most"
+                   : ", on chip: state in shared memory";
+    s += v.wide_pairs ? ", two frames a lane in 16-bit integer pairs"
+         : v.pairs    ? ", two frames a lane in fp16 pairs"
+                      : ", a frame a lane";
+    if (v.compressed)
+        s += ", compressed check messages";
+    if (compact_records)
+        s += ", compact check records";
+    return s + ", " + std::to_string(v.frames) +
+           (v.frames == 1 ? " frame a group, " : " frames a group, ") +
+           std::to_string(v.threads) + " threads a block";
+}
+
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr

@@ -1,0 +1,341 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Host-side planning of the binary GPU decoder (kernels/binary/plan.h): the
+// compact check records, the sizes of a group's state and of a launch's
+// workspace, and the choice of a variant for a code on a device. Plain C++,
+// in every build.
+
+#include "binary/plan.h"
+#include "binary/state_layout.h"
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+
+using binary::align_up;
+using binary::block_kernel_registers;
+using binary::counter_bytes;
+using binary::grid_threads;
+using binary::max_block_frames;
+using binary::state_layout;
+
+namespace {
+
+// pairs: bits of this degree at most (exact fp16 sums)
+constexpr unsigned max_pair_degree = 15;
+// pairs on chip, layered: runs of this many checks at least on average
+constexpr unsigned min_pair_run = 16;
+// threads a block at least, flooding on chip
+constexpr unsigned min_flooding_threads = 128;
+// layered on chip: of groups with as many frames an SM, one whose block has
+// this many threads at least
+constexpr unsigned min_layered_threads = 96;
+// lanes a group, in the order the choice of a variant tries them
+constexpr std::array<unsigned, 6> smaller_first{ 1, 2, 4, 8, 16, 32 };
+constexpr std::array<unsigned, 6> short_run_lanes{ 32, 16, 8, 0, 0, 0 };
+// split: warps of an SM busy in a step at least (the blocks it holds times a
+// run's checks over 32). H100, DVB-S2 rate 1/2 in runs of 360 checks (11
+// warps) 0.6x the global variant; 16200 bits (22) 1.6x
+constexpr size_t min_split_warps = 16;
+
+} // namespace
+
+bool min_sum_full_records(size_t checks, size_t edges, bool layered, bool on_chip)
+{
+    // H100: on chip, checks of 7 or 8 edges (Wi-Fi n = 1944) 1.12x, of 6
+    // edges ((3,6) n = 1008) 0.93x; the global variant's DVB-S2 rate 1/2
+    // (checks of 5.4 and 7 edges) 1.04x and 1.07x
+    return layered && checks > 0 && (!on_chip || edges >= 7 * checks);
+}
+
+bool min_sum_compact_usable(unsigned n, unsigned max_check_degree, size_t edges)
+{
+    return n <= 65536 && max_check_degree <= min_sum_compact_degree &&
+           edges < (size_t(1) << 28);
+}
+
+void min_sum_compact_checks(const uint32_t* check_offsets,
+                            const uint32_t* edge_variable,
+                            const uint32_t* order,
+                            size_t checks,
+                            unsigned n,
+                            std::vector<uint32_t>& slot_edges,
+                            std::vector<uint16_t>& slot_variables)
+{
+    constexpr unsigned D = min_sum_compact_degree;
+    static_assert(D == 8, "a check's bits fill one min_sum_record");
+    if (n > 65536)
+        throw std::invalid_argument("min_sum_compact_checks: n=" + std::to_string(n) +
+                                    " has no compact records; allowed: n <= 65536");
+    slot_edges.assign(checks, 0);
+    slot_variables.assign(checks * D, 0);
+    for (size_t slot = 0; slot < checks; ++slot) {
+        const uint32_t c = order[slot];
+        if (c >= checks)
+            throw std::invalid_argument("min_sum_compact_checks: order[" +
+                                        std::to_string(slot) + "]=" + std::to_string(c) +
+                                        " is not a check; allowed: below " +
+                                        std::to_string(checks));
+        const uint32_t e0 = check_offsets[c], deg = check_offsets[c + 1] - e0;
+        if (deg > D || e0 >= (1u << 28))
+            throw std::invalid_argument(
+                "min_sum_compact_checks: check " + std::to_string(c) + " (degree " +
+                std::to_string(deg) + ", first edge " + std::to_string(e0) +
+                ") has no compact record; allowed: degree <= " + std::to_string(D) +
+                ", edges < 2^28");
+        slot_edges[slot] = e0 | deg << 28;
+        for (uint32_t i = 0; i < deg; ++i)
+            slot_variables[slot * D + i] = uint16_t(edge_variable[e0 + i]);
+    }
+}
+
+size_t min_sum_state_bytes(const min_sum_graph& g,
+                           bool layered,
+                           binary_rule rule,
+                           unsigned frames,
+                           bool compressed)
+{
+    return state_layout(g.n, g.edges, g.checks, layered, rule, frames, compressed).bytes;
+}
+
+bool min_sum_compressed_usable(const min_sum_graph& g, bool layered, binary_rule rule)
+{
+    return layered && rule == binary_rule::fixed_min_sum && g.slot_edges != nullptr &&
+           g.slot_variables != nullptr;
+}
+
+size_t min_sum_global_batch(const min_sum_graph& g,
+                            const min_sum_variant& v,
+                            bool layered,
+                            size_t grid_blocks)
+{
+    // a step's items (a run's checks, or all checks), a warp each for a
+    // group: twice the grid's warps
+    const size_t warps = grid_blocks * (grid_threads / 32);
+    const size_t items = std::max<size_t>(
+        1, layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : g.checks);
+    return (2 * warps + items - 1) / items * v.frames;
+}
+
+size_t min_sum_max_global_frames(const min_sum_graph& g)
+{
+    // the grid's indices over frames x bits and frames x edges are 32-bit
+    // (the state has a bit and a message more than the code)
+    const size_t per_frame = std::max<size_t>({ g.n + 1, g.k, g.edges + 1 });
+    // whole groups of pairs, so that a last group rounded up stays in range
+    constexpr size_t whole = 2 * max_block_frames;
+    const size_t fit = size_t(UINT32_MAX) / per_frame;
+    return fit > 2 * whole ? (fit - whole) / whole * whole : whole;
+}
+
+size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
+{
+    const size_t groups = (n_frames + v.frames - 1) / v.frames;
+    if (v.split)
+        return std::min<size_t>(groups, v.blocks) * v.message_bytes;
+    if (v.on_chip)
+        return 0;
+    // the group states, then 4 counters a frame and the count of live frames
+    return align_up(groups * v.state_bytes, 16) + 4 * sizeof(uint32_t) * n_frames +
+           sizeof(int);
+}
+
+namespace {
+
+min_sum_variant on_chip_variant(const min_sum_graph& g,
+                                bool layered,
+                                binary_rule rule,
+                                unsigned lanes,
+                                unsigned per_lane,
+                                bool compressed)
+{
+    min_sum_variant v{};
+    v.rule = rule;
+    v.pairs = per_lane == 2;
+    v.on_chip = true;
+    v.frames = lanes * per_lane;
+    v.threads = 32;
+    v.compressed = compressed;
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames, compressed);
+    v.shared_bytes = v.state_bytes;
+    return v;
+}
+
+} // namespace
+
+size_t
+min_sum_blocks_per_sm(const min_sum_variant& v, const min_sum_sm& sm, unsigned registers)
+{
+    const size_t per_block =
+        v.shared_bytes + counter_bytes(v.frames) + sm.reserved_per_block;
+    const size_t warps = std::max<size_t>((v.threads + 31) / 32, 1);
+    const size_t warp_registers = align_up(size_t(std::max(registers, 1u)) * 32, 256);
+    return std::min({ sm.shared_bytes / per_block,
+                      size_t(sm.threads) / (32 * warps),
+                      size_t(sm.registers) / (warp_registers * warps),
+                      size_t(sm.blocks) });
+}
+
+min_sum_variant min_sum_choose(const min_sum_graph& g,
+                               bool layered,
+                               binary_rule rule,
+                               const min_sum_choice& choice)
+{
+    const min_sum_sm& sm = choice.sm;
+    auto registers = [&](const min_sum_variant& v) {
+        return choice.registers ? choice.registers(v) : block_kernel_registers;
+    };
+    const bool pairs = choice.pairs && min_sum_pairs_exact(g, rule);
+    const bool compressed =
+        choice.compressed && min_sum_compressed_usable(g, layered, rule);
+    const bool compressed_on_chip = compressed && choice.compressed_on_chip;
+    // layered: the checks of a run at once, a lane each
+    const size_t run_checks =
+        layered && g.runs > 0 ? (g.checks + g.runs - 1) / g.runs : 0;
+    // Runs of few checks keep few warps busy, and a pair lane's check takes
+    // longer: there one frame a lane in groups of 8 lanes or more (the (3,6)
+    // n = 1008 code, runs of 7 checks, H100: 32 lanes of one frame 4.15
+    // Gbit/s; 1, 2 or 4 lanes of pairs 2.5 to 2.9)
+    const bool short_runs = layered && g.runs > 0 && run_checks < min_pair_run;
+
+    // The threads of a block of v (flooding, and layered short runs): as
+    // many as keep the blocks an SM holds by its shared memory (as far as
+    // threads and registers allow), at least 128 (a check step has checks
+    // enough for them); a multiple of 32 up to 1024.
+    auto block_threads = [&](min_sum_variant v) {
+        const size_t per_block =
+            v.shared_bytes + counter_bytes(v.frames) + sm.reserved_per_block;
+        const size_t by_shared =
+            std::max<size_t>(1, std::min<size_t>(sm.shared_bytes / per_block, sm.blocks));
+        const unsigned r = registers(v);
+        unsigned fill = 32;
+        for (unsigned t = 1024; t > 32; t -= 32) {
+            v.threads = t;
+            if (min_sum_blocks_per_sm(v, sm, r) >= by_shared) {
+                fill = t;
+                break;
+            }
+        }
+        return unsigned(
+            std::clamp<size_t>(std::max<size_t>(fill, min_flooding_threads), 32, 1024));
+    };
+
+    min_sum_variant best{};
+    size_t best_frames = 0; // resident an SM
+    for (const unsigned per_lane : { pairs && !short_runs ? 2u : 1u, 1u }) {
+        if (!choice.on_chip)
+            break;
+        // flooding and layered in pairs: the smallest group first; layered
+        // short runs: one frame a lane in the largest group that fits
+        const bool largest_first = short_runs && per_lane == 1 && !choice.lanes;
+        const auto& order = largest_first ? short_run_lanes : smaller_first;
+        for (const unsigned lanes : order) {
+            if (lanes == 0 || (choice.lanes && lanes != choice.lanes))
+                continue;
+            min_sum_variant v =
+                on_chip_variant(g, layered, rule, lanes, per_lane, compressed_on_chip);
+            if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
+                continue;
+            // layered: a lane for each check of a run (more threads than
+            // that only wait at the runs' barriers: n = 1944, 1 lane of pairs,
+            // H100: 96 threads 10.0 Gbit/s, 160 9.8, 256 8.9)
+            v.threads = layered && !largest_first
+                            ? unsigned(std::clamp<size_t>(
+                                  align_up(run_checks * lanes, 32), 32, 1024))
+                            : block_threads(v);
+            const size_t frames =
+                std::max<size_t>(1, min_sum_blocks_per_sm(v, sm, registers(v))) *
+                v.frames;
+            if (!layered || largest_first)
+                return v; // the first that fits
+            // layered: the most frames resident an SM; of as many, the
+            // smaller group, but blocks of 3 warps or more (n = 648: 8 lanes
+            // of pairs in 4 warps 8.9 Gbit/s, 2 lanes in 2 warps 8.8, 1 lane
+            // in 1 or 2 warps 5.4 to 8.1)
+            const bool roomier =
+                best.threads < min_layered_threads && v.threads >= min_layered_threads;
+            if (frames > best_frames || (frames == best_frames && roomier)) {
+                best = v;
+                best_frames = frames;
+            }
+        }
+        if (best_frames >= min_sum_layered_frames_per_sm ||
+            (choice.lanes && best_frames > 0))
+            return best;
+    }
+    // Split: one lane's beliefs in shared memory, in pairs where they fit;
+    // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one
+    // frame a block): the messages of the 132 resident blocks of an H100
+    // are 17 MB, which L2 holds.
+    // Compact records only: a check's bits in two loads (read from the
+    // graph's arrays, one dependent load an edge, a step of the few warps
+    // takes 8x longer: DVB-S2 rate 3/4).
+    if (choice.on_chip && choice.split && layered && rule == binary_rule::fixed_min_sum &&
+        g.slot_edges && g.slot_variables) {
+        for (const unsigned per_lane : { pairs ? 2u : 1u, 1u }) {
+            min_sum_variant v{};
+            v.rule = rule;
+            v.pairs = per_lane == 2;
+            v.on_chip = true;
+            v.split = true;
+            v.compressed = compressed;
+            v.frames = per_lane;
+            const state_layout layout(
+                g.n, g.edges, g.checks, layered, rule, v.frames, compressed);
+            v.state_bytes = layout.bytes;
+            v.shared_bytes = layout.belief_bytes();
+            v.message_bytes = layout.message_bytes();
+            if (v.shared_bytes + counter_bytes(v.frames) > choice.shared_limit)
+                continue;
+            // a lane for each check of the longest run (DVB-S2: 360, where
+            // the average is 331)
+            v.threads = unsigned(std::clamp<size_t>(
+                align_up(std::max<size_t>(g.longest_run, run_checks), 32), 32, 1024));
+            const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+            // the warps of an SM busy in a step, at least (else the global
+            // variant, whose steps take a run's checks of many frames)
+            if (per_sm * ((run_checks + 31) / 32) < min_split_warps)
+                continue;
+            v.blocks = unsigned(per_sm * std::max(choice.sms, 1u));
+            return v;
+        }
+    }
+    min_sum_variant v{};
+    v.rule = rule;
+    v.pairs = pairs;
+    // 16-bit pairs where fp16 ones are not exact, for checks read from the
+    // graph's arrays (5G NR BG1, H100: see choice.wide_pairs)
+    v.wide_pairs = !pairs && choice.pairs && choice.wide_pairs &&
+                   rule == binary_rule::fixed_min_sum &&
+                   !(g.slot_edges && g.slot_variables);
+    v.pairs = v.pairs || v.wide_pairs;
+    v.on_chip = false;
+    v.compressed = compressed;
+    v.frames = max_block_frames * (v.pairs ? 2 : 1);
+    v.threads = grid_threads;
+    v.state_bytes = min_sum_state_bytes(g, layered, rule, v.frames, compressed);
+    v.shared_bytes = 0;
+    return v;
+}
+
+bool min_sum_pairs_exact(const min_sum_graph& g, binary_rule rule)
+{
+    // beliefs sum the channel value and a message a check (layered too):
+    // within 127 (1 + 15) = 2032 for bits of degree 15 at most
+    return rule == binary_rule::fixed_min_sum && g.max_variable_degree <= max_pair_degree;
+}
+
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
