@@ -219,7 +219,9 @@ BOOST_AUTO_TEST_CASE(engine_reports_a_failed_call_and_stays_usable,
                      *boost::unit_test::precondition(qa::gpu_present()))
 {
     auto code = std::make_shared<ldpc_code>(construct_regular_code(96, 2, 4, 16, 7));
-    auto dec = batch_decoder::make(code, decoder_config{}, "cuda");
+    decoder_config config;
+    config.gpu = gpu_tuning::from_environment();
+    auto dec = batch_decoder::make(code, config, "cuda");
     const size_t frames = 64;
     const auto batch = qa::make_batch(*code, frames, 6.0, 12);
     std::vector<uint8_t> bits(frames * dec->info_bits_per_frame());

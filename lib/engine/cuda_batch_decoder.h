@@ -170,10 +170,17 @@ private:
     template <typename T>
     void ensure(slot_buffers& w, cuda::device_buffer<T>& b, size_t count);
     void* device_input(slot_buffers& w, input_kind kind, size_t frames);
-    uint64_t begin(input_kind kind, const void* in, size_t n_frames,
-                   uint8_t* info_bits, frame_status* status);
-    void copy_in(input_kind kind, const void* in, void* device_in, size_t f0,
-                 size_t nf, cudaStream_t s) const;
+    uint64_t begin(input_kind kind,
+                   const void* in,
+                   size_t n_frames,
+                   uint8_t* info_bits,
+                   frame_status* status);
+    void copy_in(input_kind kind,
+                 const void* in,
+                 void* device_in,
+                 size_t f0,
+                 size_t nf,
+                 cudaStream_t s) const;
 
     int d_device;
     cudaDeviceProp d_properties;

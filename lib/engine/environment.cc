@@ -12,6 +12,7 @@
 
 #include "environment.h"
 #include <gnuradio/gpuldpc/engine/gpu_tuning.h>
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -30,7 +31,8 @@ const char* variable(const char* name, bool empty_unset = false)
     return v && (*v || !empty_unset) ? v : nullptr;
 }
 
-[[noreturn]] void unusable(const char* name, const std::string& value, const char* allowed)
+[[noreturn]] void
+unusable(const char* name, const std::string& value, const char* allowed)
 {
     throw std::invalid_argument(std::string(name) + "='" + value +
                                 "' is not usable; allowed: " + allowed);
@@ -80,7 +82,9 @@ size_t read_bytes(const char* name)
         throw std::invalid_argument(std::string(name) + "='" + text +
                                     "' is malformed; allowed: bytes (65536) or KiB "
                                     "with a K or KiB suffix (64K, 99KiB)");
-    return size_t(std::stoul(text.substr(0, digits))) * (kib ? 1024 : 1);
+    // a cap of 0 is the smallest there is (48 KiB), not "no cap"
+    return std::max<size_t>(
+        1, size_t(std::stoul(text.substr(0, digits))) * (kib ? 1024 : 1));
 }
 
 } // namespace
@@ -90,11 +94,8 @@ gpu_tuning gpu_tuning::from_environment()
     gpu_tuning t;
     t.shared_memory_limit = read_bytes("GPULDPC_SHARED_MEMORY_LIMIT");
     long n = 0;
-    if (read_number("GPULDPC_GPU_DECODER_LAUNCH_FRAMES",
-                    1,
-                    1L << 40,
-                    "a whole number >= 1",
-                    n))
+    if (read_number(
+            "GPULDPC_GPU_DECODER_LAUNCH_FRAMES", 1, 1L << 40, "a whole number >= 1", n))
         t.launch_frames = size_t(n);
     read_switch("GPULDPC_GPU_DECODER_REGISTERS", t.registers);
     read_switch("GPULDPC_GPU_DECODER_TENSOR_CORES", t.tensor_cores);
@@ -107,15 +108,10 @@ gpu_tuning gpu_tuning::from_environment()
     read_switch("GPULDPC_GPU_DECODER_COMPRESSED_ON_CHIP", t.compressed_on_chip);
     read_switch("GPULDPC_GPU_DECODER_ON_CHIP", t.on_chip);
     read_switch("GPULDPC_GPU_DECODER_SPLIT", t.split);
-    if (read_number("GPULDPC_GPU_DECODER_LANES",
-                    1,
-                    32,
-                    "1, 2, 4, 8, 16 or 32",
-                    n)) {
+    if (read_number("GPULDPC_GPU_DECODER_LANES", 1, 32, "1, 2, 4, 8, 16 or 32", n)) {
         if ((n & (n - 1)) != 0)
-            unusable("GPULDPC_GPU_DECODER_LANES",
-                     std::to_string(n),
-                     "1, 2, 4, 8, 16 or 32");
+            unusable(
+                "GPULDPC_GPU_DECODER_LANES", std::to_string(n), "1, 2, 4, 8, 16 or 32");
         t.lanes = unsigned(n);
     }
     if (read_number("GPULDPC_GPU_DECODER_BLOCK_THREADS",
@@ -129,11 +125,8 @@ gpu_tuning gpu_tuning::from_environment()
                      "a multiple of 32 from 32 to 1024");
         t.block_threads = unsigned(n);
     }
-    if (read_number("GPULDPC_GPU_DECODER_SPLIT_BLOCKS",
-                    1,
-                    1L << 30,
-                    "a whole number >= 1",
-                    n))
+    if (read_number(
+            "GPULDPC_GPU_DECODER_SPLIT_BLOCKS", 1, 1L << 30, "a whole number >= 1", n))
         t.split_blocks = unsigned(n);
     if (read_number("GPULDPC_BLOCK_CHUNK_FRAMES",
                     0,

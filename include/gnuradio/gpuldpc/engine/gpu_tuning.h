@@ -23,17 +23,22 @@ namespace gpuldpc {
  *
  * Contract:
  * - A default-constructed value MUST give the engines' own choice on every
- *   device; nothing in the libraries reads the environment for these.
+ *   device; no engine reads the environment for these.
  * - Engines read the struct once, at construction: the kernel variant and
  *   the launch plan are fixed from then on.
  * - from_environment() is the one place where the GPULDPC_* variables below
- *   are read; programs and bindings call it once, at their edge (a block's
- *   make, the Python API, the command-line tools), and tests pass the struct.
+ *   are read. It is called once, at the edge: the Python API, the GRC
+ *   templates and the command-line tools when they make an object, the
+ *   transform blocks' make (which takes no tuning); the decoder block takes
+ *   it in its params (ldpc_decoder::params::decoder.gpu), so a C++ program
+ *   that wants the variables applied calls from_environment() itself. Tests
+ *   pass the struct.
  */
 struct gpu_tuning {
     //! Dynamic shared memory a block may use, bytes; 0: the device's opt-in
     //! limit. A cap below 48 KiB counts as 48 KiB. GPULDPC_SHARED_MEMORY_LIMIT
-    //! (bytes, or KiB with a K or KiB suffix: "64K", "99KiB").
+    //! (bytes, or KiB with a K or KiB suffix: "64K", "99KiB"; "0" is the
+    //! smallest cap, 48 KiB).
     size_t shared_memory_limit = 0;
     //! Frames a decoder launch takes at most; 0: as the workspace allows.
     //! GPULDPC_GPU_DECODER_LAUNCH_FRAMES.
