@@ -39,7 +39,7 @@ using qa::gpu_present;
 using qa::make_batch;
 using qa::noisy_batch;
 
-bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+using qa::small;
 
 ldpc_code::sptr test_code(unsigned q)
 {

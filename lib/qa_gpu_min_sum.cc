@@ -36,7 +36,7 @@ namespace {
 using qa::gpu_present;
 using qa::make_batch;
 
-bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+using qa::small;
 
 // the compute capability's major number of the device that "cuda" takes
 int compute_major()

@@ -39,7 +39,7 @@ namespace {
 
 using qa::gpu_present;
 
-bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+using qa::small;
 
 double max_abs(const std::vector<float>& v)
 {

@@ -16,6 +16,7 @@
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <vector>
@@ -23,6 +24,10 @@
 namespace gr {
 namespace gpuldpc {
 namespace qa {
+
+// GPULDPC_GPU_TEST_SMALL set: the GPU tests take small batches (for
+// compute-sanitizer runs).
+inline bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
 
 struct noisy_batch {
     std::vector<uint8_t> info_bits; // frames * k * m
