@@ -214,6 +214,62 @@ BOOST_AUTO_TEST_CASE(nr_codes_have_the_standards_shape)
     }
 }
 
+BOOST_AUTO_TEST_CASE(nr_codes_of_fewer_parity_rows_are_the_mother_codes_top_left)
+{
+    std::mt19937 rng(10);
+    for (unsigned bg : { 1u, 2u })
+        for (unsigned rows : { 4u, 5u, 8u, 16u, bg == 1 ? 45u : 41u }) {
+            BOOST_TEST_CONTEXT("base graph " << bg << ", " << rows << " rows")
+            {
+                const unsigned z = 15, kb = bg == 1 ? 22 : 10;
+                const auto mother = ldpc_code::nr(bg, z);
+                const auto code = ldpc_code::nr(bg, z, rows);
+                BOOST_CHECK_EQUAL(code.n(), (kb + rows) * z);
+                BOOST_CHECK_EQUAL(code.checks(), rows * z);
+                BOOST_CHECK_EQUAL(code.k(), kb * z);
+                BOOST_CHECK_EQUAL(code.n_transmitted(), (kb + rows - 2) * z);
+                BOOST_CHECK_CLOSE(code.rate(), double(kb) / (kb + rows - 2), 1e-9);
+                // H is the mother's first rows * z rows, first n() columns, and
+                // the mother's other rows never touch those columns' parity part
+                const auto& mb = mother.quasi_cyclic_base();
+                const auto& b = code.quasi_cyclic_base();
+                BOOST_REQUIRE_EQUAL(b.rows, rows);
+                BOOST_REQUIRE_EQUAL(b.cols, kb + rows);
+                for (unsigned i = 0; i < mb.rows; ++i)
+                    for (unsigned j = 0; j < mb.cols; ++j) {
+                        const int32_t s = mb.shifts[size_t(i) * mb.cols + j];
+                        if (i < rows && j < b.cols)
+                            BOOST_CHECK_EQUAL(b.shifts[size_t(i) * b.cols + j], s);
+                        else if (i < rows)
+                            BOOST_CHECK_EQUAL(s, -1);
+                    }
+                std::vector<uint8_t> info(code.k()), cw(code.n()), mother_cw(mother.n());
+                for (auto& x : info)
+                    x = rng() & 1;
+                code.encode(info.data(), cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+                // a mother codeword's first n() bits are a codeword
+                mother.encode(info.data(), mother_cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(mother_cw.data()), 0u);
+            }
+        }
+    BOOST_CHECK_EQUAL(ldpc_code::load("nr:1:384:8").n(), 30u * 384);
+    BOOST_CHECK_EQUAL(ldpc_code::load("nr:2:52:42").n(), ldpc_code::nr(2, 52).n());
+    BOOST_CHECK_EQUAL(ldpc_code::nr(1, 2, 0).n(), ldpc_code::nr(1, 2).n());
+    BOOST_CHECK_EQUAL(ldpc_code::load("nr:1:2:0").n(), ldpc_code::nr(1, 2).n());
+    for (const char* bad : { "nr:1:384:3", "nr:1:384:47", "nr:2:52:43",
+                             "nr:1:384:8:1", "nr:1:384:x" }) {
+        try {
+            ldpc_code::load(bad);
+            BOOST_ERROR("accepted " << bad);
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST_MESSAGE(e.what());
+            BOOST_CHECK(std::string(e.what()).find("4 .. 4") != std::string::npos ||
+                        std::string(e.what()).find("nr:BG:Z:ROWS") != std::string::npos);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(nr_frames_decode)
 {
     // base graph 2, Z = 52 (K = 520): the punctured 2Z bits are recovered

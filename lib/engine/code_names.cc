@@ -134,15 +134,18 @@ ldpc_code builtin_code(const std::string& spec,
             return ldpc_code::dvbs2(params[0], params.size() == 2 ? params[1] : "normal");
         }
         if (family == "nr") {
-            if (params.size() != 2 || empty_part)
-                throw missing("a 5G NR code is nr:BG:Z (base graph and lifting size), "
-                              "e.g. nr:1:384");
+            if (params.size() < 2 || params.size() > 3 || empty_part)
+                throw missing("a 5G NR code is nr:BG:Z (base graph and lifting size) "
+                              "or nr:BG:Z:ROWS (the first ROWS parity rows), e.g. "
+                              "nr:1:384 or nr:1:384:8");
+            for (const auto& p : params)
+                if (small_number(p) < 0)
+                    throw missing("'" + p +
+                                  "' is not a number; a 5G NR code is nr:BG:Z or "
+                                  "nr:BG:Z:ROWS, e.g. nr:1:384:8");
             const long bg = small_number(params[0]), z = small_number(params[1]);
-            if (bg < 0 || z < 0)
-                throw missing(
-                    "'" + params[bg < 0 ? 0 : 1] +
-                    "' is not a number; a 5G NR code is nr:BG:Z, e.g. nr:1:384");
-            return ldpc_code::nr(unsigned(bg), unsigned(z));
+            const long rows = params.size() == 3 ? small_number(params[2]) : 0;
+            return ldpc_code::nr(unsigned(bg), unsigned(z), unsigned(rows));
         }
         // wifi
         if (params.size() != 2 || empty_part)
@@ -200,8 +203,9 @@ std::string code_names_help()
     return "a code file's path; " + shipped +
            "; or a built-in code: dvbs2:RATE or dvbs2:RATE:short (DVB-S2, RATE " +
            dvbs2_rates("normal") + "; short frames " + dvbs2_rates("short") +
-           "), nr:BG:Z (5G NR, BG 1 or 2, Z = a*2^j <= 384 with a in 2, 3, 5, 7, 9, "
-           "11, 13, 15), wifi:N:RATE (IEEE 802.11n, N 648, 1296 or 1944, RATE 1/2, "
+           "), nr:BG:Z or nr:BG:Z:ROWS (5G NR, BG 1 or 2, Z = a*2^j <= 384 with a "
+           "in 2, 3, 5, 7, 9, 11, 13, 15, ROWS 4 .. 46 for BG1 and 4 .. 42 for "
+           "BG2, 0 all), wifi:N:RATE (IEEE 802.11n, N 648, 1296 or 1944, RATE 1/2, "
            "2/3 or 3/4)";
 }
 
@@ -231,7 +235,7 @@ ldpc_code load_named_code(const std::string& spec, const code_io_options& opts)
             "cannot open code file '" + spec + "': " + std::strerror(error);
         const std::string base = spec.substr(spec.find_last_of('/') + 1);
         std::string hint = "; expected a code file, a shipped code's name or a built-in "
-                           "code (dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE)";
+                           "code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE)";
         for (const auto& [name, file] : codes_in(shipped_codes_dir()))
             if (base == name || base == file) {
                 hint = "; the shipped code '" + name + "' loads by its name alone";

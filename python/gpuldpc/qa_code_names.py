@@ -86,6 +86,17 @@ class qa_code_names(gr_unittest.TestCase):
         self.assertEqual(fmt.k, 504)
         self.assertEqual(fmt.constellation, "gpuldpc-qpsk")
 
+    def test_nr_codes_of_fewer_parity_rows(self):
+        # BG1 at 8 parity rows: 30 base columns, rate 22/28
+        code = gpuldpc.ldpc_code.nr(1, 384, parity_rows=8)
+        self.assertEqual((code.n, code.k, code.checks), (30 * 384, 22 * 384, 8 * 384))
+        self.assertEqual(gpuldpc.ldpc_code.load("nr:1:384:8").n, code.n)
+        self.assertEqual(gpuldpc.ldpc_code.nr(2, 52, 0).n, gpuldpc.ldpc_code.nr(2, 52).n)
+        for spec in ("nr:1:384:3", "nr:2:52:43"):
+            with self.assertRaisesRegex(ValueError, r"parity_rows=\d+ is out of range for "
+                                        r"base graph \d; allowed: 4 \.\. 4[26]"):
+                gpuldpc.ldpc_code.load(spec)
+
     def test_unknown_names_list_the_families(self):
         for spec in ("dvbs2", "nr:1", "wifi:1944", "regular_3_6_n97_gf2", ""):
             with self.assertRaises(ValueError) as ctx:

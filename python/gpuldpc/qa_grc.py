@@ -114,7 +114,8 @@ def code_sources():
         "dvbs2": ({"code_source": "dvbs2", "dvbs2_rate": "1/2", "dvbs2_frame": "short"},
                   "dvbs2:1/2:short"),
         # Z as an expression: the generated code builds the name at run time
-        "nr": ({"code_source": "nr", "nr_base_graph": "2", "nr_z": "lifting"}, "nr:2:52"),
+        "nr": ({"code_source": "nr", "nr_base_graph": "2", "nr_z": "lifting",
+                "nr_rows": "8"}, "nr:2:52:8"),
         "wifi": ({"code_source": "wifi", "wifi_n": "648", "wifi_rate": "2/3"},
                  "wifi:648:2/3"),
     }
@@ -355,6 +356,12 @@ class qa_grc(gr_unittest.TestCase):
                 self.assertEqual(errors(key, {"code_source": "nr", "nr_z": z}), [], (key, z))
             for z in ("1", "17", "385", "768", "0"):
                 self.assertRefused(errors(key, {"code_source": "nr", "nr_z": z}), (key, z))
+            for bg, rows in (("1", "0"), ("1", "4"), ("1", "46"), ("2", "42")):
+                self.assertEqual(errors(key, {"code_source": "nr", "nr_base_graph": bg,
+                                              "nr_rows": rows}), [], (key, bg, rows))
+            for bg, rows in (("1", "3"), ("1", "47"), ("2", "43")):
+                self.assertRefused(errors(key, {"code_source": "nr", "nr_base_graph": bg,
+                                                "nr_rows": rows}), (key, bg, rows))
             self.assertEqual(errors(key, {"code_source": "dvbs2", "dvbs2_rate": "9/10"}), [])
             self.assertRefused(errors(key, {"code_source": "dvbs2", "dvbs2_rate": "9/10",
                                             "dvbs2_frame": "short"}), key)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(21b62ab3962d7b131bef386faea5b6ca) */
+/* BINDTOOL_HEADER_FILE_HASH(326395ec432df46d1acca0c66f5d6970) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -139,18 +139,25 @@ void bind_ldpc_code(py::module& m)
             "name them too.")
         .def_static(
             "nr",
-            [](long long base_graph_arg, long long z_arg) {
+            [](long long base_graph_arg, long long z_arg, long long rows_arg) {
                 const unsigned base_graph =
                     int_arg<unsigned>(base_graph_arg, "base_graph", "1, 2");
                 const unsigned z =
                     int_arg<unsigned>(z_arg, "z", "a 5G NR lifting size, a * 2^j <= 384");
+                const unsigned parity_rows = int_arg<unsigned>(
+                    rows_arg, "parity_rows", "4 .. 46 (BG1), 4 .. 42 (BG2), 0: all");
                 py::gil_scoped_release release;
-                return std::make_shared<ldpc_code>(ldpc_code::nr(base_graph, z));
+                return std::make_shared<ldpc_code>(
+                    ldpc_code::nr(base_graph, z, parity_rows));
             },
             py::arg("base_graph"),
             py::arg("z"),
-            "The 5G NR LDPC mother code of 3GPP TS 38.212 (base graph 1 or 2, lifting "
-            "size z), its first 2z bits punctured; load('nr:1:384') names it too.")
+            py::arg("parity_rows") = 0,
+            "The 5G NR LDPC code of 3GPP TS 38.212 (base graph 1 or 2, lifting size "
+            "z), its first 2z bits punctured: the mother code, or with parity_rows "
+            "(4 .. 46 for BG1, 4 .. 42 for BG2) the code of the first parity_rows "
+            "base rows (BG1 at 4 rows: rate 22/24). load('nr:1:384') and "
+            "load('nr:1:384:8') name them too.")
         .def_static(
             "wifi",
             [](long long n_arg, const std::string& rate) {

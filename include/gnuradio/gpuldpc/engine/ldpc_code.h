@@ -169,7 +169,8 @@ public:
      *
      * \p path "dvbs2:RATE" or "dvbs2:RATE:short" (when no file of that name
      * exists) names the DVB-S2 code of dvbs2(RATE, "normal" or "short"), and
-     * "nr:BG:Z" (e.g. "nr:1:384") the 5G NR code of nr(BG, Z), so that every
+     * "nr:BG:Z" (e.g. "nr:1:384") the 5G NR code of nr(BG, Z), "nr:BG:Z:ROWS"
+     * (e.g. "nr:1:384:8") that of nr(BG, Z, ROWS), so that every
      * entry point that takes a code file takes those codes too.
      */
     static ldpc_code load(const std::string& path, const code_io_options& opts = {});
@@ -200,6 +201,22 @@ public:
      * \throws std::invalid_argument naming the argument and the allowed values
      */
     static ldpc_code nr(unsigned base_graph, unsigned z);
+
+    /*!
+     * \brief The 5G NR code of the first \p parity_rows base rows: the
+     * standard's rates between the mother code's and the core's.
+     *
+     * Base rows 0 .. parity_rows - 1 and base columns 0 .. K_b + parity_rows
+     * - 1 (K_b = 22 for base graph 1, 10 for 2): the core's 4 rows and, for
+     * each extension row, its degree-1 parity column. What a receiver decodes
+     * after 38.212 rate matching sent fewer parity bits than the mother code
+     * has. The first 2 Z bits are punctured as in nr(base_graph, z); rate
+     * K_b / (K_b + parity_rows - 2) (BG1 at 46 rows: 1/3; at 4: 22/24).
+     * \param parity_rows 4 .. 46 (base graph 1) or 4 .. 42 (base graph 2);
+     *        0: all (the mother code)
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code nr(unsigned base_graph, unsigned z, unsigned parity_rows);
 
     /*!
      * \brief An IEEE 802.11n (HT) LDPC code (IEEE Std 802.11-2020, clause
