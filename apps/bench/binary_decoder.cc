@@ -173,8 +173,8 @@ void bench_binary_decoder(const context& ctx,
 {
     const int cores = host_cores();
     std::printf(
-        "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale %.4g, 4 "
-        "steps per LLR unit), information bits/s: GPU with the frames in device "
+        "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale auto: "
+        "min_sum_auto_scale() of each code, 4 steps per LLR unit), information bits/s: GPU with the frames in device "
         "memory (the batch repeated to 'dev fr' frames), host to host with float and "
         "8-bit LLRs; baselines on the same "
         "frames: the CPU reference with %d threads (float min-sum, and the same "
@@ -182,7 +182,6 @@ void bench_binary_decoder(const context& ctx,
         "on one core. ET: early termination (50 iterations at most) at the Eb/N0 "
         "where the GPU's FER is about 1e-3 (0.25 dB grid). GPU=CPU: frames whose "
         "8-bit decisions differ between GPU and CPU (must be 0)\n",
-        double(decoder_config{}.min_sum_scale),
         cores);
     binary_table.print_header();
     for (const auto& spec : code_specs) {

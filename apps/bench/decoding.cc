@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <sstream>
 
 namespace gr {
 namespace gpuldpc {
@@ -117,8 +118,9 @@ double ebn0_at_fer(batch_decoder& dec,
 
 std::string code_name(const std::string& spec)
 {
-    // built-in codes by name (dvbs2:1/2, wifi:1944:1/2, nr:1:384)
-    for (const char* builtin : { "dvbs2:", "wifi:", "nr:" })
+    // built-in codes by name (dvbs2:1/2, wifi:1944:1/2, nr:1:384), also
+    // through an alist (alist:dvbs2:1/2)
+    for (const char* builtin : { "dvbs2:", "wifi:", "nr:", "alist:" })
         if (spec.rfind(builtin, 0) == 0)
             return spec;
     return spec.substr(spec.find_last_of('/') + 1);
@@ -134,8 +136,16 @@ bool coloured_spec(const std::string& spec)
                         coloured_suffix) == 0;
 }
 
+const std::string through_alist_prefix = "alist:";
+
 ldpc_code load_bench_code(const std::string& spec)
 {
+    if (spec.rfind(through_alist_prefix, 0) == 0) {
+        // the code as a file would give it: H alone, no structure known
+        std::stringstream alist;
+        ldpc_code::load(spec.substr(through_alist_prefix.size())).write(alist);
+        return ldpc_code::read(alist, spec);
+    }
     if (!coloured_spec(spec))
         return ldpc_code::load(spec);
     return ldpc_code::load(spec.substr(0, spec.size() - coloured_suffix.size()))

@@ -149,18 +149,22 @@ void run_sections(const context& ctx, const options& o)
         bench_decoder(ctx, only_named(paths, o.only, file_name), reps);
     }
     // binary codes in 8-bit min-sum: the shipped rate-1/2 code, ../shared's
-    // binary codes when given (--code), IEEE 802.11n, DVB-S2, 5G NR
-    std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist",
-                                     "regular_3_6_n1008_gf2.alist" + coloured_suffix };
+    // binary codes when given (--code), IEEE 802.11n, DVB-S2 (rate 1/2 also
+    // through an alist: no structure known, the decoder colours it), 5G NR
+    std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist" };
     for (const auto& c : o.extra_codes)
         if (load_bench_code(c).q() == 2)
             binary.push_back(c);
     for (const char* c : { "wifi:648:1/2",
                            "wifi:1944:1/2",
                            "dvbs2:1/2:short",
+                           "dvbs2:1/4",
                            "dvbs2:1/2",
+                           "alist:dvbs2:1/2",
                            "dvbs2:9/10",
-                           "nr:1:384" })
+                           "nr:1:384",
+                           "nr:1:384:8",
+                           "nr:2:384" })
         binary.push_back(c);
     binary = only_named(binary, o.only, code_name);
     bench_binary_decoder(ctx, binary, reps, o.et_ebn0, o.schedules);

@@ -329,6 +329,24 @@ std::shared_ptr<void> batch_decoder::host_buffer(size_t bytes) const
                                  std::default_delete<unsigned char[]>());
 }
 
+namespace {
+
+// \p c with min_sum_scale_auto and min_sum_offset_auto resolved for \p code
+decoder_config with_min_sum_correction(decoder_config c, const ldpc_code& code)
+{
+    const bool auto_scale = c.min_sum_scale == min_sum_scale_auto;
+    if (auto_scale || c.min_sum_offset == min_sum_offset_auto) {
+        const auto chosen = min_sum_auto_correction(code);
+        if (auto_scale)
+            c.min_sum_scale = chosen.scale;
+        if (c.min_sum_offset == min_sum_offset_auto)
+            c.min_sum_offset = auto_scale ? chosen.offset : 0.0f;
+    }
+    return c;
+}
+
+} // namespace
+
 batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
     : d_code(std::move(code)), d_config(config)
 {
@@ -348,14 +366,15 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
         throw std::invalid_argument(
             "max_iterations=" + std::to_string(d_config.max_iterations) +
             " is out of range; allowed: 1..100000");
+    d_config = with_min_sum_correction(d_config, *d_code);
     if (!(d_config.min_sum_scale > 0.0f && d_config.min_sum_scale <= 1.0f))
         throw std::invalid_argument(
             "min_sum_scale=" + std::to_string(d_config.min_sum_scale) +
-            " is out of range; allowed: (0, 1]");
+            " is out of range; allowed: (0, 1] or 'auto'");
     if (!(d_config.min_sum_offset >= 0.0f && std::isfinite(d_config.min_sum_offset)))
         throw std::invalid_argument(
             "min_sum_offset=" + std::to_string(d_config.min_sum_offset) +
-            " is out of range; allowed: >= 0");
+            " is out of range; allowed: >= 0 or 'auto'");
     if (d_config.threads > 1024)
         throw std::invalid_argument("threads=" + std::to_string(d_config.threads) +
                                     " is out of range; allowed: 0 (all cores) .. 1024");
@@ -384,17 +403,40 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
                                     " is out of range; allowed: (0, 64]");
 }
 
+namespace {
+
+// The binary layered decoders update a run of checks that share no bit at
+// once: a code of short runs in row order (a code read from a file without
+// quasi-cyclic structure; DVB-S2 from an alist: runs of one check) is decoded
+// in the order of a colouring instead, with the same error rates.
+ldpc_code::sptr with_layered_order_for(ldpc_code::sptr code, const decoder_config& c)
+{
+    constexpr size_t short_run = 32; // checks a run on average
+    const bool binary_rule = c.algorithm == decoder_algorithm::min_sum ||
+                             c.algorithm == decoder_algorithm::sum_product;
+    const size_t runs = code->layered_runs().size() - 1;
+    if (c.schedule != decoder_schedule::layered || !binary_rule ||
+        code->quasi_cyclic_base().z != 0 || code->checks() >= short_run * runs)
+        return code;
+    auto coloured = std::make_shared<const ldpc_code>(code->with_coloured_layers());
+    return coloured->layered_runs().size() < code->layered_runs().size() ? coloured
+                                                                         : code;
+}
+
+} // namespace
+
 batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
                                         const decoder_config& config,
                                         const std::string& device)
 {
     if (!code)
         throw std::invalid_argument("code is null");
-    decoder_config resolved = config;
+    decoder_config resolved = with_min_sum_correction(config, *code);
     if (resolved.algorithm == decoder_algorithm::automatic)
         resolved.algorithm =
             code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
     const device_spec spec = parse_device(device); // names the argument on error
+    code = with_layered_order_for(std::move(code), resolved);
     if (spec.type == device_spec::kind::cpu)
         return detail::make_cpu_decoder(code, resolved);
     const bool binary_gpu = detail::cuda_binary_runs(*code, resolved);

@@ -338,6 +338,27 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "min_sum_offset=-1"):
             gpuldpc.ldpc_decoder(code, algorithm="min-sum", min_sum_offset=-1.0)
 
+    def test_min_sum_correction_defaults_to_the_codes_pair(self):
+        for name, pair in (("dvbs2:1/2:short", (1.0, 0.25)), ("nr:1:16", (0.9375, 0.5))):
+            code = gpuldpc.ldpc_code.load(name)
+            self.assertEqual(gpuldpc.min_sum_auto_correction(code), pair)
+            dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu")
+            self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), pair)
+            dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu",
+                                        min_sum_scale=0.75)
+            self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (0.75, 0.0))
+            dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu",
+                                        min_sum_scale="auto", min_sum_offset=1)
+            self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (pair[0], 1.0))
+        code = gpuldpc.ldpc_code.load("nr:1:16")
+        for kw, error, pattern in (
+                ({"min_sum_scale": 0}, ValueError, r"min_sum_scale=0 is out of range"),
+                ({"min_sum_scale": "x"}, ValueError, r"min_sum_scale='x' is not a number"),
+                ({"min_sum_offset": "-"}, ValueError, r"min_sum_offset='-' is not a"),
+                ({"min_sum_scale": None}, TypeError, r"neither 'auto' nor a number")):
+            with self.assertRaisesRegex(error, pattern):
+                gpuldpc.ldpc_decoder(code, algorithm="min-sum", device="cpu", **kw)
+
     def test_punctured_code_through_encoder_and_decoder(self):
         # the encoder sends the transmitted bits only; the decoder takes those
         shifts = np.random.default_rng(4).integers(0, 32, size=(4, 8))

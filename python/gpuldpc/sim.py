@@ -236,6 +236,15 @@ def _ebn0_list(text):
     return values
 
 
+def _number_or_auto(text):
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is neither auto nor a number")
+
+
 def _positive(text):
     try:
         v = int(text)
@@ -300,10 +309,12 @@ def make_parser():
                    help="bits: calibrated bit LLRs (soft demapper); matched: a GF(q) "
                         "symbol on a q-point constellation, its q log-likelihoods into "
                         "the decoder (default bits)")
-    p.add_argument("--min-sum-scale", type=float, default=0.8125,
-                   help="min-sum: normalization factor, (0, 1] (default 0.8125)")
-    p.add_argument("--min-sum-offset", type=float, default=0.0,
-                   help="min-sum: offset subtracted from magnitudes, >= 0 (default 0)")
+    p.add_argument("--min-sum-scale", type=_number_or_auto, default="auto",
+                   help="min-sum: normalization factor, (0, 1], or auto: chosen for the "
+                        "code (gpuldpc.min_sum_auto_correction; the default)")
+    p.add_argument("--min-sum-offset", type=_number_or_auto, default="auto",
+                   help="min-sum: offset subtracted from magnitudes, >= 0, or auto: "
+                        "chosen with an auto scale, else 0 (the default)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,
@@ -384,8 +395,8 @@ def main(argv=None):
         "algorithm": decoder.algorithm,
         "schedule": decoder.schedule,
         "messages": decoder.messages,
-        "min_sum_scale": args.min_sum_scale,
-        "min_sum_offset": args.min_sum_offset,
+        "min_sum_scale": decoder.min_sum_scale,
+        "min_sum_offset": decoder.min_sum_offset,
         "llr_scale": args.llr_scale,
         "iterations": args.iterations,
         "modulation": args.modulation,

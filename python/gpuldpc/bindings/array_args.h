@@ -41,6 +41,7 @@
 #define INCLUDED_GPULDPC_BINDINGS_ARRAY_ARGS_H
 
 #include <pybind11/numpy.h>
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <pybind11/pybind11.h>
 #include <type_traits>
 #include <complex>
@@ -275,6 +276,52 @@ inline uint64_t uint64_arg(py::handle obj, const char* name)
                               std::to_string(std::numeric_limits<uint64_t>::max()));
     }
     return u;
+}
+
+/*!
+ * A min-sum scale or offset argument (\p name): 'auto' or a number; the range
+ * is checked where the decoder is made.
+ */
+inline float
+number_or_auto_arg(const py::object& v, const char* name, const char* allowed)
+{
+    if (py::isinstance<py::str>(v)) {
+        const std::string text = v.cast<std::string>();
+        try {
+            return std::string(name) == "min_sum_scale" ? parse_min_sum_scale(text)
+                                                        : parse_min_sum_offset(text);
+        } catch (const std::invalid_argument& e) {
+            throw py::value_error(e.what());
+        }
+    }
+    if (!py::isinstance<py::bool_>(v)) {
+        float x;
+        try {
+            x = py::cast<float>(py::float_(v));
+        } catch (const py::error_already_set&) {
+            throw py::type_error(std::string(name) + "=" +
+                                 std::string(py::str(py::repr(v))) +
+                                 " is neither 'auto' nor a number; allowed: 'auto' or " +
+                                 allowed);
+        }
+        // the number that stands for 'auto' in C++ is out of range as a number
+        if (x == (std::string(name) == "min_sum_scale" ? min_sum_scale_auto
+                                                       : min_sum_offset_auto))
+            throw py::value_error(std::string(name) + "=" + std::string(py::str(v)) +
+                                  " is out of range; allowed: 'auto' or " + allowed);
+        return x;
+    }
+    throw py::type_error(std::string(name) + "=" + std::string(py::str(py::repr(v))) +
+                         " is neither 'auto' nor a number; allowed: 'auto' or " +
+                         allowed);
+}
+inline float min_sum_scale_arg(const py::object& v)
+{
+    return number_or_auto_arg(v, "min_sum_scale", "(0, 1]");
+}
+inline float min_sum_offset_arg(const py::object& v)
+{
+    return number_or_auto_arg(v, "min_sum_offset", ">= 0");
 }
 
 } // namespace pyargs

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(bf81ebeea8feeb3473c05dba3d2659d5) */
+/* BINDTOOL_HEADER_FILE_HASH(a7b17c1dfb73e0ee44a07a0d90000859) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -89,6 +89,18 @@ py::tuple run(batch_decoder& d, Array in, input_kind kind, bool return_codeword)
 
 void bind_decoder(py::module& m)
 {
+    m.def(
+        "min_sum_auto_correction",
+        [](std::shared_ptr<ldpc_code> code) {
+            const auto c = min_sum_auto_correction(*code);
+            return std::make_pair(c.scale, c.offset);
+        },
+        py::arg("code"),
+        "(scale, offset): the min-sum correction that min_sum_scale='auto' and "
+        "min_sum_offset='auto' take for the code: scale 1 and offset 0.25 where the "
+        "parity bits accumulate (DVB-S2), else 15/16 and 0.5; measured by "
+        "simulation (docs/min_sum_correction.md).");
+
     PYBIND11_NUMPY_DTYPE(
         frame_status, converged, iterations, syndrome_weight, invalid_inputs);
     py::class_<batch_decoder, std::shared_ptr<batch_decoder>>(
@@ -98,12 +110,15 @@ void bind_decoder(py::module& m)
         "GPU decoders (fft-bp for any q; for binary codes min-sum in 8 bits or fp32 and\n"
         "sum-product in fp32), behind one interface.\n\n"
         "batch_decoder(code, algorithm='auto', schedule='flooding', max_iterations=50,\n"
-        "              early_termination=True, min_sum_scale=0.8125,\n"
-        "              min_sum_offset=0.0,"
+        "              early_termination=True, min_sum_scale='auto',\n"
+        "              min_sum_offset='auto',"
         " flip_llr_sign=False, threads=0, device='auto',\n"
         "              messages='fp32', llr_scale=4.0, pack_info_bits=False)\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
-        "sum-product, min-sum. LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
+        "sum-product, min-sum. min_sum_scale, min_sum_offset: 'auto' (the defaults:\n"
+        "the correction chosen for the code, min_sum_auto_correction(code)) or a\n"
+        "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
+        "LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
         "and are counted per frame in the status field invalid_inputs. messages: fp32 "
@@ -125,8 +140,8 @@ void bind_decoder(py::module& m)
                          const std::string& schedule,
                          long long max_iterations,
                          bool early_termination,
-                         float min_sum_scale,
-                         float min_sum_offset,
+                         const py::object& min_sum_scale,
+                         const py::object& min_sum_offset,
                          bool flip_llr_sign,
                          long long threads,
                          const std::string& device,
@@ -139,8 +154,8 @@ void bind_decoder(py::module& m)
                  cfg.max_iterations = pyargs::int_arg<unsigned>(
                      max_iterations, "max_iterations", "1..100000", 1, 100000);
                  cfg.early_termination = early_termination;
-                 cfg.min_sum_scale = min_sum_scale;
-                 cfg.min_sum_offset = min_sum_offset;
+                 cfg.min_sum_scale = pyargs::min_sum_scale_arg(min_sum_scale);
+                 cfg.min_sum_offset = gr::gpuldpc::pyargs::min_sum_offset_arg(min_sum_offset);
                  cfg.flip_llr_sign = flip_llr_sign;
                  cfg.threads = pyargs::int_arg<unsigned>(
                      threads, "threads", "0 (all cores) .. 1024", 0, 1024);
@@ -156,8 +171,8 @@ void bind_decoder(py::module& m)
              py::arg("schedule") = "flooding",
              py::arg("max_iterations") = 50,
              py::arg("early_termination") = true,
-             py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f,
+             py::arg("min_sum_scale") = "auto",
+             py::arg("min_sum_offset") = "auto",
              py::arg("flip_llr_sign") = false,
              py::arg("threads") = 0,
              py::arg("device") = "auto",
@@ -298,6 +313,14 @@ void bind_decoder(py::module& m)
             [](const batch_decoder& d) { return to_string(d.config().messages); })
         .def_property_readonly(
             "llr_scale", [](const batch_decoder& d) { return d.config().llr_scale; })
+        .def_property_readonly(
+            "min_sum_scale",
+            [](const batch_decoder& d) { return d.config().min_sum_scale; },
+            "The min-sum scale the decoder applies ('auto' resolved).")
+        .def_property_readonly(
+            "min_sum_offset",
+            [](const batch_decoder& d) { return d.config().min_sum_offset; },
+            "The min-sum offset the decoder applies ('auto' resolved).")
         .def_property_readonly(
             "max_iterations",
             [](const batch_decoder& d) { return d.config().max_iterations; })

@@ -15,6 +15,7 @@
 /* BINDTOOL_HEADER_FILE_HASH(d477270f814c0db7e784b0e6f9838299) */
 /***********************************************************************************/
 
+#include "array_args.h"
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -56,8 +57,8 @@ ldpc_decoder::sptr make_decoder(code_source code,
                                 const std::string& messages,
                                 const std::string& input,
                                 float llr_scale,
-                                float min_sum_scale,
-                                float min_sum_offset,
+                                const py::object& min_sum_scale,
+                                const py::object& min_sum_offset,
                                 const std::string& constellation,
                                 float noise_var,
                                 const std::string& noise_var_tag_key)
@@ -71,8 +72,8 @@ ldpc_decoder::sptr make_decoder(code_source code,
     p.set_threads(threads);
     p.set_messages(messages);
     p.decoder.llr_scale = llr_scale;
-    p.decoder.min_sum_scale = min_sum_scale;
-    p.decoder.min_sum_offset = min_sum_offset;
+    p.decoder.min_sum_scale = gr::gpuldpc::pyargs::min_sum_scale_arg(min_sum_scale);
+    p.decoder.min_sum_offset = gr::gpuldpc::pyargs::min_sum_offset_arg(min_sum_offset);
     p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
     p.device = device;
     p.set_output(output);
@@ -122,8 +123,8 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& messages,
                          const std::string& input,
                          float llr_scale,
-                         float min_sum_scale,
-                         float min_sum_offset,
+                         const py::object& min_sum_scale,
+                         const py::object& min_sum_offset,
                          const std::string& constellation,
                          float noise_var,
                          const std::string& noise_var_tag_key) {
@@ -168,8 +169,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
-             py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f,
+             py::arg("min_sum_scale") = "auto",
+             py::arg("min_sum_offset") = "auto",
              py::arg("constellation") = "",
              py::arg("noise_var") = 1.0f,
              py::arg("noise_var_tag_key") = "")
@@ -189,8 +190,8 @@ void bind_ldpc_decoder(py::module& m)
                          const std::string& messages,
                          const std::string& input,
                          float llr_scale,
-                         float min_sum_scale,
-                         float min_sum_offset,
+                         const py::object& min_sum_scale,
+                         const py::object& min_sum_offset,
                          const std::string& constellation,
                          float noise_var,
                          const std::string& noise_var_tag_key) {
@@ -232,8 +233,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("messages") = "fp32",
              py::arg("input") = "float",
              py::arg("llr_scale") = 4.0f,
-             py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f,
+             py::arg("min_sum_scale") = "auto",
+             py::arg("min_sum_offset") = "auto",
              py::arg("constellation") = "",
              py::arg("noise_var") = 1.0f,
              py::arg("noise_var_tag_key") = "")

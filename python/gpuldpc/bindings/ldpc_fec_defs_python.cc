@@ -15,6 +15,7 @@
 /* BINDTOOL_HEADER_FILE_HASH(cda83f0b5b0d8c1f4d946b453f034f15) */
 /***********************************************************************************/
 
+#include "array_args.h"
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -37,8 +38,8 @@ std::shared_ptr<ldpc_decoder_def> make_decoder_def(code_source code,
                                                    const std::string& device,
                                                    int threads,
                                                    const std::string& messages,
-                                                   float min_sum_scale,
-                                                   float min_sum_offset)
+                                                   const py::object& min_sum_scale,
+                                                   const py::object& min_sum_offset)
 {
     ldpc_decoder_def::params p;
     p.code = std::move(code);
@@ -47,8 +48,8 @@ std::shared_ptr<ldpc_decoder_def> make_decoder_def(code_source code,
     p.set_max_iterations(max_iterations);
     p.set_threads(threads);
     p.set_messages(messages);
-    p.decoder.min_sum_scale = min_sum_scale;
-    p.decoder.min_sum_offset = min_sum_offset;
+    p.decoder.min_sum_scale = gr::gpuldpc::pyargs::min_sum_scale_arg(min_sum_scale);
+    p.decoder.min_sum_offset = gr::gpuldpc::pyargs::min_sum_offset_arg(min_sum_offset);
     p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
     p.device = device;
     p.frames_per_call = frames_per_call;
@@ -85,8 +86,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          const std::string& device,
                          int threads,
                          const std::string& messages,
-                         float min_sum_scale,
-                         float min_sum_offset) {
+                         const py::object& min_sum_scale,
+                         const py::object& min_sum_offset) {
                  return make_decoder_def(code_source(code_file, format, coef, poly),
                                          algorithm,
                                          schedule,
@@ -111,8 +112,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("device") = "auto",
              py::arg("threads") = 0,
              py::arg("messages") = "fp32",
-             py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f)
+             py::arg("min_sum_scale") = "auto",
+             py::arg("min_sum_offset") = "auto")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -122,8 +123,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          const std::string& device,
                          int threads,
                          const std::string& messages,
-                         float min_sum_scale,
-                         float min_sum_offset) {
+                         const py::object& min_sum_scale,
+                         const py::object& min_sum_offset) {
                  return make_decoder_def(code_source(code),
                                          algorithm,
                                          schedule,
@@ -145,8 +146,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("device") = "auto",
              py::arg("threads") = 0,
              py::arg("messages") = "fp32",
-             py::arg("min_sum_scale") = 0.8125f,
-             py::arg("min_sum_offset") = 0.0f)
+             py::arg("min_sum_scale") = "auto",
+             py::arg("min_sum_offset") = "auto")
         .def("frames", &ldpc_decoder_def::frames)
         .def("failed_frames", &ldpc_decoder_def::failed_frames)
         .def("refused_frame_sizes", &ldpc_decoder_def::refused_frame_sizes);
