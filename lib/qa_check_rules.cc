@@ -218,6 +218,59 @@ BOOST_AUTO_TEST_CASE(fixed_point_min_sum_follows_its_formula)
     BOOST_CHECK_EQUAL(int(pair_out[1]), -127);
 }
 
+BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_follow_their_formula)
+{
+    // decoder.h, min_sum_magnitude_rule::two_smallest: m2 (+) m3 where the
+    // input is the smallest, m1 (+) m2 elsewhere
+    const gf_field f(1);
+    decoder_config cfg;
+    cfg.messages = message_precision::int8;
+    cfg.min_sum_scale = 1.0f;
+    cfg.min_sum_offset = 0.0f;
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
+    const fixed_point_min_sum_rule rule(f, 4, cfg);
+    // f(x) = round(4 ln(1 + e^-(x / 4))): f(0) = 3, f(4) = 1, f(6) = 1, f(7) = 1,
+    // f(11) = f(13) = f(14) = f(29) = 0
+    BOOST_CHECK_EQUAL(rule.combined(5, 9), 4);  // 5 + f(14) - f(4)
+    BOOST_CHECK_EQUAL(rule.combined(9, 20), 9); // 9 + f(29) - f(11)
+    const int8_t in[4] = { 20, -5, 127, -9 };
+    int8_t out[4];
+    rule.check_update(in, out, nullptr, 4);
+    BOOST_CHECK_EQUAL(int(out[0]), 4);
+    BOOST_CHECK_EQUAL(int(out[1]), -9);
+    BOOST_CHECK_EQUAL(int(out[2]), 4);
+    BOOST_CHECK_EQUAL(int(out[3]), -4);
+    // a tie: both smallest take m2 (+) m3 = 3 + f(13) - f(7) = 2, the other
+    // m1 (+) m2 = 3 + f(6) - f(0) = 1
+    const int8_t tie[3] = { -3, 3, 10 };
+    int8_t tie_out[3];
+    rule.check_update(tie, tie_out, nullptr, 3);
+    BOOST_CHECK_EQUAL(int(tie_out[0]), 2);
+    BOOST_CHECK_EQUAL(int(tie_out[1]), -2);
+    BOOST_CHECK_EQUAL(int(tie_out[2]), -1);
+    // degree 2: the other input, as min-sum
+    const int8_t pair[2] = { 7, -40 };
+    int8_t pair_out[2];
+    rule.check_update(pair, pair_out, nullptr, 2);
+    BOOST_CHECK_EQUAL(int(pair_out[0]), -40);
+    BOOST_CHECK_EQUAL(int(pair_out[1]), 7);
+
+    // float: belief propagation's combination of two inputs
+    decoder_config fcfg = cfg;
+    fcfg.messages = message_precision::fp32;
+    min_sum_rule frule(f, 4, fcfg);
+    const float fin[4] = { 2.0f, -0.5f, 3.0f, -1.0f };
+    float fout[4];
+    frule.check_update(fin, fout, nullptr, 4);
+    auto bp = [](double a, double b) {
+        return 2.0 * std::atanh(std::tanh(a / 2.0) * std::tanh(b / 2.0));
+    };
+    BOOST_CHECK_CLOSE(fout[0], bp(0.5, 1.0), 1e-3);
+    BOOST_CHECK_CLOSE(fout[1], -bp(1.0, 2.0), 1e-3);
+    BOOST_CHECK_CLOSE(fout[2], bp(0.5, 1.0), 1e-3);
+    BOOST_CHECK_CLOSE(fout[3], -bp(0.5, 1.0), 1e-3);
+}
+
 BOOST_AUTO_TEST_CASE(fixed_point_channel_values_and_messages)
 {
     using d = fixed_llr_domain;

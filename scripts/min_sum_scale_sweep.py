@@ -100,6 +100,8 @@ def main():
     ap.add_argument("--frames", type=int, default=400)
     ap.add_argument("--target", type=float, default=1e-2)
     ap.add_argument("--scales", default="9,10,11,12,13,14")
+    ap.add_argument("--magnitude", default="smallest", choices=["smallest", "two-smallest"],
+                    help="min_sum_magnitude of the min-sum decoders")
     ap.add_argument("--offsets", default="0",
                     help="min_sum_offset values (LLR units), each with every scale")
     ap.add_argument("--step", type=float, default=0.1, help="grid step, dB")
@@ -123,7 +125,7 @@ def main():
                 label = f"{s}/16" + (f"-{o:g}" if o else "")
                 decoders[label] = gpuldpc.batch_decoder(
                     code, algorithm="min-sum", messages="int8", min_sum_scale=s / 16,
-                    min_sum_offset=o, **common)
+                    min_sum_offset=o, min_sum_magnitude=args.magnitude, **common)
         # sum-product's crossing, to the grid step
         lo, hi = -1.0, 8.0
         sp = decoders["sum-product"]
@@ -158,6 +160,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"iterations": args.iterations, "schedule": args.schedule,
+                       "magnitude": args.magnitude,
                        "target": args.target, "device": args.device,
                        "results": results}, f, indent=1)
 

@@ -39,6 +39,7 @@
 #include <gnuradio/gpuldpc/engine/fwht.h>
 #include <gnuradio/gpuldpc/engine/gf_field.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -159,6 +160,21 @@ inline smallest_two<M> find_smallest_two(const T* in, unsigned deg, M none)
     return r;
 }
 
+/*! The three smallest input magnitudes as a multiset (min1 <= min2 <=
+ *  min3; \p none where the check has fewer inputs), for
+ *  min_sum_magnitude_rule::two_smallest. */
+template <class M, class T>
+inline void smallest_three(const T* in, unsigned deg, M none, M& min1, M& min2, M& min3)
+{
+    min1 = min2 = min3 = none;
+    for (unsigned i = 0; i < deg; ++i) {
+        const M a = std::abs(M(in[i]));
+        min3 = std::min(min3, std::max(min2, a));
+        min2 = std::min(min2, std::max(min1, a));
+        min1 = std::min(min1, a);
+    }
+}
+
 /*! Binary sum-product: the tanh rule, products excluding each edge by
  *  forward-backward products (no division), in double precision. */
 class sum_product_rule
@@ -201,13 +217,26 @@ public:
     min_sum_rule(const gf_field& /*f*/,
                  unsigned /*max_degree*/,
                  const decoder_config& cfg)
-        : d_scale(cfg.min_sum_scale), d_offset(cfg.min_sum_offset)
+        : d_scale(cfg.min_sum_scale),
+          d_offset(cfg.min_sum_offset),
+          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest)
     {
     }
 
     void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
     {
         const auto s = find_smallest_two(in, deg, std::numeric_limits<float>::infinity());
+        if (d_two_smallest && deg > 2) {
+            float m1, m2, m3;
+            smallest_three(in, deg, std::numeric_limits<float>::infinity(), m1, m2, m3);
+            const float c1 = combined(m1, m2), c2 = combined(m2, m3);
+            for (unsigned i = 0; i < deg; ++i) {
+                const float mag =
+                    d_scale * std::max((std::abs(in[i]) == m1 ? c2 : c1) - d_offset, 0.0f);
+                out[i] = (s.negative ^ (in[i] < 0.0f)) ? -mag : mag;
+            }
+            return;
+        }
         for (unsigned i = 0; i < deg; ++i) {
             const float mag =
                 d_scale * std::max((i == s.arg_min ? s.min2 : s.min1) - d_offset, 0.0f);
@@ -216,8 +245,16 @@ public:
         }
     }
 
+    //! |a (+) b| of belief propagation for 0 <= a <= b
+    static float combined(float a, float b)
+    {
+        return std::max(
+            a + std::log1p(std::exp(-(a + b))) - std::log1p(std::exp(-(b - a))), 0.0f);
+    }
+
 private:
     float d_scale, d_offset;
+    bool d_two_smallest;
 };
 
 /*!
@@ -235,8 +272,15 @@ public:
     fixed_point_min_sum_rule(const gf_field& /*f*/,
                              unsigned /*max_degree*/,
                              const decoder_config& cfg)
-        : d_k(fixed_point_constants_of(cfg))
+        : d_k(fixed_point_constants_of(cfg)),
+          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest)
     {
+        // f(x) = round(llr_scale ln(1 + e^-(x / llr_scale))) for the sums and
+        // differences of two magnitudes of at most 127
+        if (d_two_smallest)
+            for (int32_t x = 0; x <= 254; ++x)
+                d_f[x] = int32_t(std::nearbyint(
+                    cfg.llr_scale * std::log1p(std::exp(-double(x) / cfg.llr_scale))));
     }
 
     void check_update(const int8_t* in,
@@ -245,12 +289,31 @@ public:
                       unsigned deg) const
     {
         const auto s = find_smallest_two(in, deg, int32_t(255));
+        if (d_two_smallest && deg > 2) {
+            int32_t m1, m2, m3;
+            smallest_three(in, deg, int32_t(255), m1, m2, m3);
+            const int32_t c1 = combined(std::min(m1, 127), std::min(m2, 127));
+            const int32_t c2 = combined(std::min(m2, 127), std::min(m3, 127));
+            const int32_t mag1 = magnitude(c1), mag2 = magnitude(c2);
+            for (unsigned i = 0; i < deg; ++i) {
+                const int32_t mag = std::abs(int32_t(in[i])) == m1 ? mag2 : mag1;
+                out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
+            }
+            return;
+        }
         const int32_t mag1 = magnitude(std::min(s.min1, 127));
         const int32_t mag2 = magnitude(std::min(s.min2, 127));
         for (unsigned i = 0; i < deg; ++i) {
             const int32_t mag = i == s.arg_min ? mag2 : mag1;
             out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
         }
+    }
+
+    //! |a (+) b| in steps for 0 <= a <= b <= 127: a + f(a + b) - f(b - a), at
+    //! least 0
+    int32_t combined(int32_t a, int32_t b) const
+    {
+        return std::max(a + d_f[a + b] - d_f[b - a], 0);
     }
 
     //! The channel value of a decode_int8() input value v (the LLR
@@ -272,6 +335,8 @@ public:
 
 private:
     fixed_point_constants d_k;
+    bool d_two_smallest;
+    std::array<int32_t, 255> d_f{};
 };
 
 /*!

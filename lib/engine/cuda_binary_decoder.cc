@@ -36,7 +36,7 @@ namespace detail {
 
 namespace {
 
-enum class binary_refusal { none, not_binary, algorithm, degree };
+enum class binary_refusal { none, not_binary, algorithm, magnitude, degree };
 
 // Why the binary decoder does not run a configuration; \p bit: the first bit
 // of too high a degree.
@@ -51,6 +51,8 @@ refusal_of(const ldpc_code& code, const decoder_config& config, unsigned* bit = 
     const bool fp32 = config.messages == message_precision::fp32;
     if (!((min_sum && (int8 || fp32)) || (sum_product && fp32)))
         return binary_refusal::algorithm;
+    if (min_sum && config.min_sum_magnitude != min_sum_magnitude_rule::smallest)
+        return binary_refusal::magnitude;
     if (!int8)
         return binary_refusal::none;
     for (unsigned v = 0; v < code.n(); ++v)
@@ -81,6 +83,9 @@ std::string cuda_binary_refusal(const ldpc_code& code, const decoder_config& con
     case binary_refusal::algorithm:
         return "the CUDA binary decoder runs algorithm='min-sum' with messages='int8' "
                "or 'fp32', and algorithm='sum-product' with messages='fp32'";
+    case binary_refusal::magnitude:
+        return "the CUDA min-sum decoder runs min_sum_magnitude='smallest'; "
+               "'two-smallest' runs on the CPU (device='cpu' or 'auto')";
     case binary_refusal::degree:
         return "the CUDA min-sum decoder takes bits of degree up to " +
                std::to_string(kernels::min_sum_max_fixed_degree) + "; bit " +

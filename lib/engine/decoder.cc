@@ -68,6 +68,21 @@ std::string to_string(decoder_schedule s)
     return s == decoder_schedule::layered ? "layered" : "flooding";
 }
 
+min_sum_magnitude_rule parse_min_sum_magnitude(const std::string& s)
+{
+    if (s == "smallest")
+        return min_sum_magnitude_rule::smallest;
+    if (s == "two-smallest")
+        return min_sum_magnitude_rule::two_smallest;
+    throw std::invalid_argument("min_sum_magnitude='" + s +
+                                "' is unknown; allowed: smallest, two-smallest");
+}
+
+std::string to_string(min_sum_magnitude_rule m)
+{
+    return m == min_sum_magnitude_rule::two_smallest ? "two-smallest" : "smallest";
+}
+
 message_precision parse_message_precision(const std::string& s)
 {
     if (s == "fp32")

@@ -37,8 +37,9 @@ inline fixed_point_constants fixed_point_constants_of(const decoder_config& c)
     fixed_point_constants k;
     // batch_decoder checks that round(16 * scale) >= 1 for int8 messages
     k.scale_q = std::max(1, int32_t(std::nearbyint(16.0f * c.min_sum_scale)));
-    k.offset_q =
-        int32_t(std::min(std::nearbyint(c.min_sum_offset * c.llr_scale), 128.0f));
+    // (a decoder resolves min_sum_offset_auto before; clamped all the same)
+    k.offset_q = int32_t(
+        std::clamp(std::nearbyint(c.min_sum_offset * c.llr_scale), 0.0f, 128.0f));
     k.int8_limit = batch_decoder::max_input_magnitude * c.llr_scale;
     k.int8_clip = int32_t(std::nearbyint(std::min(k.int8_limit, 127.0f)));
     k.int8_step = 1.0f / c.llr_scale;

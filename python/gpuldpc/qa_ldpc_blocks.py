@@ -351,6 +351,13 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                                         min_sum_scale="auto", min_sum_offset=1)
             self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (pair[0], 1.0))
         code = gpuldpc.ldpc_code.load("nr:1:16")
+        dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
+                                    min_sum_magnitude="two-smallest", device="auto")
+        self.assertEqual((dec.min_sum_magnitude, dec.device), ("two-smallest", "cpu"))
+        with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
+                                    "allowed: smallest, two-smallest"):
+            gpuldpc.batch_decoder(code, algorithm="min-sum", min_sum_magnitude="three")
+        code = gpuldpc.ldpc_code.load("nr:1:16")
         for kw, error, pattern in (
                 ({"min_sum_scale": 0}, ValueError, r"min_sum_scale=0 is out of range"),
                 ({"min_sum_scale": "x"}, ValueError, r"min_sum_scale='x' is not a number"),

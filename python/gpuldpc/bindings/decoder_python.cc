@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(a7b17c1dfb73e0ee44a07a0d90000859) */
+/* BINDTOOL_HEADER_FILE_HASH(a1082fe75b96d92f61c42955e9051786) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -113,11 +113,15 @@ void bind_decoder(py::module& m)
         "              early_termination=True, min_sum_scale='auto',\n"
         "              min_sum_offset='auto',"
         " flip_llr_sign=False, threads=0, device='auto',\n"
-        "              messages='fp32', llr_scale=4.0, pack_info_bits=False)\n\n"
+        "              messages='fp32', llr_scale=4.0, pack_info_bits=False,\n"
+        "              min_sum_magnitude='smallest')\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. min_sum_scale, min_sum_offset: 'auto' (the defaults:\n"
         "the correction chosen for the code, min_sum_auto_correction(code)) or a\n"
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
+        "min_sum_magnitude: 'smallest' (min-sum) or 'two-smallest' (the two smallest\n"
+        "input magnitudes combined exactly: closer to sum-product on low-rate codes\n"
+        "with punctured bits; CPU only for now).\n"
         "LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
@@ -147,7 +151,8 @@ void bind_decoder(py::module& m)
                          const std::string& device,
                          const std::string& messages,
                          float llr_scale,
-                         bool pack_info_bits) {
+                         bool pack_info_bits,
+                         const std::string& min_sum_magnitude) {
                  decoder_config cfg;
                  cfg.algorithm = parse_decoder_algorithm(algorithm);
                  cfg.schedule = parse_decoder_schedule(schedule);
@@ -162,6 +167,7 @@ void bind_decoder(py::module& m)
                  cfg.messages = parse_message_precision(messages);
                  cfg.llr_scale = llr_scale;
                  cfg.pack_info_bits = pack_info_bits;
+                 cfg.min_sum_magnitude = parse_min_sum_magnitude(min_sum_magnitude);
                  // the Python edge: GPULDPC_* tuning variables apply here
                  cfg.gpu = gpu_tuning::from_environment();
                  return batch_decoder::make(code, cfg, device);
@@ -178,7 +184,8 @@ void bind_decoder(py::module& m)
              py::arg("device") = "auto",
              py::arg("messages") = "fp32",
              py::arg("llr_scale") = 4.0f,
-             py::arg("pack_info_bits") = false)
+             py::arg("pack_info_bits") = false,
+             py::arg("min_sum_magnitude") = "smallest")
         .def(
             "decode",
             [](batch_decoder& d, py::object llr, bool return_codeword) {
@@ -321,6 +328,9 @@ void bind_decoder(py::module& m)
             "min_sum_offset",
             [](const batch_decoder& d) { return d.config().min_sum_offset; },
             "The min-sum offset the decoder applies ('auto' resolved).")
+        .def_property_readonly(
+            "min_sum_magnitude",
+            [](const batch_decoder& d) { return to_string(d.config().min_sum_magnitude); })
         .def_property_readonly(
             "max_iterations",
             [](const batch_decoder& d) { return d.config().max_iterations; })

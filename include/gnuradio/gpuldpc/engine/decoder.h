@@ -59,11 +59,34 @@ enum class message_precision {
     //! - check messages: magnitude (max(min - offset_q, 0) * scale_q + 8) >> 4
     //!   with scale_q = round(16 * min_sum_scale) (min_sum_scale >= 1/32) and
     //!   offset_q = round(min_sum_offset * llr_scale) (at most 128), the sign
-    //!   of the others' product;
+    //!   of the others' product; with min_sum_magnitude_rule::two_smallest, min is
+    //!   m2 (+) m3 or m1 (+) m2 of the magnitudes clamped to 127, with
+    //!   f(x) = round(llr_scale * ln(1 + e^-(x / llr_scale))) (ties to even)
+    //!   and the result at least 0;
     //! - beliefs: the channel value plus all the variable's check messages,
     //!   exact (32-bit integers; 16 bits on a GPU).
     int8,
 };
+
+/*! What a min-sum check message's magnitude is made of, before its correction. */
+enum class min_sum_magnitude_rule {
+    smallest, //!< the smallest input magnitude of the other edges (min-sum)
+    //! the two smallest combined exactly, as belief propagation would combine
+    //! them (the lambda-min rule of Guilloud, Boutillon and Danger, 2003, with
+    //! lambda = 2): with m1 <= m2 <= m3 the check's three smallest input
+    //! magnitudes, m2 (+) m3 on an edge whose input magnitude is m1 and
+    //! m1 (+) m2 on the others, where a (+) b = a + f(a + b) - f(b - a) for
+    //! a <= b and f(x) = ln(1 + e^-x); checks of degree 2 take smallest. The
+    //! 8-bit rule computes it in its steps (message_precision::int8). Closer
+    //! to belief propagation on codes with punctured bits and low rates (5G
+    //! NR BG1 at rate 1/3 within 0.1 dB; docs/min_sum_correction.md). The
+    //! CPU decoders run it; the GPU decoders do not yet.
+    two_smallest,
+};
+
+/*! Parses "smallest", "two-smallest". */
+GPULDPC_ENGINE_API min_sum_magnitude_rule parse_min_sum_magnitude(const std::string& s);
+GPULDPC_ENGINE_API std::string to_string(min_sum_magnitude_rule m);
 
 /*! Parses "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum". */
 GPULDPC_ENGINE_API decoder_algorithm parse_decoder_algorithm(const std::string& s);
@@ -146,6 +169,8 @@ struct decoder_config {
     //! or min_sum_offset_auto (the default): min_sum_auto_correction()'s
     //! offset where min_sum_scale is auto too, else 0
     float min_sum_offset = min_sum_offset_auto;
+    //! min-sum: what a check message's magnitude is made of
+    min_sum_magnitude_rule min_sum_magnitude = min_sum_magnitude_rule::smallest;
     //! false: LLR = log(P(1)/P(0)), positive means 1 (GNU Radio's convention);
     //! true: LLR = log(P(0)/P(1)), positive means 0
     bool flip_llr_sign = false;
