@@ -9,6 +9,7 @@
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/nr_rate_matching.h>
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
 #include <cmath>
@@ -268,6 +269,93 @@ BOOST_AUTO_TEST_CASE(nr_codes_of_fewer_parity_rows_are_the_mother_codes_top_left
                         std::string(e.what()).find("nr:BG:Z:ROWS") != std::string::npos);
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(nr_rate_matching_selects_and_recovers_the_circular_buffer)
+{
+    // TS 38.212 Table 5.4.2.1-2 with N_cb = N
+    const nr_rate_matching bg1(1, 384, 0, 2), bg2(2, 384, 0, 2);
+    const unsigned k0_bg1[4] = { 0, 17, 33, 56 }, k0_bg2[4] = { 0, 13, 25, 43 };
+    for (unsigned rv = 0; rv < 4; ++rv) {
+        BOOST_CHECK_EQUAL(bg1.start(rv), k0_bg1[rv] * 384);
+        BOOST_CHECK_EQUAL(bg2.start(rv), k0_bg2[rv] * 384);
+    }
+    const unsigned z = 16, filler = 20;
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, z));
+    BOOST_REQUIRE_EQUAL(code->info_positions().front(), 0u);
+    BOOST_REQUIRE_EQUAL(code->info_positions().back(), code->k() - 1);
+    std::mt19937 rng(11);
+    std::vector<uint8_t> info(code->k()), cw(code->n());
+    for (size_t i = 0; i + filler < info.size(); ++i)
+        info[i] = rng() & 1; // the last `filler` stay 0
+    code->encode(info.data(), cw.data(), 1);
+    const nr_rate_matching rm(1, z, filler, 2);
+    BOOST_CHECK_EQUAL(rm.buffer_size(), code->n_transmitted());
+    const unsigned first_filler = code->k() - filler - 2 * z;
+    // Q_m = 2: rows of E / 2, read out column by column
+    for (unsigned rv = 0; rv < 4; ++rv) {
+        const auto f = rm.select(cw.data(), 4, rv);
+        const unsigned k0 = rm.start(rv);
+        const auto d = [&](unsigned j) { return cw[2 * z + (k0 + j) % rm.buffer_size()]; };
+        if (k0 + 4 <= first_filler || k0 >= first_filler + filler) {
+            BOOST_CHECK_EQUAL(int(f[0]), int(d(0)));
+            BOOST_CHECK_EQUAL(int(f[1]), int(d(2)));
+            BOOST_CHECK_EQUAL(int(f[2]), int(d(1)));
+            BOOST_CHECK_EQUAL(int(f[3]), int(d(3)));
+        }
+    }
+    // every bit but the fillers once: the buffer is the codeword's soft values
+    for (unsigned rv = 0; rv < 4; ++rv) {
+        const unsigned e = rm.buffer_size() - filler;
+        const auto sent = rm.select(cw.data(), e, rv);
+        std::vector<float> received(e);
+        for (unsigned i = 0; i < e; ++i)
+            received[i] = sent[i] ? 8.0f : -8.0f; // GNU Radio: positive means 1
+        auto buffer = rm.buffer(-64.0f);
+        rm.combine(received.data(), e, rv, buffer.data());
+        for (unsigned j = 0; j < rm.buffer_size(); ++j) {
+            const bool is_filler = j >= first_filler && j < first_filler + filler;
+            const float want = is_filler ? -64.0f : (cw[2 * z + j] ? 8.0f : -8.0f);
+            if (buffer[j] != want) {
+                BOOST_ERROR("rv " << rv << ", position " << j << ": " << buffer[j]
+                                  << " instead of " << want);
+                break;
+            }
+        }
+        // and twice over, twice the values
+        rm.combine(received.data(), e, rv, buffer.data());
+        const unsigned after = first_filler + filler;
+        BOOST_CHECK_EQUAL(buffer[after], 2 * (cw[2 * z + after] ? 8.0f : -8.0f));
+    }
+    // a short version and another one decode together
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = decoder_schedule::layered;
+    auto dec = batch_decoder::make(code, cfg, "cpu");
+    auto buffer = rm.buffer(-64.0f);
+    for (unsigned rv : { 0u, 2u }) {
+        const unsigned e = 22 * z;
+        const auto sent = rm.select(cw.data(), e, rv);
+        std::vector<float> received(e);
+        for (unsigned i = 0; i < e; ++i)
+            received[i] = sent[i] ? 4.0f : -4.0f;
+        rm.combine(received.data(), e, rv, buffer.data());
+    }
+    std::vector<uint8_t> bits(code->k());
+    frame_status st;
+    dec->decode(buffer.data(), 1, bits.data(), &st);
+    BOOST_CHECK(st.converged);
+    BOOST_CHECK(bits == info);
+    // arguments
+    const uint8_t* no_bits = cw.data();
+    BOOST_CHECK_THROW(rm.select(no_bits, 4, 4), std::invalid_argument);
+    BOOST_CHECK_THROW(rm.select(no_bits, 0, 0), std::invalid_argument);
+    BOOST_CHECK_THROW(rm.select(no_bits, 5, 0), std::invalid_argument);
+    BOOST_CHECK_THROW(nr_rate_matching(3, 16, 0, 2), std::invalid_argument);
+    BOOST_CHECK_THROW(nr_rate_matching(1, 17, 0, 2), std::invalid_argument);
+    BOOST_CHECK_THROW(nr_rate_matching(1, 16, 22 * 16 - 32, 2), std::invalid_argument);
+    BOOST_CHECK_THROW(nr_rate_matching(1, 16, 0, 3), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(nr_frames_decode)

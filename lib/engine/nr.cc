@@ -32,6 +32,10 @@ int lifting_set(unsigned z)
 
 } // namespace
 
+namespace detail {
+bool nr_lifting_size(unsigned z) { return lifting_set(z) >= 0; }
+} // namespace detail
+
 ldpc_code ldpc_code::nr(unsigned base_graph, unsigned z) { return nr(base_graph, z, 0); }
 
 ldpc_code ldpc_code::nr(unsigned base_graph, unsigned z, unsigned parity_rows)

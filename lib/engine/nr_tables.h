@@ -547,6 +547,10 @@ inline constexpr base_entry base_graph_2[] = {
 };
 
 } // namespace nr
+
+//! Whether z is a 5G NR lifting size (Table 5.3.2-1).
+bool nr_lifting_size(unsigned z);
+
 } // namespace detail
 } // namespace gpuldpc
 } // namespace gr

@@ -79,6 +79,33 @@ class qa_ldpc_code(gr_unittest.TestCase):
         for q in (2, 4, 16, 64, 256):
             self.assertIn(q, qs)
 
+    def test_nr_rate_matching_round_trip(self):
+        # two redundancy versions of 5G NR BG2 Z=16 with 8 filler bits, combined
+        rm = gpuldpc.nr_rate_matching(2, 16, filler_bits=8, q_m=2)
+        code = gpuldpc.ldpc_code.nr(2, 16)
+        self.assertEqual((rm.buffer_size, rm.codeword_size), (code.n_transmitted, code.n))
+        self.assertEqual([rm.start(rv) for rv in range(4)], [0, 13 * 16, 25 * 16, 43 * 16])
+        info = np.random.default_rng(3).integers(0, 2, code.k).astype(np.uint8)
+        info[-8:] = 0
+        cw = code.encode(info)
+        buf = rm.buffer()
+        self.assertTrue(np.all(buf[code.k - 8 - 32:code.k - 32] == -64.0))
+        for rv in (0, 2):
+            bits = rm.select(cw, 12 * 16, rv)
+            self.assertEqual(bits.shape, (12 * 16,))
+            buf = rm.combine(np.where(bits == 1, 6.0, -6.0), rv, buf)
+        dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
+                                    schedule="layered", device="cpu")
+        out, status = dec.decode(buf.astype(np.float32))
+        self.assertTrue(np.array_equal(np.asarray(out).ravel(), info))
+        with self.assertRaisesRegex(ValueError, "rv=4 is not a redundancy version"):
+            rm.select(cw, 4, 4)
+        with self.assertRaisesRegex(ValueError, "e=3 is out of range; allowed: a positive "
+                                    "multiple of q_m=2"):
+            rm.select(cw, 3, 0)
+        with self.assertRaisesRegex(ValueError, "filler_bits=150 is out of range"):
+            gpuldpc.nr_rate_matching(2, 16, filler_bits=150)
+
     def test_coloured_layers(self):
         code = gpuldpc.ldpc_code.load(
             os.path.join(gpuldpc.codes_dir(), "regular_3_6_n1008_gf2.alist"))

@@ -23,6 +23,7 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_gf_field(py::module& m);
 void bind_ldpc_code(py::module& m);
+void bind_nr_rate_matching(py::module& m);
 void bind_device(py::module& m);
 void bind_fault_injection(py::module& m);
 void bind_decoder(py::module& m);
@@ -67,6 +68,7 @@ PYBIND11_MODULE(gpuldpc_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_gf_field(m);
     bind_ldpc_code(m);
+    bind_nr_rate_matching(m);
     bind_device(m);
     bind_fault_injection(m);
     bind_decoder(m);
