@@ -204,6 +204,6 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_decode_low_rate_nr_closer_to_sum_pr
     BOOST_CHECK_LT(with_two, with_auto);
     // the GPU decoders do not run it: device "auto" takes the CPU
     two.algorithm = decoder_algorithm::min_sum;
-    two.messages = message_precision::int8;
+    two.messages = message_precision::fp32;
     BOOST_CHECK_EQUAL(batch_decoder::make(code, two, "auto")->device_name(), "cpu");
 }

@@ -275,12 +275,8 @@ public:
         : d_k(fixed_point_constants_of(cfg)),
           d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest)
     {
-        // f(x) = round(llr_scale ln(1 + e^-(x / llr_scale))) for the sums and
-        // differences of two magnitudes of at most 127
         if (d_two_smallest)
-            for (int32_t x = 0; x <= 254; ++x)
-                d_f[x] = int32_t(std::nearbyint(
-                    cfg.llr_scale * std::log1p(std::exp(-double(x) / cfg.llr_scale))));
+            d_f = two_smallest_table(cfg.llr_scale);
     }
 
     void check_update(const int8_t* in,
@@ -336,7 +332,7 @@ public:
 private:
     fixed_point_constants d_k;
     bool d_two_smallest;
-    std::array<int32_t, 255> d_f{};
+    std::array<int8_t, 255> d_f{};
 };
 
 /*!

@@ -15,6 +15,7 @@
 
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -44,6 +45,22 @@ inline fixed_point_constants fixed_point_constants_of(const decoder_config& c)
     k.int8_clip = int32_t(std::nearbyint(std::min(k.int8_limit, 127.0f)));
     k.int8_step = 1.0f / c.llr_scale;
     return k;
+}
+
+/*!
+ * min_sum_magnitude_rule::two_smallest in the 8-bit rule: f(x) =
+ * round(llr_scale ln(1 + e^-(x / llr_scale))) (ties to even) for x = 0 ..
+ * 254, the sums and differences of two magnitudes of at most 127; at most
+ * round(64 ln 2) = 44. The CPU reference and the GPU decoder read the same
+ * table.
+ */
+inline std::array<int8_t, 255> two_smallest_table(float llr_scale)
+{
+    std::array<int8_t, 255> f{};
+    for (int32_t x = 0; x <= 254; ++x)
+        f[x] = int8_t(
+            std::nearbyint(llr_scale * std::log1p(std::exp(-double(x) / llr_scale))));
+    return f;
 }
 
 } // namespace detail
