@@ -39,6 +39,24 @@ BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
     }
 }
 
+BOOST_AUTO_TEST_CASE(auto_correction_of_two_smallest)
+{
+    const auto two = min_sum_magnitude_rule::two_smallest;
+    const auto nr = min_sum_auto_correction(ldpc_code::nr(1, 16), two);
+    BOOST_CHECK_EQUAL(nr.scale, 1.0f);
+    BOOST_CHECK_EQUAL(nr.offset, 0.25f);
+    const auto s2 = min_sum_auto_correction(ldpc_code::dvbs2("1/4", "short"), two);
+    BOOST_CHECK_EQUAL(s2.scale, 1.0f);
+    BOOST_CHECK_EQUAL(s2.offset, 0.0f);
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.min_sum_magnitude = two;
+    const auto dec =
+        batch_decoder::make(std::make_shared<ldpc_code>(ldpc_code::nr(1, 16)), cfg, "cpu");
+    BOOST_CHECK_EQUAL(dec->config().min_sum_scale, 1.0f);
+    BOOST_CHECK_EQUAL(dec->config().min_sum_offset, 0.25f);
+}
+
 BOOST_AUTO_TEST_CASE(decoders_take_the_auto_correction_or_the_given_one)
 {
     const auto code = std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/4", "short"));
@@ -191,10 +209,8 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_decode_low_rate_nr_closer_to_sum_pr
                                  batch.info_bits.begin() + f * code->k());
         return wrong;
     };
-    decoder_config two;
+    decoder_config two; // its automatic pair: scale 1, offset 0.25
     two.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
-    two.min_sum_scale = 1.0f;
-    two.min_sum_offset = 0.25f;
     const size_t with_two = errors(two);
     const size_t with_auto = errors(decoder_config{});
     BOOST_TEST_MESSAGE("frame errors of 2000: two-smallest " << with_two << ", auto pair "

@@ -355,6 +355,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="fp32",
                                     min_sum_magnitude="two-smallest", device="auto")
         self.assertEqual((dec.min_sum_magnitude, dec.device), ("two-smallest", "cpu"))
+        self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
+        self.assertEqual(gpuldpc.min_sum_auto_correction(code, "two-smallest"), (1.0, 0.25))
         with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
                                     "allowed: smallest, two-smallest"):
             gpuldpc.batch_decoder(code, algorithm="min-sum", min_sum_magnitude="three")

@@ -315,6 +315,10 @@ def make_parser():
     p.add_argument("--min-sum-offset", type=_number_or_auto, default="auto",
                    help="min-sum: offset subtracted from magnitudes, >= 0, or auto: "
                         "chosen with an auto scale, else 0 (the default)")
+    p.add_argument("--min-sum-magnitude", default="smallest",
+                   choices=["smallest", "two-smallest"],
+                   help="min-sum: the smallest input magnitude, or the two smallest "
+                        "combined exactly (CPU only for now; default smallest)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,
@@ -353,6 +357,7 @@ def main(argv=None):
                                       llr_scale=args.llr_scale,
                                       min_sum_scale=args.min_sum_scale,
                                       min_sum_offset=args.min_sum_offset,
+                                      min_sum_magnitude=args.min_sum_magnitude,
                                       max_iterations=args.iterations,
                                       threads=args.threads, device=args.device)
     except ValueError as e:
@@ -397,6 +402,7 @@ def main(argv=None):
         "messages": decoder.messages,
         "min_sum_scale": decoder.min_sum_scale,
         "min_sum_offset": decoder.min_sum_offset,
+        "min_sum_magnitude": decoder.min_sum_magnitude,
         "llr_scale": args.llr_scale,
         "iterations": args.iterations,
         "modulation": args.modulation,

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(a1082fe75b96d92f61c42955e9051786) */
+/* BINDTOOL_HEADER_FILE_HASH(fa362d886a9419279085a2a1c45e2696) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -91,14 +91,17 @@ void bind_decoder(py::module& m)
 {
     m.def(
         "min_sum_auto_correction",
-        [](std::shared_ptr<ldpc_code> code) {
-            const auto c = min_sum_auto_correction(*code);
+        [](std::shared_ptr<ldpc_code> code, const std::string& magnitude) {
+            const auto c =
+                min_sum_auto_correction(*code, parse_min_sum_magnitude(magnitude));
             return std::make_pair(c.scale, c.offset);
         },
         py::arg("code"),
+        py::arg("min_sum_magnitude") = "smallest",
         "(scale, offset): the min-sum correction that min_sum_scale='auto' and "
         "min_sum_offset='auto' take for the code: scale 1 and offset 0.25 where the "
-        "parity bits accumulate (DVB-S2), else 15/16 and 0.5; measured by "
+        "parity bits accumulate (DVB-S2), else 15/16 and 0.5 (with "
+        "min_sum_magnitude='two-smallest': 1 and 0, else 1 and 0.25); measured by "
         "simulation (docs/min_sum_correction.md).");
 
     PYBIND11_NUMPY_DTYPE(

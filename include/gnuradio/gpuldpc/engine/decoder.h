@@ -146,11 +146,16 @@ struct min_sum_correction {
  *   DVB-T2, ATSC 3.0): offset min-sum, scale 1, offset 0.25;
  * - the rest (5G NR, IEEE 802.11n, regular and other codes): scale 15/16,
  *   offset 0.5.
+ * With min_sum_magnitude_rule::two_smallest (measured the same way): scale 1
+ * with offset 0.25, and scale 1 without offset where the parity bits
+ * accumulate.
  * Multiples of 1/16 and 1/4, so that the float rule and the 8-bit rule (at
  * the default llr_scale of 4) apply the same correction: the same for every
  * decoder of the code, CPU and GPU.
  */
-GPULDPC_ENGINE_API min_sum_correction min_sum_auto_correction(const ldpc_code& code);
+GPULDPC_ENGINE_API min_sum_correction min_sum_auto_correction(
+    const ldpc_code& code,
+    min_sum_magnitude_rule magnitude = min_sum_magnitude_rule::smallest);
 
 /*! Configuration of a batch decoder. */
 struct decoder_config {
