@@ -347,6 +347,27 @@ BOOST_AUTO_TEST_CASE(nr_rate_matching_selects_and_recovers_the_circular_buffer)
     dec->decode(buffer.data(), 1, bits.data(), &st);
     BOOST_CHECK(st.converged);
     BOOST_CHECK(bits == info);
+    // limited buffer: N_cb = 40 Z, k0 = floor(a N_cb / (66 Z)) Z, and the
+    // bits past N_cb never sent
+    const nr_rate_matching lbrm(1, z, 0, 2, 40 * z);
+    BOOST_CHECK_EQUAL(lbrm.circular_buffer_size(), 40 * z);
+    BOOST_CHECK_EQUAL(lbrm.buffer_size(), 66 * z);
+    BOOST_CHECK_EQUAL(lbrm.start(1), (17 * 40 / 66) * z);
+    BOOST_CHECK_EQUAL(lbrm.start(3), (56 * 40 / 66) * z);
+    {
+        const unsigned e = 2 * 40 * z; // twice around
+        BOOST_CHECK_EQUAL(lbrm.select(cw.data(), e, 1).size(), e);
+        std::vector<float> received(e, 1.0f);
+        auto b = lbrm.buffer(-64.0f);
+        lbrm.combine(received.data(), e, 1, b.data());
+        for (unsigned j = 0; j < 66 * z; ++j)
+            if (b[j] != (j < 40 * z ? 2.0f : 0.0f)) {
+                BOOST_ERROR("limited buffer, position " << j << ": " << b[j]);
+                break;
+            }
+    }
+    BOOST_CHECK_THROW(nr_rate_matching(1, z, 0, 2, 20 * z - 1), std::invalid_argument);
+    BOOST_CHECK_THROW(nr_rate_matching(1, z, 0, 2, 66 * z + 1), std::invalid_argument);
     // arguments
     const uint8_t* no_bits = cw.data();
     BOOST_CHECK_THROW(rm.select(no_bits, 4, 4), std::invalid_argument);

@@ -19,7 +19,8 @@ namespace gpuldpc {
 nr_rate_matching::nr_rate_matching(unsigned base_graph,
                                    unsigned z,
                                    unsigned filler_bits,
-                                   unsigned q_m)
+                                   unsigned q_m,
+                                   unsigned circular_buffer)
     : d_bg(base_graph), d_z(z), d_filler(filler_bits), d_qm(q_m)
 {
     if (base_graph != 1 && base_graph != 2)
@@ -30,8 +31,14 @@ nr_rate_matching::nr_rate_matching(unsigned base_graph,
             "z=" + std::to_string(z) +
             " is not a 5G NR lifting size; allowed: a * 2^j <= 384 with a in "
             "{2, 3, 5, 7, 9, 11, 13, 15}");
-    d_ncb = (base_graph == 1 ? 66 : 50) * z;
+    d_n = (base_graph == 1 ? 68 : 52) * z;
     d_k = (base_graph == 1 ? 22 : 10) * z;
+    d_ncb = circular_buffer ? circular_buffer : d_n - 2 * z;
+    if (d_ncb < d_k - 2 * z || d_ncb > d_n - 2 * z)
+        throw std::invalid_argument(
+            "circular_buffer=" + std::to_string(circular_buffer) +
+            " is out of range; allowed: 0 (N - 2 Z) or " + std::to_string(d_k - 2 * z) +
+            " .. " + std::to_string(d_n - 2 * z));
     // the filler bits lie past the 2 Z punctured bits: K' > 2 Z keeps them in
     // the buffer, as the standard's segmentation does
     if (filler_bits + 2 * z >= d_k)
@@ -47,14 +54,16 @@ nr_rate_matching::nr_rate_matching(unsigned base_graph,
 
 unsigned nr_rate_matching::start(unsigned rv) const
 {
-    // Table 5.4.2.1-2, N_cb = N: floor(a N_cb / (66 Z)) Z = a Z (BG1), and
-    // with 50 for base graph 2
+    // Table 5.4.2.1-2: floor(a N_cb / (66 Z)) Z for base graph 1, with 50
+    // for base graph 2 (a Z where N_cb is the whole N - 2 Z)
     static constexpr unsigned bg1[4] = { 0, 17, 33, 56 };
     static constexpr unsigned bg2[4] = { 0, 13, 25, 43 };
     if (rv > 3)
         throw std::invalid_argument("rv=" + std::to_string(rv) +
                                     " is not a redundancy version; allowed: 0 .. 3");
-    return (d_bg == 1 ? bg1[rv] : bg2[rv]) * d_z;
+    const uint64_t a = d_bg == 1 ? bg1[rv] : bg2[rv];
+    const uint64_t columns = d_bg == 1 ? 66 : 50;
+    return unsigned(a * d_ncb / (columns * d_z) * d_z);
 }
 
 void nr_rate_matching::check(unsigned e, unsigned rv) const
@@ -113,7 +122,7 @@ void nr_rate_matching::combine(const float* received,
 
 std::vector<float> nr_rate_matching::buffer(float known_zero) const
 {
-    std::vector<float> b(d_ncb, 0.0f);
+    std::vector<float> b(buffer_size(), 0.0f);
     for (unsigned j = d_k - d_filler - 2 * d_z; j < d_k - 2 * d_z; ++j)
         b[j] = known_zero;
     return b;

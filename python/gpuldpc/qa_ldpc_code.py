@@ -105,6 +105,11 @@ class qa_ldpc_code(gr_unittest.TestCase):
             rm.select(cw, 3, 0)
         with self.assertRaisesRegex(ValueError, "filler_bits=150 is out of range"):
             gpuldpc.nr_rate_matching(2, 16, filler_bits=150)
+        lbrm = gpuldpc.nr_rate_matching(2, 16, circular_buffer=30 * 16)
+        self.assertEqual((lbrm.circular_buffer_size, lbrm.buffer_size), (480, 800))
+        self.assertEqual(lbrm.start(2), (25 * 480 // (50 * 16)) * 16)
+        with self.assertRaisesRegex(ValueError, "circular_buffer=100 is out of range"):
+            gpuldpc.nr_rate_matching(2, 16, circular_buffer=100)
 
     def test_coloured_layers(self):
         code = gpuldpc.ldpc_code.load(

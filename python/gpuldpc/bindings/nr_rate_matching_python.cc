@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/nr_rate_matching.h)                                 */
-/* BINDTOOL_HEADER_FILE_HASH(cd12500956a225a03f09e8753ba3825c) */
+/* BINDTOOL_HEADER_FILE_HASH(f13c160a3e391cd524bdc3efb59ba2f4) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -38,24 +38,36 @@ void bind_nr_rate_matching(py::module& m)
         "version read from the circular buffer (the mother codeword of "
         "ldpc_code.nr(base_graph, z) less its first 2z bits), skipping filler bits, "
         "bit-interleaved over q_m rows; and the inverse for soft values.\n\n"
-        "nr_rate_matching(base_graph, z, filler_bits=0, q_m=2): the last filler_bits "
-        "information bits are fillers (the encoder must be given zeros there). "
+        "nr_rate_matching(base_graph, z, filler_bits=0, q_m=2, circular_buffer=0): "
+        "the last filler_bits information bits are fillers (the encoder must be "
+        "given zeros there); circular_buffer: N_cb of limited buffer rate matching "
+        "(0: all N - 2z bits). "
         "select(codeword, e, rv) -> e bits; buffer(known_zero=-64.0) -> a buffer of "
         "buffer_size soft values, 0 but at the fillers; combine(received, rv, buffer) "
         "-> the buffer with e soft values added where they were read from (versions "
         "and repeats accumulate); a buffer is the input of a decoder of "
         "ldpc_code.nr(base_graph, z).")
-        .def(py::init([uint_arg](long long bg, long long z, long long filler, long long qm) {
+        .def(py::init([uint_arg](long long bg,
+                                 long long z,
+                                 long long filler,
+                                 long long qm,
+                                 long long circular_buffer) {
                  return std::make_shared<nr_rate_matching>(
                      uint_arg(bg, "base_graph", "1, 2"),
                      uint_arg(z, "z", "a 5G NR lifting size"),
                      uint_arg(filler, "filler_bits", "0 .. K - 2z - 1"),
-                     uint_arg(qm, "q_m", "1, 2, 4, 6, 8, 10"));
+                     uint_arg(qm, "q_m", "1, 2, 4, 6, 8, 10"),
+                     uint_arg(circular_buffer,
+                              "circular_buffer",
+                              "0 (N - 2z) or K - 2z .. N - 2z"));
              }),
              py::arg("base_graph"),
              py::arg("z"),
              py::arg("filler_bits") = 0,
-             py::arg("q_m") = 2)
+             py::arg("q_m") = 2,
+             py::arg("circular_buffer") = 0)
+        .def_property_readonly("circular_buffer_size",
+                               &nr_rate_matching::circular_buffer_size)
         .def_property_readonly("buffer_size", &nr_rate_matching::buffer_size)
         .def_property_readonly("filler_bits", &nr_rate_matching::filler_bits)
         .def_property_readonly("info_bits", &nr_rate_matching::info_bits)
