@@ -16,6 +16,34 @@
 
 using namespace gr::gpuldpc;
 
+namespace {
+
+// Frame errors (information bits) of 8-bit layered min-sum, 10 iterations, on
+// the CPU with \p cfg's correction and magnitude rule.
+size_t layered_frame_errors(ldpc_code::sptr code,
+                            const qa::noisy_batch& batch,
+                            decoder_config cfg)
+{
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = decoder_schedule::layered;
+    cfg.max_iterations = 10;
+    cfg.threads = 2;
+    const size_t k = code->k(), frames = batch.info_bits.size() / k;
+    auto dec = batch_decoder::make(code, cfg, "cpu");
+    std::vector<uint8_t> bits(batch.info_bits.size());
+    std::vector<frame_status> st(frames);
+    dec->decode(batch.llr.data(), frames, bits.data(), st.data());
+    size_t wrong = 0;
+    for (size_t f = 0; f < frames; ++f)
+        wrong += !std::equal(bits.begin() + f * k,
+                             bits.begin() + (f + 1) * k,
+                             batch.info_bits.begin() + f * k);
+    return wrong;
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
 {
     // docs/min_sum_correction.md: offset min-sum where the parity bits
@@ -114,28 +142,11 @@ BOOST_AUTO_TEST_CASE(auto_correction_decodes_low_rate_nr_where_13_16_fails)
     const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 16));
     const size_t frames = 1000;
     const auto batch = qa::make_batch(*code, frames, 2.0, 38);
-    auto errors = [&](float scale, float offset) {
-        decoder_config cfg;
-        cfg.algorithm = decoder_algorithm::min_sum;
-        cfg.messages = message_precision::int8;
-        cfg.schedule = decoder_schedule::layered;
-        cfg.max_iterations = 10;
-        cfg.min_sum_scale = scale;
-        cfg.min_sum_offset = offset;
-        cfg.threads = 2;
-        auto dec = batch_decoder::make(code, cfg, "cpu");
-        std::vector<uint8_t> bits(batch.info_bits.size());
-        std::vector<frame_status> st(frames);
-        dec->decode(batch.llr.data(), frames, bits.data(), st.data());
-        size_t wrong = 0;
-        for (size_t f = 0; f < frames; ++f)
-            wrong += !std::equal(bits.begin() + f * code->k(),
-                                 bits.begin() + (f + 1) * code->k(),
-                                 batch.info_bits.begin() + f * code->k());
-        return wrong;
-    };
-    const size_t with_auto = errors(min_sum_scale_auto, min_sum_offset_auto);
-    const size_t with_13 = errors(13.0f / 16.0f, 0.0f);
+    decoder_config scaled;
+    scaled.min_sum_scale = 13.0f / 16.0f;
+    scaled.min_sum_offset = 0.0f;
+    const size_t with_auto = layered_frame_errors(code, batch, decoder_config{});
+    const size_t with_13 = layered_frame_errors(code, batch, scaled);
     BOOST_TEST_MESSAGE("frame errors of 1000: auto " << with_auto << ", 13/16 "
                                                      << with_13);
     BOOST_CHECK_LE(with_auto, 20u);
@@ -192,27 +203,10 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_decode_low_rate_nr_closer_to_sum_pr
     const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 16));
     const size_t frames = 2000;
     const auto batch = qa::make_batch(*code, frames, 1.5, 39);
-    auto errors = [&](decoder_config cfg) {
-        cfg.algorithm = decoder_algorithm::min_sum;
-        cfg.messages = message_precision::int8;
-        cfg.schedule = decoder_schedule::layered;
-        cfg.max_iterations = 10;
-        cfg.threads = 2;
-        auto dec = batch_decoder::make(code, cfg, "cpu");
-        std::vector<uint8_t> bits(batch.info_bits.size());
-        std::vector<frame_status> st(frames);
-        dec->decode(batch.llr.data(), frames, bits.data(), st.data());
-        size_t wrong = 0;
-        for (size_t f = 0; f < frames; ++f)
-            wrong += !std::equal(bits.begin() + f * code->k(),
-                                 bits.begin() + (f + 1) * code->k(),
-                                 batch.info_bits.begin() + f * code->k());
-        return wrong;
-    };
     decoder_config two; // its automatic pair: scale 1, offset 0.25
     two.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
-    const size_t with_two = errors(two);
-    const size_t with_auto = errors(decoder_config{});
+    const size_t with_two = layered_frame_errors(code, batch, two);
+    const size_t with_auto = layered_frame_errors(code, batch, decoder_config{});
     BOOST_TEST_MESSAGE("frame errors of 2000: two-smallest " << with_two << ", auto pair "
                                                              << with_auto);
     BOOST_CHECK_LE(with_two, 32u);

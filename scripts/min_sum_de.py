@@ -12,9 +12,11 @@ check types (degree), and the edge counts between them; a node's inputs are
 i.i.d. draws from the mixture of its neighbours' types (the cycle-free limit
 of flooding on an ensemble with the code's joint degree profile).
 
-Used to derive the per-check-degree scales of min_sum_scale="auto"
-(lib/engine/min_sum_correction.cc holds the result) and to print the
-thresholds they give: python3 scripts/min_sum_de.py --help.
+Tried as the derivation of min_sum_scale="auto"; it models regular
+ensembles well but not the standard codes' structure (accumulator chains,
+punctured degree-1 extensions), so the pairs in
+lib/engine/min_sum_correction.cc come from scripts/min_sum_scale_sweep.py
+instead (docs/min_sum_correction.md): python3 scripts/min_sum_de.py --help.
 """
 
 import argparse

@@ -192,7 +192,7 @@ public:
               1u, config.threads ? config.threads : std::thread::hardware_concurrency()))
     {
         // the first workspace now, so that a bad configuration fails here
-        d_workspaces.push_back(std::make_unique<workspace<Rule>>(*code, config));
+        d_workspaces.push_back(std::make_unique<workspace<Rule>>(*d_code, d_config));
         d_input_index.assign(code->n(), -1);
         const auto& sent = code->transmitted_positions();
         for (size_t t = 0; t < sent.size(); ++t)

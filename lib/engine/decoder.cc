@@ -446,7 +446,7 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
 {
     if (!code)
         throw std::invalid_argument("code is null");
-    decoder_config resolved = with_min_sum_correction(config, *code);
+    decoder_config resolved = config;
     if (resolved.algorithm == decoder_algorithm::automatic)
         resolved.algorithm =
             code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;

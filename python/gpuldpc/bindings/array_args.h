@@ -43,11 +43,13 @@
 #include <pybind11/numpy.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <pybind11/pybind11.h>
+#include <algorithm>
 #include <type_traits>
 #include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -279,49 +281,59 @@ inline uint64_t uint64_arg(py::handle obj, const char* name)
 }
 
 /*!
- * A min-sum scale or offset argument (\p name): 'auto' or a number; the range
- * is checked where the decoder is made.
+ * A min-sum scale or offset argument (\p name): 'auto' (the text \p parse
+ * takes) or a number other than \p automatic, the C++ value that stands for
+ * 'auto'; the range is checked where the decoder is made.
  */
-inline float
-number_or_auto_arg(const py::object& v, const char* name, const char* allowed)
+inline float number_or_auto_arg(const py::object& v,
+                                const char* name,
+                                const char* allowed,
+                                float automatic,
+                                float (*parse)(const std::string&))
 {
     if (py::isinstance<py::str>(v)) {
-        const std::string text = v.cast<std::string>();
         try {
-            return std::string(name) == "min_sum_scale" ? parse_min_sum_scale(text)
-                                                        : parse_min_sum_offset(text);
+            return parse(v.cast<std::string>());
         } catch (const std::invalid_argument& e) {
             throw py::value_error(e.what());
         }
     }
-    if (!py::isinstance<py::bool_>(v)) {
-        float x;
+    float x = 0.0f;
+    bool number = !py::isinstance<py::bool_>(v);
+    if (number) {
         try {
             x = py::cast<float>(py::float_(v));
         } catch (const py::error_already_set&) {
-            throw py::type_error(std::string(name) + "=" +
-                                 std::string(py::str(py::repr(v))) +
-                                 " is neither 'auto' nor a number; allowed: 'auto' or " +
-                                 allowed);
+            number = false;
         }
-        // the number that stands for 'auto' in C++ is out of range as a number
-        if (x == (std::string(name) == "min_sum_scale" ? min_sum_scale_auto
-                                                       : min_sum_offset_auto))
-            throw py::value_error(std::string(name) + "=" + std::string(py::str(v)) +
-                                  " is out of range; allowed: 'auto' or " + allowed);
-        return x;
     }
-    throw py::type_error(std::string(name) + "=" + std::string(py::str(py::repr(v))) +
-                         " is neither 'auto' nor a number; allowed: 'auto' or " +
-                         allowed);
+    if (!number)
+        throw py::type_error(std::string(name) + "=" + std::string(py::str(py::repr(v))) +
+                             " is neither 'auto' nor a number; allowed: 'auto' or " +
+                             allowed);
+    if (x == automatic)
+        throw py::value_error(std::string(name) + "=" + std::string(py::str(v)) +
+                              " is out of range; allowed: 'auto' or " + allowed);
+    return x;
 }
 inline float min_sum_scale_arg(const py::object& v)
 {
-    return number_or_auto_arg(v, "min_sum_scale", "(0, 1]");
+    return number_or_auto_arg(
+        v, "min_sum_scale", "(0, 1]", min_sum_scale_auto, parse_min_sum_scale);
 }
 inline float min_sum_offset_arg(const py::object& v)
 {
-    return number_or_auto_arg(v, "min_sum_offset", ">= 0");
+    return number_or_auto_arg(
+        v, "min_sum_offset", ">= 0", min_sum_offset_auto, parse_min_sum_offset);
+}
+
+/*! A copy of \p v as a 1-D numpy array. */
+template <typename T>
+py::array_t<T> to_array(const std::vector<T>& v)
+{
+    py::array_t<T> out(v.size());
+    std::copy(v.begin(), v.end(), out.mutable_data());
+    return out;
 }
 
 } // namespace pyargs

@@ -31,6 +31,7 @@ using gr::gpuldpc::code_io_options;
 using gr::gpuldpc::ldpc_code;
 using gr::gpuldpc::pyargs::array_arg;
 using gr::gpuldpc::pyargs::int_arg;
+using gr::gpuldpc::pyargs::to_array;
 using u8array = gr::gpuldpc::pyargs::c_array<uint8_t>;
 
 // a field polynomial argument: 0 for the default, else checked by gf_field
@@ -47,14 +48,6 @@ make_options(const std::string& format, const std::string& coef, long long poly)
     opts.coef = gr::gpuldpc::parse_coef_convention(coef, "coef");
     opts.poly = poly_arg(poly);
     return opts;
-}
-
-template <typename T>
-py::array_t<T> to_array(const std::vector<T>& v)
-{
-    py::array_t<T> out(v.size());
-    std::copy(v.begin(), v.end(), out.mutable_data());
-    return out;
 }
 
 // Accepts frames x width (2-D) or a single frame (1-D); returns the frame count.

@@ -88,12 +88,9 @@ void bind_nr_rate_matching(py::module& m)
                                           std::to_string(cw.size()) +
                                           " bits; expected codeword_size=" +
                                           std::to_string(r.codeword_size()));
-                const auto out =
+                return pyargs::to_array(
                     r.select(cw.data(), uint_arg(e, "e", "a positive multiple of q_m"),
-                             uint_arg(rv, "rv", "0 .. 3"));
-                py::array_t<uint8_t> a(out.size());
-                std::copy(out.begin(), out.end(), a.mutable_data());
-                return a;
+                             uint_arg(rv, "rv", "0 .. 3")));
             },
             py::arg("codeword"),
             py::arg("e"),
@@ -101,10 +98,7 @@ void bind_nr_rate_matching(py::module& m)
         .def(
             "buffer",
             [](const nr_rate_matching& r, float known_zero) {
-                const auto b = r.buffer(known_zero);
-                py::array_t<float> a(b.size());
-                std::copy(b.begin(), b.end(), a.mutable_data());
-                return a;
+                return pyargs::to_array(r.buffer(known_zero));
             },
             py::arg("known_zero") = -64.0f)
         .def(
