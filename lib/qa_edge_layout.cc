@@ -11,6 +11,7 @@
 // (kernels/binary/plan.h).
 
 #include "binary/plan.h"
+#include "binary/state_layout.h"
 #include "gfq/plan.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <boost/test/unit_test.hpp>
@@ -399,6 +400,118 @@ BOOST_AUTO_TEST_CASE(binary_split_variant)
     BOOST_CHECK_EQUAL(v.threads, 384u);
     BOOST_CHECK_EQUAL(v.blocks, 3u * 132);
     BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, turing).on_chip);
+}
+
+BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
+{
+    // A code given by its base matrix, layered, the 8-bit rule: the
+    // quasi-cyclic family where no on-chip group is chosen (or first, where
+    // asked), a lane a check of a base row, its beliefs in shared memory.
+    using kernels::binary_rule;
+    const auto fixed = binary_rule::fixed_min_sum;
+    // base records: rows x cols shifts, -1 no block
+    const std::vector<int32_t> shifts = { 3, -1, 0, 1, //
+                                          -1, 2, 5, 0 };
+    std::vector<uint32_t> offsets, blocks;
+    kernels::min_sum_qc_records(shifts.data(), 2, 4, 6, offsets, blocks);
+    BOOST_CHECK(offsets == std::vector<uint32_t>({ 0, 3, 6 }));
+    BOOST_CHECK(blocks == std::vector<uint32_t>({ 0u << 16 | 3,
+                                                  2u << 16 | 0,
+                                                  3u << 16 | 1,
+                                                  1u << 16 | 2,
+                                                  2u << 16 | 5,
+                                                  3u << 16 | 0 }));
+    const std::vector<int32_t> bad = { 6 };
+    BOOST_CHECK_THROW(kernels::min_sum_qc_records(bad.data(), 1, 1, 6, offsets, blocks),
+                      std::invalid_argument);
+    BOOST_CHECK_THROW(
+        kernels::min_sum_qc_records(shifts.data(), 2, 4, 70000, offsets, blocks),
+        std::invalid_argument);
+
+    // 5G NR BG1 lifted by 384: 46 base rows of 316 blocks, rows of up to 19
+    kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
+    const uint32_t record = 0; // only whether the records exist is weighed
+    nr.qc_z = 384;
+    nr.qc_rows = 46;
+    nr.qc_entries = 316;
+    nr.qc_max_row_degree = 19;
+    nr.qc_row_offsets = &record;
+    nr.qc_blocks = &record;
+    nr.run_checks = &record;
+    nr.run_offsets = &record;
+    BOOST_CHECK(kernels::min_sum_quasi_cyclic_usable(nr, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(nr, false, fixed));
+    BOOST_CHECK(
+        !kernels::min_sum_quasi_cyclic_usable(nr, true, binary_rule::float_min_sum));
+    kernels::min_sum_choice h100 = h100_choice();
+    h100.sms = 132;
+    auto v = kernels::min_sum_choose(nr, true, fixed, h100);
+    BOOST_CHECK(v.quasi_cyclic && !v.on_chip && !v.split && !v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    BOOST_CHECK_EQUAL(v.threads, 384u);
+    BOOST_CHECK_EQUAL(v.shared_bytes, kernels::binary::qc_shared_bytes(26112, 1, 46, 316));
+    BOOST_CHECK_GE(v.shared_bytes, 2u * 26113 + 4u * (47 + 316));
+    BOOST_CHECK_EQUAL(v.message_bytes, 8u * 46 * 384);
+    // 32 registers: shared memory holds 4 blocks an SM
+    BOOST_CHECK_EQUAL(v.blocks, 4u * 132);
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 10000), v.blocks * v.message_bytes);
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 3), 3 * v.message_bytes);
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once, beliefs "
+                      "on chip, compressed check messages in device memory, 528 blocks at "
+                      "most, a frame a lane, 1 frame a group, 384 threads a block");
+    const auto key = kernels::min_sum_kernel_of(nr, v, true);
+    BOOST_CHECK(key.family == kernels::min_sum_family::quasi_cyclic);
+    BOOST_CHECK_EQUAL(key.lanes, 1u);
+    BOOST_CHECK_EQUAL(key.row_degree, 24u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    // a card of 48 KiB a block: the beliefs (52 KB) do not fit
+    kernels::min_sum_choice small_card = h100;
+    small_card.shared_limit = 48 * 1024;
+    small_card.sm.shared_bytes = 64 * 1024;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, small_card).quasi_cyclic);
+    // off, or on_chip off (the global variant for every code)
+    kernels::min_sum_choice off = h100;
+    off.quasi_cyclic = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).quasi_cyclic);
+    off = h100;
+    off.on_chip = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).quasi_cyclic);
+    // base rows of more than 32 blocks: a check's signs exceed a word
+    kernels::min_sum_graph wide = nr;
+    wide.qc_max_row_degree = 33;
+    BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(wide, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_choose(wide, true, fixed, h100).quasi_cyclic);
+    // a variant of another family is refused for the quasi-cyclic kernels
+    kernels::min_sum_variant pairs = v;
+    pairs.pairs = true;
+    BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr, pairs, true),
+                      std::invalid_argument);
+
+    // Z = 2 (BG1: 136 bits): 32 lanes of 2 checks, 64 threads; on chip fits,
+    // and takes the code unless the quasi-cyclic family comes first
+    kernels::min_sum_graph tiny = code_shape(136, 92, 632, 30, 19, 46);
+    tiny.qc_z = 2;
+    tiny.qc_rows = 46;
+    tiny.qc_entries = 316;
+    tiny.qc_max_row_degree = 19;
+    tiny.qc_row_offsets = &record;
+    tiny.qc_blocks = &record;
+    BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, h100).on_chip);
+    kernels::min_sum_choice first = h100;
+    first.quasi_cyclic_first = true;
+    v = kernels::min_sum_choose(tiny, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    BOOST_CHECK_EQUAL(v.threads, 64u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(tiny, v, true).lanes, 32u);
+    // Z = 15: 32 lanes of 15 checks in 480 threads
+    kernels::min_sum_graph z15 = tiny;
+    z15.qc_z = 15;
+    z15.n = 68 * 15;
+    v = kernels::min_sum_choose(z15, true, fixed, first);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    BOOST_CHECK_EQUAL(v.threads, 480u);
 }
 
 BOOST_AUTO_TEST_CASE(binary_variant_choice)

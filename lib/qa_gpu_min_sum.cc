@@ -340,6 +340,87 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
     }
 }
 
+// The quasi-cyclic family (codes with a base matrix, layered, the 8-bit rule)
+// against the CPU, frame for frame: 5G NR base graphs 1 and 2 at lifting
+// sizes from 2 to 384 and several row counts (groups of 1 to 32 lanes, base
+// rows of 3 to 19 blocks), Wi-Fi at its three rates, a punctured code from a
+// base matrix; early termination on and off, float and 8-bit input with a
+// NaN and an infinity; a batch of one frame; launches of 5 frames and two
+// blocks taking the groups in turn.
+BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
+                     *utf::precondition(gpu_present()))
+{
+    struct qc_case {
+        std::string name;
+        ldpc_code::sptr code;
+        double ebn0_db;
+    };
+    auto nr = [](unsigned bg, unsigned z, unsigned rows) {
+        return std::make_shared<ldpc_code>(ldpc_code::nr(bg, z, rows));
+    };
+    std::vector<qc_case> cases = {
+        { "nr:1:2", nr(1, 2, 0), 3.0 },       { "nr:1:15:16", nr(1, 15, 16), 2.0 },
+        { "nr:1:64", nr(1, 64, 0), 1.5 },     { "nr:1:208:8", nr(1, 208, 8), 2.5 },
+        { "nr:1:384:4", nr(1, 384, 4), 3.5 }, { "nr:2:2:8", nr(2, 2, 8), 3.0 },
+        { "nr:2:15", nr(2, 15, 0), 2.0 },     { "nr:2:64:4", nr(2, 64, 4), 3.5 },
+        { "nr:2:208", nr(2, 208, 0), 1.2 },   { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
+        { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
+        { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
+        { "wifi 1944 3/4",
+          std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "3/4")),
+          3.2 },
+    };
+    if (!small()) {
+        cases.push_back({ "nr:1:384", nr(1, 384, 0), 1.1 });
+        cases.push_back({ "nr:2:384:8", nr(2, 384, 8), 2.5 });
+    }
+    const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
+    uint32_t seed = 40;
+    for (const auto& c : cases) {
+        const size_t frames = small() ? 3 : c.code->n() > 10000 ? 9 : 23;
+        auto batch = make_batch(*c.code, frames, c.ebn0_db, ++seed);
+        batch.llr[5] = NAN;
+        batch.llr[batch.llr.size() - 2] = INFINITY;
+        std::vector<int8_t> llr8(batch.llr.size());
+        for (size_t i = 0; i < llr8.size(); ++i)
+            llr8[i] = int8_t(std::isfinite(batch.llr[i])
+                                 ? std::clamp(std::nearbyint(batch.llr[i] * 4.0f),
+                                              -128.0f,
+                                              127.0f)
+                                 : 0.0f);
+        for (bool et : { true, false }) {
+            auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
+            cfg.gpu.quasi_cyclic_first = true;
+            auto cpu = batch_decoder::make(c.code, cfg, "cpu");
+            auto gpu = batch_decoder::make(c.code, cfg, "cuda");
+            auto cfg_turns = cfg;
+            cfg_turns.gpu.launch_frames = 5;
+            cfg_turns.gpu.split_blocks = 2;
+            auto turns = batch_decoder::make(c.code, cfg_turns, "cuda");
+            const std::string what = c.name + (et ? " ET" : " fixed");
+            BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
+            if (chosen)
+                BOOST_CHECK_MESSAGE(
+                    gpu->kernel_variant().find("quasi-cyclic") != std::string::npos,
+                    what << " takes " << gpu->kernel_variant());
+            const auto want = run(*cpu, batch.llr, frames);
+            const auto want8 = run(*cpu, llr8, frames);
+            check_identical(run(*gpu, batch.llr, frames), want, what + " float input");
+            check_identical(run(*gpu, llr8, frames), want8, what + " int8 input");
+            check_identical(run(*turns, llr8, frames),
+                            want8,
+                            what + " int8 input, launches of 5, 2 blocks");
+            const std::vector<float> one(batch.llr.begin(),
+                                         batch.llr.begin() + gpu->llr_per_frame());
+            check_identical(run(*gpu, one, 1), run(*cpu, one, 1), what + " one frame");
+            size_t failed = 0;
+            for (const auto& s : want.status)
+                failed += !s.converged;
+            BOOST_TEST_MESSAGE("  " << failed << " of " << frames << " frames failed");
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(gpu_min_sum_batch_sizes_and_frames_alone,
                      *utf::precondition(gpu_present()))
 {

@@ -26,6 +26,7 @@ unsigned min_sum_launch_plan::blocks(size_t n_frames) const
     case min_sum_family::on_chip:
         return unsigned(groups);
     case min_sum_family::split:
+    case min_sum_family::quasi_cyclic:
         return unsigned(std::min<size_t>(groups, max_blocks));
     case min_sum_family::global:
         break;
@@ -46,8 +47,8 @@ void launch_min_sum(const min_sum_launch_plan& plan,
     if (p.n_frames == 0)
         return;
     if (plan.needs_workspace && !p.workspace)
-        throw std::invalid_argument("launch_min_sum: the global and split variants "
-                                    "need a workspace");
+        throw std::invalid_argument("launch_min_sum: the global, split and "
+                                    "quasi-cyclic variants need a workspace");
     if (p.n_frames > plan.max_frames)
         throw std::invalid_argument(
             "launch_min_sum: n_frames=" + std::to_string(p.n_frames) +

@@ -36,6 +36,9 @@ const void* instance(const min_sum_kernel_key& key)
     case min_sum_family::global:
         kernel = min_sum_global_instance(key);
         break;
+    case min_sum_family::quasi_cyclic:
+        kernel = min_sum_quasi_cyclic_instance(key);
+        break;
     }
     if (!kernel)
         throw std::invalid_argument(
@@ -67,6 +70,14 @@ min_sum_plan_launch(const min_sum_graph& g, const min_sum_variant& v, bool layer
         plan.needs_workspace = key.family == min_sum_family::split;
         // beyond 48 KiB with the static counters, dynamic shared memory is
         // opted into
+        if (v.shared_bytes + binary::counter_bytes(v.frames) > 48 * 1024)
+            allow_large_shared_memory(plan.kernel);
+        break;
+    case min_sum_family::quasi_cyclic:
+        plan.kernel_name = "min_sum_quasi_cyclic_kernel";
+        plan.shared_bytes = v.shared_bytes;
+        plan.max_blocks = v.blocks;
+        plan.needs_workspace = true;
         if (v.shared_bytes + binary::counter_bytes(v.frames) > 48 * 1024)
             allow_large_shared_memory(plan.kernel);
         break;

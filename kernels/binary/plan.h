@@ -36,6 +36,11 @@
 // - global: the whole grid of a cooperative launch decodes every group, the
 //   state in a global workspace (where neither of the others is chosen),
 //   each step spread over all blocks and a grid-wide barrier between steps.
+// - quasi-cyclic (layered, 8-bit rule, codes with a base matrix decoded in
+//   their base rows): a thread block decodes a group at a time, its beliefs
+//   in shared memory, its compressed check messages in global memory; a
+//   base row's Z checks at once, a lane each, the bits' addresses computed
+//   from the base matrix's shifts (no per-edge index is read).
 // Layered: the checks of a run (consecutive in the code's layered order,
 // sharing no bit) are updated at once, which gives the sequential result.
 // Pairs (the 8-bit rule only): a lane takes two neighbouring frames in fp16
@@ -102,7 +107,37 @@ struct min_sum_graph {
     //! positions of its record, those past its degree from a bit and a
     //! message never written, rather than branch (min_sum_full_records())
     bool full_records;
+    //! A quasi-cyclic code whose layered order is its row order, for the
+    //! quasi-cyclic family (qc_z 0: none): base row i's nonzero blocks are
+    //! qc_blocks[qc_row_offsets[i] .. qc_row_offsets[i+1] - 1], each
+    //! (base column << 16) | shift; check r of base row i (check i * qc_z +
+    //! r) reads bit column * qc_z + (r + shift) mod qc_z.
+    unsigned qc_z;
+    unsigned qc_rows;           //!< base rows (qc_rows * qc_z == checks)
+    unsigned qc_entries;        //!< nonzero blocks (qc_row_offsets[qc_rows])
+    unsigned qc_max_row_degree; //!< nonzero blocks of a base row at most
+    const uint32_t* qc_row_offsets;
+    const uint32_t* qc_blocks;
 };
+
+//! The quasi-cyclic family: base rows of this many nonzero blocks at most (a
+//! check's message signs in a 32-bit word).
+constexpr unsigned min_sum_qc_max_row_degree = 32;
+
+/*!
+ * The base matrix of a quasi-cyclic code as the quasi-cyclic family reads it
+ * (min_sum_graph::qc_*): \p row_offsets rows + 1 offsets into \p blocks,
+ * (column << 16) | shift a nonzero block, row-major. \p shifts rows x cols,
+ * -1 a zero block, else 0 .. z - 1. std::invalid_argument where a shift is
+ * out of range or the code is too large for the records (z or cols above
+ * 65535).
+ */
+GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
+                                         unsigned rows,
+                                         unsigned cols,
+                                         unsigned z,
+                                         std::vector<uint32_t>& row_offsets,
+                                         std::vector<uint32_t>& blocks);
 
 //! Whether compact records are read in full: layered, in the global and
 //! split variants (\p on_chip false), or on chip where the checks average 7
@@ -142,6 +177,14 @@ enum class binary_rule : uint8_t {
     float_sum_product, //!< fp32, the tanh rule in the phi form
 };
 
+/*!
+ * Whether the quasi-cyclic family can decode \p g: layered, the 8-bit rule,
+ * the graph's qc_* fields set (lifting size 1 .. 1024: a lane a check of a
+ * base row) and base rows of min_sum_qc_max_row_degree blocks at most.
+ */
+GPULDPC_PLAN_API bool
+min_sum_quasi_cyclic_usable(const min_sum_graph& g, bool layered, binary_rule rule);
+
 /*! Where a launch keeps the frames' state, and how many frames a group has. */
 struct min_sum_variant {
     binary_rule rule;
@@ -163,6 +206,11 @@ struct min_sum_variant {
     //! signs, positions of the smallest input) instead of a byte an edge:
     //! min_sum_compressed_usable() codes
     bool compressed;
+    //! the quasi-cyclic family (on_chip and split false): frames a group
+    //! lanes, a base row's checks a lane each; the beliefs in shared memory,
+    //! the check messages (8 bytes a frame a check) in params::workspace,
+    //! message_bytes a block, blocks blocks at most
+    bool quasi_cyclic;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -197,11 +245,17 @@ struct min_sum_choice {
     //! global variant, and on chip where compressed_on_chip
     bool compressed = true;
     bool compressed_on_chip = false;
-    //! false: the global variant for every code (for tests and comparisons)
+    //! false: the global variant for every code, quasi-cyclic ones too (for
+    //! tests and comparisons)
     bool on_chip = true;
     //! the split variant where no on-chip group is chosen and one lane's
     //! beliefs fit a block (layered, the 8-bit rule, compact records)
     bool split = true;
+    //! the quasi-cyclic family where min_sum_quasi_cyclic_usable(), one
+    //! frame's beliefs fit a block and no on-chip group is chosen
+    bool quasi_cyclic = true;
+    //! with quasi_cyclic: that family before the on-chip groups
+    bool quasi_cyclic_first = false;
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
     unsigned sms = 1;
@@ -213,7 +267,13 @@ struct min_sum_choice {
 };
 
 /*!
- * The variant for a code: a group of G lanes (G = 1, 2, ... 32; a lane one
+ * The variant for a code. Quasi-cyclic (choice.quasi_cyclic and
+ * min_sum_quasi_cyclic_usable(); before the on-chip groups with
+ * choice.quasi_cyclic_first, else where none is chosen): the smallest group
+ * whose lanes give a block min_sum_qc_threads threads (a lane a check of a
+ * base row; at most 32 lanes and 1024 threads), halved until its beliefs
+ * fit; its blocks those resident on choice.sms SMs. Otherwise: a group of G
+ * lanes (G = 1, 2, ... 32; a lane one
  * frame, or two in fp16 pairs where min_sum_pairs_exact()) a thread block,
  * its state in shared memory, or the global variant where no group fits.
  * - Flooding: the smallest group that fits (the most blocks an SM, each a
@@ -240,6 +300,9 @@ GPULDPC_PLAN_API min_sum_variant min_sum_choose(const min_sum_graph& g,
                                                 bool layered,
                                                 binary_rule rule,
                                                 const min_sum_choice& choice);
+
+//! The quasi-cyclic family: threads a block the choice of a group aims at.
+constexpr unsigned min_sum_qc_threads = 256;
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;
@@ -307,7 +370,7 @@ GPULDPC_PLAN_API std::string min_sum_describe(const min_sum_variant& v,
 //! The kernels of a variant: a block a group with its state on chip, a
 //! block a group at a time with its messages in global memory, or one
 //! cooperative grid.
-enum class min_sum_family : uint8_t { on_chip, split, global };
+enum class min_sum_family : uint8_t { on_chip, split, global, quasi_cyclic };
 
 //! How a check reads the graph: its compact record, read in full where
 //! min_sum_graph::full_records, or the graph's arrays.
@@ -332,6 +395,9 @@ struct min_sum_kernel_key {
     bool layered;
     min_sum_records records;
     unsigned lanes; //!< lanes a group (1, 2, 4 ... 32; the global family: 32)
+    //! the quasi-cyclic family: base rows of this many blocks at most, 8, 16,
+    //! 24 or 32 (a check's values in registers); others 0
+    unsigned row_degree;
 };
 
 /*!

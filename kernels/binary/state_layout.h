@@ -102,6 +102,27 @@ struct state_layout {
     }
 };
 
+//! The quasi-cyclic family's dynamic shared memory: the beliefs of F frames
+//! (16 bits a bit, frame-interleaved, a bit past the last as state_layout
+//! has them), then the base matrix's records (min_sum_qc_records) from this
+//! offset.
+GPULDPC_BINARY_HD constexpr size_t qc_records_offset(size_t n, unsigned F)
+{
+    return align_up(2 * (n + 1) * size_t(F), 16);
+}
+GPULDPC_BINARY_HD constexpr size_t
+qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries)
+{
+    return qc_records_offset(n, F) + align_up(4 * (size_t(rows) + 1 + entries), 16);
+}
+//! The quasi-cyclic family's check messages of a block in global memory: a
+//! uint2 a frame a check (signs; mag1, mag2 and the position of the
+//! smallest input), check r of base row i of lane f at (i z + r) F + f.
+GPULDPC_BINARY_HD constexpr size_t qc_message_bytes(unsigned rows, unsigned z, unsigned F)
+{
+    return align_up(8 * size_t(rows) * z * F, state_alignment);
+}
+
 } // namespace binary
 } // namespace kernels
 } // namespace gpuldpc

@@ -140,6 +140,8 @@ public:
         upload_graph();
         if (layered())
             upload_runs();
+        if (tuning.quasi_cyclic && layered())
+            upload_quasi_cyclic();
         // Checks of up to 8 edges read the graph from compact records, two
         // loads a check (tuning.compact_checks off leaves them out, for
         // comparisons)
@@ -150,7 +152,7 @@ public:
         choose_variant(tuning);
         d_plan = kernels::min_sum_plan_launch(d_graph, d_variant, layered());
         // global: a step's checks a warp each (min_sum_global_batch)
-        if (!d_variant.on_chip)
+        if (!d_variant.on_chip && !d_variant.quasi_cyclic)
             d_preferred_batch =
                 std::min(max_launch(),
                          kernels::min_sum_global_batch(
@@ -175,6 +177,8 @@ public:
         d_run_offsets = {};
         d_slot_edges = {};
         d_slot_variables = {};
+        d_qc_row_offsets = {};
+        d_qc_blocks = {};
     }
 
     std::string kernel_variant() const override
@@ -189,7 +193,7 @@ public:
     // decoder block lost with chunks of a preferred batch.
     size_t efficient_chunk() const override
     {
-        return d_variant.on_chip ? d_preferred_batch : 0;
+        return d_variant.on_chip || d_variant.quasi_cyclic ? d_preferred_batch : 0;
     }
 
 protected:
@@ -273,6 +277,39 @@ private:
             g.longest_run = std::max(g.longest_run, runs[r + 1] - runs[r]);
     }
 
+    // A quasi-cyclic code whose layered order is its row order: its base
+    // matrix as the quasi-cyclic family reads it (the family takes the base
+    // rows in order, which is then the CPU's order of the checks).
+    void upload_quasi_cyclic()
+    {
+        const ldpc_code& c = *d_code;
+        const auto& base = c.quasi_cyclic_base();
+        if (base.z == 0 || size_t(base.rows) * base.z != c.m() ||
+            size_t(base.cols) * base.z != c.n() || base.z > 0xffff || base.cols > 0xffff)
+            return;
+        const auto& order = c.layered_check_order();
+        for (size_t i = 0; i < order.size(); ++i)
+            if (order[i] != i)
+                return;
+        std::vector<uint32_t> row_offsets, blocks;
+        kernels::min_sum_qc_records(
+            base.shifts.data(), base.rows, base.cols, base.z, row_offsets, blocks);
+        unsigned degree = 0;
+        for (unsigned i = 0; i < base.rows; ++i)
+            degree = std::max(degree, row_offsets[i + 1] - row_offsets[i]);
+        if (degree == 0 || degree > kernels::min_sum_qc_max_row_degree)
+            return;
+        d_qc_row_offsets = cuda::upload(row_offsets);
+        d_qc_blocks = cuda::upload(blocks);
+        auto& g = d_graph;
+        g.qc_z = base.z;
+        g.qc_rows = base.rows;
+        g.qc_entries = unsigned(blocks.size());
+        g.qc_max_row_degree = degree;
+        g.qc_row_offsets = d_qc_row_offsets.data();
+        g.qc_blocks = d_qc_blocks.data();
+    }
+
     // The checks' compact records in the schedule's order.
     void upload_compact_records()
     {
@@ -326,6 +363,8 @@ private:
         choice.compressed_on_chip = tuning.compressed_on_chip;
         choice.on_chip = tuning.on_chip;
         choice.split = tuning.split;
+        choice.quasi_cyclic = tuning.quasi_cyclic;
+        choice.quasi_cyclic_first = tuning.quasi_cyclic_first;
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);
         // an SM's shared memory as the limit allows (a capped limit stands
@@ -355,9 +394,9 @@ private:
             kernels::min_sum_choose(g, layered(), binary_rule_of(d_config), choice);
         d_graph.full_records = full_records_of(d_variant);
         if (tuning.block_threads != 0) {
-            if (d_variant.on_chip)
+            if (d_variant.on_chip || d_variant.quasi_cyclic)
                 d_variant.threads = tuning.block_threads;
-            if (d_variant.split)
+            if (d_variant.split || d_variant.quasi_cyclic)
                 d_variant.blocks =
                     unsigned(std::max<size_t>(
                                  1,
@@ -365,12 +404,16 @@ private:
                                      d_variant, choice.sm, choice.registers(d_variant))) *
                              choice.sms);
         }
-        // split: blocks a launch at most (each then takes groups in turn)
-        if (tuning.split_blocks != 0 && d_variant.split)
+        // split and quasi-cyclic: blocks a launch at most (each then takes
+        // groups in turn)
+        if (tuning.split_blocks != 0 && (d_variant.split || d_variant.quasi_cyclic))
             d_variant.blocks = std::min(tuning.split_blocks, d_variant.blocks);
         // on chip: a batch that fills every SM twice over with the blocks an
-        // SM holds
-        if (d_variant.on_chip) {
+        // SM holds; quasi-cyclic: every block a group twice
+        if (d_variant.quasi_cyclic) {
+            d_preferred_batch = 2 * size_t(d_variant.blocks) * d_variant.frames;
+            set_max_launch(max_on_chip_launch);
+        } else if (d_variant.on_chip) {
             const size_t per_sm = kernels::min_sum_blocks_per_sm(
                 d_variant, choice.sm, choice.registers(d_variant));
             d_preferred_batch = 2 * std::max<size_t>(per_sm, 1) *
@@ -409,7 +452,8 @@ private:
     }
 
     cuda::device_buffer<uint32_t> d_check_offsets, d_edge_variable, d_variable_offsets,
-        d_variable_edges, d_info_positions, d_run_checks, d_run_offsets, d_slot_edges;
+        d_variable_edges, d_info_positions, d_run_checks, d_run_offsets, d_slot_edges,
+        d_qc_row_offsets, d_qc_blocks;
     cuda::device_buffer<uint16_t> d_slot_variables;
     cuda::device_buffer<int32_t> d_input_index;
     kernels::min_sum_graph d_graph{};

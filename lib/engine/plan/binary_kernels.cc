@@ -21,6 +21,22 @@ namespace kernels {
 
 void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, bool layered)
 {
+    if (v.quasi_cyclic) {
+        if (!min_sum_quasi_cyclic_usable(g, layered, v.rule))
+            throw std::invalid_argument(
+                "min_sum_check_variant: variant.quasi_cyclic takes the 8-bit rule, "
+                "layered, a graph with its base matrix (qc_*) and base rows of up to " +
+                std::to_string(min_sum_qc_max_row_degree) + " blocks");
+        if (v.on_chip || v.split || v.pairs || v.compressed || v.blocks == 0 ||
+            v.message_bytes == 0 || v.frames == 0 ||
+            v.frames > binary::max_block_frames || (v.frames & (v.frames - 1)) ||
+            v.threads < 32 || v.threads > 1024 || v.threads % 32 != 0)
+            throw std::invalid_argument(
+                "min_sum_check_variant: variant.quasi_cyclic takes 1, 2, 4 ... 32 "
+                "frames a group of one frame a lane, a multiple of 32 threads up to "
+                "1024, blocks and message_bytes (min_sum_choose), and no on_chip, "
+                "split, pairs or compressed");
+    }
     if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))
         throw std::invalid_argument("min_sum_check_variant: variant.split needs on_chip, "
                                     "blocks and message_bytes (min_sum_choose)");
@@ -60,7 +76,8 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
         throw std::invalid_argument(
             "min_sum_check_variant: variant.pairs (fp16) takes the 8-bit rule, and bits "
             "of degree 15 at most; wide_pairs any degree");
-    if (!v.on_chip && (v.frames != binary::max_block_frames * (v.pairs ? 2 : 1) ||
+    if (!v.on_chip && !v.quasi_cyclic &&
+        (v.frames != binary::max_block_frames * (v.pairs ? 2 : 1) ||
                        v.threads != binary::grid_threads))
         throw std::invalid_argument("min_sum_check_variant: the global variant takes " +
                                     std::to_string(binary::max_block_frames) +
@@ -75,6 +92,19 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
     using R = min_sum_records;
     const bool compact = g.slot_edges != nullptr && g.slot_variables != nullptr;
     min_sum_kernel_key k{};
+    if (v.quasi_cyclic) {
+        if (!min_sum_quasi_cyclic_usable(g, layered, v.rule))
+            throw std::invalid_argument(
+                "min_sum_kernel_of: variant.quasi_cyclic takes the 8-bit rule, layered, "
+                "and a graph with its base matrix (min_sum_quasi_cyclic_usable)");
+        k.family = min_sum_family::quasi_cyclic;
+        k.arithmetic = M::fixed8;
+        k.layered = true;
+        k.records = R::graph;
+        k.lanes = v.frames;
+        k.row_degree = (g.qc_max_row_degree + 7) / 8 * 8;
+        return k;
+    }
     k.layered = layered;
     k.records = !compact ? R::graph : layered && g.full_records ? R::full : R::compact;
     switch (v.rule) {
@@ -141,6 +171,13 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
     std::string s = v.rule == binary_rule::fixed_min_sum   ? "8-bit min-sum"
                     : v.rule == binary_rule::float_min_sum ? "float min-sum"
                                                            : "float sum-product";
+    if (v.quasi_cyclic)
+        return s + ", quasi-cyclic: a base row's checks at once, beliefs on chip, "
+                   "compressed check messages in device memory, " +
+               std::to_string(v.blocks) + " blocks at most, a frame a lane, " +
+               std::to_string(v.frames) +
+               (v.frames == 1 ? " frame a group, " : " frames a group, ") +
+               std::to_string(v.threads) + " threads a block";
     s += !v.on_chip ? ", global: state in device memory, one grid"
          : v.split  ? ", split: beliefs on chip, check messages in device memory, " +
                          std::to_string(v.blocks) + " blocks at most"

@@ -100,6 +100,41 @@ void min_sum_compact_checks(const uint32_t* check_offsets,
     }
 }
 
+bool min_sum_quasi_cyclic_usable(const min_sum_graph& g, bool layered, binary_rule rule)
+{
+    return layered && rule == binary_rule::fixed_min_sum && g.qc_z >= 1 &&
+           g.qc_z <= 1024 && g.qc_rows >= 1 && g.qc_row_offsets && g.qc_blocks &&
+           g.qc_max_row_degree >= 1 && g.qc_max_row_degree <= min_sum_qc_max_row_degree;
+}
+
+void min_sum_qc_records(const int32_t* shifts,
+                        unsigned rows,
+                        unsigned cols,
+                        unsigned z,
+                        std::vector<uint32_t>& row_offsets,
+                        std::vector<uint32_t>& blocks)
+{
+    if (z == 0 || z > 0xffff || cols > 0xffff)
+        throw std::invalid_argument(
+            "min_sum_qc_records: z=" + std::to_string(z) +
+            ", cols=" + std::to_string(cols) + "; allowed: 1 .. 65535 each");
+    row_offsets.assign(1, 0);
+    blocks.clear();
+    for (unsigned i = 0; i < rows; ++i) {
+        for (unsigned j = 0; j < cols; ++j) {
+            const int32_t s = shifts[size_t(i) * cols + j];
+            if (s < -1 || s >= int32_t(z))
+                throw std::invalid_argument(
+                    "min_sum_qc_records: shift " + std::to_string(s) + " at (" +
+                    std::to_string(i) + ", " + std::to_string(j) +
+                    "); allowed: -1 (no block) or 0 .. z - 1 = " + std::to_string(z - 1));
+            if (s >= 0)
+                blocks.push_back(j << 16 | uint32_t(s));
+        }
+        row_offsets.push_back(uint32_t(blocks.size()));
+    }
+}
+
 size_t min_sum_state_bytes(const min_sum_graph& g,
                            bool layered,
                            binary_rule rule,
@@ -142,7 +177,7 @@ size_t min_sum_max_global_frames(const min_sum_graph& g)
 size_t min_sum_workspace_bytes(const min_sum_variant& v, size_t n_frames)
 {
     const size_t groups = (n_frames + v.frames - 1) / v.frames;
-    if (v.split)
+    if (v.split || v.quasi_cyclic)
         return std::min<size_t>(groups, v.blocks) * v.message_bytes;
     if (v.on_chip)
         return 0;
@@ -231,6 +266,41 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             std::clamp<size_t>(std::max<size_t>(fill, min_flooding_threads), 32, 1024));
     };
 
+    // Quasi-cyclic: a base row's checks at once, a lane each, in groups
+    // whose lanes give a block min_sum_qc_threads threads (5G NR Z = 384: one
+    // frame a block of 384 threads; Z = 2: 32 lanes of 64 threads)
+    auto quasi_cyclic = [&](min_sum_variant& v) {
+        if (!choice.on_chip || !choice.quasi_cyclic ||
+            !min_sum_quasi_cyclic_usable(g, layered, rule))
+            return false;
+        unsigned lanes = 1;
+        while (lanes < max_block_frames && size_t(lanes) * g.qc_z < min_sum_qc_threads)
+            lanes *= 2;
+        while (lanes > 1 && size_t(lanes) * g.qc_z > 1024)
+            lanes /= 2;
+        auto shared = [&](unsigned f) {
+            return binary::qc_shared_bytes(g.n, f, g.qc_rows, g.qc_entries);
+        };
+        while (lanes > 1 && shared(lanes) + counter_bytes(lanes) > choice.shared_limit)
+            lanes /= 2;
+        if (shared(lanes) + counter_bytes(lanes) > choice.shared_limit)
+            return false;
+        v = min_sum_variant{};
+        v.rule = rule;
+        v.quasi_cyclic = true;
+        v.frames = lanes;
+        v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
+        v.shared_bytes = shared(lanes);
+        v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, lanes);
+        v.state_bytes = v.shared_bytes + v.message_bytes;
+        const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+        v.blocks = unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
+        return true;
+    };
+    min_sum_variant qc{};
+    if (choice.quasi_cyclic_first && quasi_cyclic(qc))
+        return qc;
+
     min_sum_variant best{};
     size_t best_frames = 0; // resident an SM
     for (const unsigned per_lane : { pairs && !short_runs ? 2u : 1u, 1u }) {
@@ -274,6 +344,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             (choice.lanes && best_frames > 0))
             return best;
     }
+    // Quasi-cyclic where no on-chip group is chosen (Wi-Fi n = 1944 on chip in
+    // pairs 10.3 Gbit/s, quasi-cyclic 4.3: H100)
+    if (quasi_cyclic(qc))
+        return qc;
     // Split: one lane's beliefs in shared memory, in pairs where they fit;
     // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one
     // frame a block): the messages of the 132 resident blocks of an H100

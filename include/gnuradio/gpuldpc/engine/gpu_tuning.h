@@ -78,13 +78,21 @@ struct gpu_tuning {
     //! Binary: the split variant where no on-chip group fits.
     //! GPULDPC_GPU_DECODER_SPLIT.
     bool split = true;
+    //! Binary 8-bit rule, layered: the quasi-cyclic family for codes with a
+    //! base matrix decoded in its base rows (addresses computed from the
+    //! shifts). GPULDPC_GPU_DECODER_QUASI_CYCLIC.
+    bool quasi_cyclic = true;
+    //! Binary: the quasi-cyclic family before the on-chip groups (else where
+    //! none is chosen). GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST.
+    bool quasi_cyclic_first = false;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
     //! GPULDPC_GPU_DECODER_LANES.
     unsigned lanes = 0;
     //! Binary on chip: threads a block, 0 (chosen) or a multiple of 32 up to
     //! 1024. GPULDPC_GPU_DECODER_BLOCK_THREADS.
     unsigned block_threads = 0;
-    //! Binary split variant: blocks a launch at most, 0 (those resident).
+    //! Binary split and quasi-cyclic variants: blocks a launch at most, 0
+    //! (those resident).
     //! GPULDPC_GPU_DECODER_SPLIT_BLOCKS.
     unsigned split_blocks = 0;
 
