@@ -465,6 +465,34 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
     BOOST_CHECK_EQUAL(key.lanes, 1u);
     BOOST_CHECK_EQUAL(key.row_degree, 24u);
     BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    // two frames a lane in 16-bit pairs where allowed: 104 KB of beliefs a
+    // block, 2 an SM
+    kernels::min_sum_choice pairs_allowed = h100;
+    pairs_allowed.wide_pairs = true;
+    auto vp = kernels::min_sum_choose(nr, true, fixed, pairs_allowed);
+    BOOST_CHECK(vp.quasi_cyclic && vp.pairs && vp.wide_pairs);
+    BOOST_CHECK_EQUAL(vp.frames, 2u);
+    BOOST_CHECK_EQUAL(vp.threads, 384u);
+    BOOST_CHECK_EQUAL(vp.shared_bytes,
+                      kernels::binary::qc_shared_bytes(26112, 2, 46, 316));
+    BOOST_CHECK_EQUAL(vp.message_bytes, 16u * 46 * 384);
+    BOOST_CHECK_EQUAL(vp.blocks, 2u * 132);
+    const auto pair_key = kernels::min_sum_kernel_of(nr, vp, true);
+    BOOST_CHECK(pair_key.arithmetic == kernels::min_sum_arithmetic::fixed8_wide_pairs);
+    BOOST_CHECK_EQUAL(pair_key.lanes, 1u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, vp, true));
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(vp, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once, beliefs "
+                      "on chip, compressed check messages in device memory, 264 blocks at "
+                      "most, two frames a lane in 16-bit integer pairs, 2 frames a group, "
+                      "384 threads a block");
+    // pairs whose beliefs do not fit a 99 KiB card: a frame a lane there
+    kernels::min_sum_choice ampere = pairs_allowed;
+    ampere.shared_limit = 99 * 1024;
+    ampere.sm.shared_bytes = 100 * 1024;
+    vp = kernels::min_sum_choose(nr, true, fixed, ampere);
+    BOOST_CHECK(vp.quasi_cyclic && !vp.pairs);
+    BOOST_CHECK_EQUAL(vp.frames, 1u);
     // a card of 48 KiB a block: the beliefs (52 KB) do not fit
     kernels::min_sum_choice small_card = h100;
     small_card.shared_limit = 48 * 1024;

@@ -344,9 +344,10 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
 // against the CPU, frame for frame: 5G NR base graphs 1 and 2 at lifting
 // sizes from 2 to 384 and several row counts (groups of 1 to 32 lanes, base
 // rows of 3 to 19 blocks), Wi-Fi at its three rates, a punctured code from a
-// base matrix; early termination on and off, float and 8-bit input with a
-// NaN and an infinity; a batch of one frame; launches of 5 frames and two
-// blocks taking the groups in turn.
+// base matrix; a frame a lane and two in 16-bit pairs (sm_90 and later);
+// early termination on and off, float and 8-bit input with a NaN and an
+// infinity; a batch of one frame; launches of 5 frames and two blocks taking
+// the groups in turn.
 BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                      *utf::precondition(gpu_present()))
 {
@@ -388,16 +389,21 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                                               -128.0f,
                                               127.0f)
                                  : 0.0f);
-        for (bool et : { true, false }) {
+        for (int variant = 0; variant < 3; ++variant) {
+            // early termination, a frame a lane and (sm_90) 16-bit pairs; no
+            // early termination in pairs
+            const bool et = variant < 2, pairs = variant > 0;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
             cfg.gpu.quasi_cyclic_first = true;
+            cfg.gpu.pairs = pairs;
             auto cpu = batch_decoder::make(c.code, cfg, "cpu");
             auto gpu = batch_decoder::make(c.code, cfg, "cuda");
             auto cfg_turns = cfg;
             cfg_turns.gpu.launch_frames = 5;
             cfg_turns.gpu.split_blocks = 2;
             auto turns = batch_decoder::make(c.code, cfg_turns, "cuda");
-            const std::string what = c.name + (et ? " ET" : " fixed");
+            const std::string what =
+                c.name + (et ? " ET" : " fixed") + (pairs ? " pairs" : "");
             BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
             if (chosen)
                 BOOST_CHECK_MESSAGE(

@@ -18,14 +18,19 @@
 // a frame a check: the messages' signs, the two magnitudes out and the
 // position of the smallest input); the blocks take the groups in turn.
 //
-// The arithmetic is fixed8_arith's check_minima, the CPU reference's integer
+// A lane takes one frame (fixed8_arith's check_minima) or two in 16-bit
+// integer pairs (fixed8_wide_pair_arith's wide_pair_minima: the addresses
+// and the instructions of a check shared by both frames; 16 bytes of
+// messages a lane a check). Either is the CPU reference's arithmetic integer
 // for integer, and the base rows are the code's layered order (the engine
 // gives this family only codes whose layered order is row order), so that
 // decisions, iteration counts and status equal the CPU's on every frame.
 
 #include "binary/decode.cuh"
 #include "binary/families.h"
+#include "binary/pair_arithmetic.cuh"
 #include <cstdint>
+#include <type_traits>
 
 namespace gr {
 namespace gpuldpc {
@@ -104,103 +109,269 @@ __device__ __forceinline__ void qc_check(const uint32_t* row,
                        uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 | smallest << 16);
 }
 
+// A pair lane's messages out, stored (a uint4 a check): the message signs of
+// positions 0-15 in x, 16-31 in y, the low frame's at bit k mod 16, the high
+// frame's at bit 16 + k mod 16 (so that a shift puts position k's two at the
+// halves' tops); mag1 in z, mag2 in w (s16x2), the position of each frame's
+// smallest input in bits 8-12 of its half of z.
+struct qc_stored_pair {
+    uint32_t negative_low, negative_high, mag1, mag2, smallest;
+
+    __device__ __forceinline__ explicit qc_stored_pair(uint4 w)
+        : negative_low(w.x),
+          negative_high(w.y),
+          mag1(w.z & 0x00ff00ffu),
+          mag2(w.w),
+          smallest((w.z >> 8) & 0x001f001fu)
+    {
+    }
+    // 0xffff in each half whose message at position k is negative
+    template <unsigned K>
+    __device__ __forceinline__ static uint32_t halves(uint32_t low, uint32_t high)
+    {
+        if constexpr (K < 16)
+            return sign_halves(low << (15 - K));
+        else
+            return sign_halves(high << (31 - K));
+    }
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t message() const
+    {
+        // mag2 in the halves whose smallest input was at K: (smallest ^ K) - 1
+        // is negative there alone
+        const uint32_t at_min =
+            sign_halves(__vadd2(smallest ^ (K * 0x00010001u), 0xffffffffu));
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        const uint32_t negative = halves<K>(negative_low, negative_high);
+        return sub16x2(mag ^ negative, negative);
+    }
+};
+
+// qc_check for a pair lane (beliefs s16x2 at belief[bit * G]); keep: 0xffff
+// in the halves of frames that do not decode, whose beliefs and messages
+// stay as they were.
+template <unsigned G, unsigned D, unsigned K = 0>
+__device__ __forceinline__ void qc_pair_inputs(const uint32_t* row,
+                                               uint32_t deg,
+                                               uint32_t r,
+                                               uint32_t z,
+                                               const uint32_t* belief,
+                                               const qc_stored_pair& old,
+                                               wide_pair_minima& mins,
+                                               uint32_t& smallest,
+                                               uint32_t (&x)[D])
+{
+    if constexpr (K < D) {
+        if (K < deg) {
+            x[K] = sub16x2(belief[qc_bit(row[K], r, z) * G], old.message<K>());
+            // the halves whose input is below the smallest so far take K
+            const uint32_t below = sign_halves(sub16x2(__vabsss2(x[K]), mins.min1));
+            smallest = (below & (K * 0x00010001u)) | (~below & smallest);
+            mins.add(x[K], K);
+            qc_pair_inputs<G, D, K + 1>(row, deg, r, z, belief, old, mins, smallest, x);
+        }
+    }
+}
+
+template <unsigned G, unsigned D, unsigned K = 0>
+__device__ __forceinline__ void qc_pair_outputs(const uint32_t* row,
+                                                uint32_t deg,
+                                                uint32_t r,
+                                                uint32_t z,
+                                                uint32_t* belief,
+                                                const wide_pair_minima& mins,
+                                                const uint32_t (&x)[D],
+                                                uint32_t keep,
+                                                uint32_t& negative_low,
+                                                uint32_t& negative_high)
+{
+    if constexpr (K < D) {
+        if (K < deg) {
+            const uint32_t m = mins.message(x[K], K);
+            // the halves' signs to bits K mod 16 and 16 + K mod 16
+            const uint32_t signs = (m & half_signs) >> (15 - K % 16);
+            if (K < 16)
+                negative_low |= signs;
+            else
+                negative_high |= signs;
+            uint32_t* const b = belief + qc_bit(row[K], r, z) * G;
+            const uint32_t fresh = add16x2(x[K], m);
+            *b = keep ? (fresh & ~keep) | (*b & keep) : fresh;
+            qc_pair_outputs<G, D, K + 1>(
+                row, deg, r, z, belief, mins, x, keep, negative_low, negative_high);
+        }
+    }
+}
+
+template <unsigned G, unsigned D>
+__device__ __forceinline__ void qc_check_pair(const uint32_t* row,
+                                              uint32_t deg,
+                                              uint32_t r,
+                                              uint32_t z,
+                                              uint32_t* belief,
+                                              const uint4 old_word,
+                                              uint4* word,
+                                              const wide_pair_minima& fresh,
+                                              uint32_t keep)
+{
+    static_assert(D % 8 == 0 && D <= min_sum_qc_max_row_degree,
+                  "a base row's checks hold up to 32 positions in a word");
+    const qc_stored_pair old(old_word);
+    wide_pair_minima mins = fresh;
+    uint32_t smallest = 0, x[D];
+    qc_pair_inputs<G, D>(row, deg, r, z, belief, old, mins, smallest, x);
+    mins.finish();
+    uint32_t negative_low = 0, negative_high = 0;
+    qc_pair_outputs<G, D>(
+        row, deg, r, z, belief, mins, x, keep, negative_low, negative_high);
+    const uint4 out = make_uint4(negative_low,
+                                 negative_high,
+                                 uint32_t(mins.mag1) | smallest << 8,
+                                 uint32_t(mins.mag2));
+    *word = keep ? make_uint4((out.x & ~keep) | (old_word.x & keep),
+                              (out.y & ~keep) | (old_word.y & keep),
+                              (out.z & ~keep) | (old_word.z & keep),
+                              (out.w & ~keep) | (old_word.w & keep))
+                 : out;
+}
+
 // One iteration of lane f (live: its frame still decodes): the base rows in
 // order, check r = threadIdx.x / G of each (blockDim.x >= G Z: a lane a
 // check); first: the messages before are 0 (not read). A lane's message
 // words are read a row ahead, so that the load's latency passes during a
 // row's update and barrier (the word is the lane's own, last written an
 // iteration back).
-template <unsigned G, unsigned D>
-__device__ void qc_iterate(const min_sum_graph& g,
+template <unsigned G, unsigned D, unsigned P>
+__device__ void qc_iterate(const min_sum_params& p,
                            const qc_records& rec,
-                           int16_t* belief,
-                           uint2* messages,
-                           const fixed_point_rule& rule,
+                           uint8_t* beliefs,
+                           uint8_t* messages,
                            bool first,
-                           bool live)
+                           bool live,
+                           uint32_t keep)
 {
+    using word_t = std::conditional_t<P == 1, uint2, uint4>;
+    const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
     const bool mine = live && r < z, read = mine && !first;
     const size_t row_words = size_t(z) * G;
-    uint2* word = messages + size_t(r) * G + f;
-    uint2 next = read ? *word : make_uint2(0u, 0u);
+    word_t* word = reinterpret_cast<word_t*>(messages) + size_t(r) * G + f;
+    word_t next{};
+    if (read)
+        next = *word;
+    [[maybe_unused]] const fixed_point_rule rule{ p.scale_q, p.offset_q };
+    [[maybe_unused]] const wide_pair_minima fresh = fixed8_wide_pair_arith::check(p);
     for (unsigned i = 0; i < g.qc_rows; ++i, word += row_words) {
-        const uint2 old = next;
+        const word_t old = next;
         if (read && i + 1 < g.qc_rows)
             next = word[row_words];
         const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
-        if (mine)
-            qc_check<G, D>(rec.blocks + e0, deg, r, z, belief + f, old, word, rule);
+        if (mine) {
+            if constexpr (P == 1)
+                qc_check<G, D>(rec.blocks + e0,
+                               deg,
+                               r,
+                               z,
+                               reinterpret_cast<int16_t*>(beliefs) + f,
+                               old,
+                               word,
+                               rule);
+            else
+                qc_check_pair<G, D>(rec.blocks + e0,
+                                    deg,
+                                    r,
+                                    z,
+                                    reinterpret_cast<uint32_t*>(beliefs) + f,
+                                    old,
+                                    word,
+                                    fresh,
+                                    keep);
+        }
         __syncthreads();
     }
 }
 
 // Unsatisfied checks of the frames that count (all: every frame of the
 // group; else those not done) into k.syndrome, 0 for them on entry.
-template <unsigned G>
+template <unsigned G, unsigned P>
 __device__ void qc_count_syndromes(const min_sum_graph& g,
                                    const qc_records& rec,
-                                   const int16_t* belief,
+                                   const uint8_t* beliefs,
                                    uint32_t team_frames,
                                    const frame_counters& k,
                                    bool all)
 {
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
-    if (r < z && f < team_frames && (all || !k.done[f])) {
-        uint32_t count = 0;
+    bool counts[P], any = false;
+#pragma unroll
+    for (unsigned j = 0; j < P; ++j) {
+        const uint32_t fr = f * P + j;
+        counts[j] = r < z && fr < team_frames && (all || !k.done[fr]);
+        any |= counts[j];
+    }
+    if (any) {
+        uint32_t count[P] = {};
         for (unsigned i = 0; i < g.qc_rows; ++i) {
-            uint32_t parity = 0;
-            for (uint32_t e = rec.row_offsets[i]; e < rec.row_offsets[i + 1]; ++e)
-                parity ^= belief[qc_bit(rec.blocks[e], r, z) * G + f] < 0 ? 1u : 0u;
-            count += parity;
+            uint32_t parity = 0; // the halves' top bits (a frame a lane: bit 15)
+            for (uint32_t e = rec.row_offsets[i]; e < rec.row_offsets[i + 1]; ++e) {
+                const uint32_t at = qc_bit(rec.blocks[e], r, z) * G + f;
+                parity ^= P == 1
+                              ? uint32_t(reinterpret_cast<const uint16_t*>(beliefs)[at])
+                              : reinterpret_cast<const uint32_t*>(beliefs)[at];
+            }
+#pragma unroll
+            for (unsigned j = 0; j < P; ++j)
+                count[j] += (parity >> (15 + 16 * j)) & 1u;
         }
-        if (count)
-            atomicAdd(&k.syndrome[f], count);
+#pragma unroll
+        for (unsigned j = 0; j < P; ++j)
+            if (counts[j] && count[j])
+                atomicAdd(&k.syndrome[f * P + j], count[j]);
     }
     __syncthreads();
 }
 
 // Decodes the group of the launch's frames first_frame .. first_frame +
-// team_frames - 1 (at most G), as decode() does for the other families.
-template <unsigned G, unsigned D>
+// team_frames - 1 (at most G P), as decode() does for the other families.
+template <unsigned G, unsigned D, unsigned P>
 __device__ void qc_decode(const min_sum_params& p,
                           uint8_t* shared,
                           const qc_records& rec,
-                          uint2* messages,
+                          uint8_t* messages,
                           size_t first_frame,
                           uint32_t team_frames,
                           const frame_counters& k)
 {
-    using A = fixed8_arith;
+    using A = std::conditional_t<P == 1, fixed8_arith, fixed8_wide_pair_arith>;
     const min_sum_graph& g = p.graph;
     const block_team team{};
     // the other families' layout of a group's beliefs (read_channel and
     // write_decisions fill and read them)
-    const state_layout layout(g.n, g.edges, g.checks, true, A::rule, G, false);
+    const state_layout layout(g.n, g.edges, g.checks, true, A::rule, G * P, false);
     uint8_t* const none = nullptr;
     const group_states<A> state{ layout, shared, none };
-    int16_t* const belief = reinterpret_cast<int16_t*>(shared);
-    const fixed_point_rule rule{ p.scale_q, p.offset_q };
 
     start_counters(team, team_frames, k);
     read_channel<A, true, G>(p, team, state, 1, first_frame, team_frames, k);
     team.sync();
     if (p.early_termination) {
-        qc_count_syndromes<G>(g, rec, belief, team_frames, k, true);
+        qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, true);
         retire_converged(team, team_frames, k);
     }
     const unsigned f = threadIdx.x & (G - 1);
     for (unsigned it = 1; it <= p.max_iterations; ++it) {
         if (*k.active == 0)
             break;
-        qc_iterate<G, D>(g, rec, belief, messages, rule, it == 1, live(k, team_frames, f));
+        uint32_t keep = 0;
+        const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
+        qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
         for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
             if (!k.done[fr])
                 k.iterations[fr] = it;
         if (p.early_termination) {
-            qc_count_syndromes<G>(g, rec, belief, team_frames, k, false);
+            qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, false);
             retire_converged(team, team_frames, k);
         }
     }
@@ -208,55 +379,76 @@ __device__ void qc_decode(const min_sum_params& p,
     for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
         k.syndrome[fr] = 0;
     team.sync();
-    qc_count_syndromes<G>(g, rec, belief, team_frames, k, true);
+    qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, true);
     write_decisions<A, G>(p, team, state, first_frame, team_frames, team_frames * g.n);
     write_status(p, team, first_frame, team_frames, k);
 }
 
-template <unsigned G, unsigned D>
+template <unsigned G, unsigned D, unsigned P>
 __global__ void __launch_bounds__(1024) min_sum_quasi_cyclic_kernel(const min_sum_params p)
 {
+    constexpr unsigned F = G * P;
     extern __shared__ __align__(16) uint8_t shared[];
-    __shared__ uint32_t syndrome[G], invalid[G], iterations[G], done[G];
+    __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
     __shared__ int active;
     const min_sum_graph& g = p.graph;
     // the base matrix's records after the beliefs, read by every check
-    uint32_t* const records = reinterpret_cast<uint32_t*>(shared + qc_records_offset(g.n, G));
+    uint32_t* const records =
+        reinterpret_cast<uint32_t*>(shared + qc_records_offset(g.n, F));
     const uint32_t offsets = g.qc_rows + 1, words = offsets + g.qc_entries;
     for (uint32_t w = threadIdx.x; w < words; w += blockDim.x)
         records[w] = w < offsets ? __ldg(g.qc_row_offsets + w)
                                  : __ldg(g.qc_blocks + (w - offsets));
     __syncthreads();
     const qc_records rec{ records, records + offsets };
-    uint2* const messages =
-        reinterpret_cast<uint2*>(p.workspace + size_t(blockIdx.x) * p.variant.message_bytes);
-    const size_t groups = (p.n_frames + G - 1) / G;
+    uint8_t* const messages = p.workspace + size_t(blockIdx.x) * p.variant.message_bytes;
+    const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
-        const size_t first = group * G;
-        qc_decode<G, D>(p,
-                        shared,
-                        rec,
-                        messages,
-                        first,
-                        uint32_t(min(size_t(G), p.n_frames - first)),
-                        frame_counters{ syndrome, invalid, iterations, done, &active });
+        const size_t first = group * F;
+        qc_decode<G, D, P>(p,
+                           shared,
+                           rec,
+                           messages,
+                           first,
+                           uint32_t(min(size_t(F), p.n_frames - first)),
+                           frame_counters{ syndrome, invalid, iterations, done, &active });
         // the counters are read to the end of a group's decoding
         __syncthreads();
     }
 }
 
-template <unsigned G>
+template <unsigned G, unsigned P>
 const void* qc_instance_with_degree(unsigned row_degree)
 {
     switch (row_degree) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 8>);
+        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 8, P>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 16>);
+        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 16, P>);
     case 24:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 24>);
+        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 24, P>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 32>);
+        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 32, P>);
+    }
+    return nullptr;
+}
+
+template <unsigned P>
+const void* qc_instance(const min_sum_kernel_key& key)
+{
+    switch (key.lanes) {
+    case 1:
+        return qc_instance_with_degree<1, P>(key.row_degree);
+    case 2:
+        return qc_instance_with_degree<2, P>(key.row_degree);
+    case 4:
+        return qc_instance_with_degree<4, P>(key.row_degree);
+    case 8:
+        return qc_instance_with_degree<8, P>(key.row_degree);
+    case 16:
+        return qc_instance_with_degree<16, P>(key.row_degree);
+    case 32:
+        return qc_instance_with_degree<32, P>(key.row_degree);
     }
     return nullptr;
 }
@@ -265,23 +457,12 @@ const void* qc_instance_with_degree(unsigned row_degree)
 
 const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
 {
-    if (key.family != min_sum_family::quasi_cyclic ||
-        key.arithmetic != min_sum_arithmetic::fixed8 || !key.layered)
+    if (key.family != min_sum_family::quasi_cyclic || !key.layered)
         return nullptr;
-    switch (key.lanes) {
-    case 1:
-        return binary::qc_instance_with_degree<1>(key.row_degree);
-    case 2:
-        return binary::qc_instance_with_degree<2>(key.row_degree);
-    case 4:
-        return binary::qc_instance_with_degree<4>(key.row_degree);
-    case 8:
-        return binary::qc_instance_with_degree<8>(key.row_degree);
-    case 16:
-        return binary::qc_instance_with_degree<16>(key.row_degree);
-    case 32:
-        return binary::qc_instance_with_degree<32>(key.row_degree);
-    }
+    if (key.arithmetic == min_sum_arithmetic::fixed8)
+        return binary::qc_instance<1>(key);
+    if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
+        return binary::qc_instance<2>(key);
     return nullptr;
 }
 

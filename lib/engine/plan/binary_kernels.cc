@@ -27,15 +27,17 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
                 "min_sum_check_variant: variant.quasi_cyclic takes the 8-bit rule, "
                 "layered, a graph with its base matrix (qc_*) and base rows of up to " +
                 std::to_string(min_sum_qc_max_row_degree) + " blocks");
-        if (v.on_chip || v.split || v.pairs || v.compressed || v.blocks == 0 ||
-            v.message_bytes == 0 || v.frames == 0 ||
-            v.frames > binary::max_block_frames || (v.frames & (v.frames - 1)) ||
-            v.threads < 32 || v.threads > 1024 || v.threads % 32 != 0)
+        const unsigned lanes = v.pairs ? v.frames / 2 : v.frames;
+        if (v.on_chip || v.split || v.pairs != v.wide_pairs || v.compressed ||
+            v.blocks == 0 || v.message_bytes == 0 || lanes == 0 ||
+            lanes > binary::max_block_frames || (lanes & (lanes - 1)) ||
+            v.frames != lanes * (v.pairs ? 2 : 1) || v.threads < 32 ||
+            v.threads > 1024 || v.threads % 32 != 0)
             throw std::invalid_argument(
-                "min_sum_check_variant: variant.quasi_cyclic takes 1, 2, 4 ... 32 "
-                "frames a group of one frame a lane, a multiple of 32 threads up to "
-                "1024, blocks and message_bytes (min_sum_choose), and no on_chip, "
-                "split, pairs or compressed");
+                "min_sum_check_variant: variant.quasi_cyclic takes 1, 2, 4 ... 32 lanes "
+                "a group of a frame, or of two in 16-bit integer pairs (pairs and "
+                "wide_pairs), a multiple of 32 threads up to 1024, blocks and "
+                "message_bytes (min_sum_choose), and no on_chip, split or compressed");
     }
     if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))
         throw std::invalid_argument("min_sum_check_variant: variant.split needs on_chip, "
@@ -98,10 +100,10 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
                 "min_sum_kernel_of: variant.quasi_cyclic takes the 8-bit rule, layered, "
                 "and a graph with its base matrix (min_sum_quasi_cyclic_usable)");
         k.family = min_sum_family::quasi_cyclic;
-        k.arithmetic = M::fixed8;
+        k.arithmetic = v.wide_pairs ? M::fixed8_wide_pairs : M::fixed8;
         k.layered = true;
         k.records = R::graph;
-        k.lanes = v.frames;
+        k.lanes = v.wide_pairs ? v.frames / 2 : v.frames;
         k.row_degree = (g.qc_max_row_degree + 7) / 8 * 8;
         return k;
     }
@@ -174,7 +176,9 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
     if (v.quasi_cyclic)
         return s + ", quasi-cyclic: a base row's checks at once, beliefs on chip, "
                    "compressed check messages in device memory, " +
-               std::to_string(v.blocks) + " blocks at most, a frame a lane, " +
+               std::to_string(v.blocks) + " blocks at most, " +
+               (v.wide_pairs ? "two frames a lane in 16-bit integer pairs, "
+                             : "a frame a lane, ") +
                std::to_string(v.frames) +
                (v.frames == 1 ? " frame a group, " : " frames a group, ") +
                std::to_string(v.threads) + " threads a block";

@@ -269,33 +269,45 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Quasi-cyclic: a base row's checks at once, a lane each, in groups
     // whose lanes give a block min_sum_qc_threads threads (5G NR Z = 384: one
     // frame a block of 384 threads; Z = 2: 32 lanes of 64 threads)
+    // Two frames a lane in 16-bit integer pairs where the caller allows them
+    // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
+    // a check's addresses and instructions serve both.
     auto quasi_cyclic = [&](min_sum_variant& v) {
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
-        unsigned lanes = 1;
-        while (lanes < max_block_frames && size_t(lanes) * g.qc_z < min_sum_qc_threads)
-            lanes *= 2;
-        while (lanes > 1 && size_t(lanes) * g.qc_z > 1024)
-            lanes /= 2;
-        auto shared = [&](unsigned f) {
-            return binary::qc_shared_bytes(g.n, f, g.qc_rows, g.qc_entries);
+        auto shared = [&](unsigned frames) {
+            return binary::qc_shared_bytes(g.n, frames, g.qc_rows, g.qc_entries);
         };
-        while (lanes > 1 && shared(lanes) + counter_bytes(lanes) > choice.shared_limit)
-            lanes /= 2;
-        if (shared(lanes) + counter_bytes(lanes) > choice.shared_limit)
-            return false;
-        v = min_sum_variant{};
-        v.rule = rule;
-        v.quasi_cyclic = true;
-        v.frames = lanes;
-        v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
-        v.shared_bytes = shared(lanes);
-        v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, lanes);
-        v.state_bytes = v.shared_bytes + v.message_bytes;
-        const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
-        v.blocks = unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
-        return true;
+        const bool allow_pairs = choice.pairs && choice.wide_pairs;
+        for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
+            unsigned lanes = 1;
+            while (lanes < max_block_frames &&
+                   size_t(lanes) * g.qc_z < min_sum_qc_threads)
+                lanes *= 2;
+            while (lanes > 1 && size_t(lanes) * g.qc_z > 1024)
+                lanes /= 2;
+            while (lanes > 1 && shared(lanes * per_lane) +
+                                        counter_bytes(lanes * per_lane) >
+                                    choice.shared_limit)
+                lanes /= 2;
+            const unsigned frames = lanes * per_lane;
+            if (shared(frames) + counter_bytes(frames) > choice.shared_limit)
+                continue;
+            v = min_sum_variant{};
+            v.rule = rule;
+            v.quasi_cyclic = true;
+            v.pairs = v.wide_pairs = per_lane == 2;
+            v.frames = frames;
+            v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
+            v.shared_bytes = shared(frames);
+            v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
+            v.state_bytes = v.shared_bytes + v.message_bytes;
+            const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+            v.blocks = unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
+            return true;
+        }
+        return false;
     };
     min_sum_variant qc{};
     if (choice.quasi_cyclic_first && quasi_cyclic(qc))
