@@ -303,6 +303,9 @@ GPULDPC_PLAN_API min_sum_variant min_sum_choose(const min_sum_graph& g,
 
 //! The quasi-cyclic family: threads a block the choice of a group aims at.
 constexpr unsigned min_sum_qc_threads = 256;
+//! The quasi-cyclic family in 16-bit pairs: threads a block at most (a lane
+//! a check of a base row: lifting sizes up to this).
+constexpr unsigned min_sum_qc_pair_threads = 384;
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;

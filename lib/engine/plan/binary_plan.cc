@@ -285,8 +285,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             while (lanes < max_block_frames &&
                    size_t(lanes) * g.qc_z < min_sum_qc_threads)
                 lanes *= 2;
-            while (lanes > 1 && size_t(lanes) * g.qc_z > 1024)
+            const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
+            while (lanes > 1 && size_t(lanes) * g.qc_z > most)
                 lanes /= 2;
+            if (size_t(lanes) * g.qc_z > most)
+                continue;
             while (lanes > 1 && shared(lanes * per_lane) +
                                         counter_bytes(lanes * per_lane) >
                                     choice.shared_limit)
