@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <sstream>
 
 using namespace gr::gpuldpc;
 namespace utf = boost::unit_test;
@@ -343,11 +344,11 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
 // The quasi-cyclic family (codes with a base matrix, layered, the 8-bit rule)
 // against the CPU, frame for frame: 5G NR base graphs 1 and 2 at lifting
 // sizes from 2 to 384 and several row counts (groups of 1 to 32 lanes, base
-// rows of 3 to 19 blocks), Wi-Fi at its three rates, a punctured code from a
-// base matrix; a frame a lane and two in 16-bit pairs (sm_90 and later);
-// early termination on and off, float and 8-bit input with a NaN and an
-// infinity; a batch of one frame; launches of 5 frames and two blocks taking
-// the groups in turn.
+// rows of 3 to 19 blocks), Wi-Fi at its three rates (one read from an alist
+// file, its structure found in H), a punctured code from a base matrix; a
+// frame a lane and two in 16-bit pairs (sm_90 and later); early termination
+// on and off, float and 8-bit input with a NaN and an infinity; a batch of
+// one frame; launches of 5 frames and two blocks taking the groups in turn.
 BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                      *utf::precondition(gpu_present()))
 {
@@ -371,6 +372,17 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
           std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "3/4")),
           3.2 },
     };
+    {
+        // through an alist file: the structure found in H
+        code_io_options alist;
+        alist.format = code_format::alist;
+        std::stringstream file;
+        ldpc_code::wifi(1296, "2/3").write(file, alist);
+        cases.push_back({ "wifi 1296 2/3 from an alist",
+                          std::make_shared<ldpc_code>(
+                              ldpc_code::read(file, "wifi.alist", alist)),
+                          2.8 });
+    }
     if (!small()) {
         cases.push_back({ "nr:1:384", nr(1, 384, 0), 1.1 });
         cases.push_back({ "nr:2:384:8", nr(2, 384, 8), 2.5 });

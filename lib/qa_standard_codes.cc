@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <random>
 
 using namespace gr::gpuldpc;
@@ -451,4 +452,57 @@ BOOST_AUTO_TEST_CASE(wifi_codes_have_the_standards_shape)
             BOOST_TEST_MESSAGE(e.what());
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(quasi_cyclic_structure_is_found_in_h)
+{
+    // Wi-Fi codes through an alist file: no base matrix kept, the same one
+    // found in H
+    for (const char* rate : { "1/2", "2/3", "3/4" }) {
+        const auto code = ldpc_code::wifi(1944, rate);
+        code_io_options alist;
+        alist.format = code_format::alist;
+        std::stringstream file;
+        code.write(file, alist);
+        const auto read = ldpc_code::read(file, "wifi.alist", alist);
+        BOOST_TEST_CONTEXT("Wi-Fi 1944 " << rate)
+        {
+            BOOST_CHECK_EQUAL(read.quasi_cyclic_base().z, 0u);
+            const auto found = read.find_quasi_cyclic_base();
+            BOOST_CHECK_EQUAL(found.z, 81u);
+            BOOST_CHECK_EQUAL(found.rows, code.quasi_cyclic_base().rows);
+            BOOST_CHECK_EQUAL(found.cols, 24u);
+            BOOST_CHECK(found.shifts == code.quasi_cyclic_base().shifts);
+            BOOST_CHECK(found.transmitted == std::vector<uint8_t>(24, 1));
+            // the code itself is unchanged: written as an alist again
+            std::stringstream again;
+            read.write(again);
+            BOOST_CHECK_EQUAL(again.str(), file.str());
+        }
+    }
+    // 5G NR from its entries with its punctured columns: the base matrix of
+    // nr(), the first two base columns not sent
+    const auto nr = ldpc_code::nr(2, 15, 8);
+    const ldpc_code plain(nr.n(), nr.m(), 2, nr.entries(), 0, nr.punctured_positions());
+    const auto found = plain.find_quasi_cyclic_base();
+    BOOST_CHECK_EQUAL(found.z, 15u);
+    BOOST_CHECK(found.shifts == nr.quasi_cyclic_base().shifts);
+    BOOST_CHECK(found.transmitted == nr.quasi_cyclic_base().transmitted);
+    // a code's own base matrix is returned as it is
+    BOOST_CHECK(nr.find_quasi_cyclic_base().shifts == nr.quasi_cyclic_base().shifts);
+    // punctured columns that are not whole blocks: not found
+    std::vector<uint32_t> some = nr.punctured_positions();
+    some.pop_back();
+    BOOST_CHECK_EQUAL(
+        ldpc_code(nr.n(), nr.m(), 2, nr.entries(), 0, some).find_quasi_cyclic_base().z,
+        0u);
+    // a code without the structure, and DVB-S2 (quasi-cyclic only after its
+    // rows and columns are permuted)
+    BOOST_CHECK_EQUAL(construct_regular_code(1008, 3, 6, 2, 5).find_quasi_cyclic_base().z,
+                      0u);
+    BOOST_CHECK_EQUAL(ldpc_code::dvbs2("1/2", "short").find_quasi_cyclic_base().z, 0u);
+    // a block of two shifts (weight 2) is not a permutation
+    const std::vector<ldpc_code::entry> two = { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
+                                                { 1, 0, 1 }, { 0, 2, 1 }, { 1, 3, 1 } };
+    BOOST_CHECK_EQUAL(ldpc_code(4, 2, 2, two).find_quasi_cyclic_base().z, 0u);
 }

@@ -283,7 +283,8 @@ private:
     void upload_quasi_cyclic()
     {
         const ldpc_code& c = *d_code;
-        const auto& base = c.quasi_cyclic_base();
+        // the code's own, or found in H (a code read from an alist file)
+        const ldpc_code::base_matrix base = c.find_quasi_cyclic_base();
         if (base.z == 0 || size_t(base.rows) * base.z != c.m() ||
             size_t(base.cols) * base.z != c.n() || base.z > 0xffff || base.cols > 0xffff)
             return;

@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -120,6 +121,57 @@ ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
     if (code.d_base.transmitted.empty())
         code.d_base.transmitted.assign(base.cols, 1);
     return code;
+}
+
+ldpc_code::base_matrix ldpc_code::find_quasi_cyclic_base() const
+{
+    if (d_base.z != 0)
+        return d_base;
+    if (q() != 2)
+        return {};
+    const unsigned common = std::gcd(d_n, d_m);
+    std::vector<uint8_t> punctured(d_n, 0);
+    for (uint32_t v : d_punctured_positions)
+        punctured[v] = 1;
+    for (unsigned z = common; z >= 2; --z) {
+        if (common % z != 0)
+            continue;
+        base_matrix b;
+        b.rows = d_m / z;
+        b.cols = d_n / z;
+        b.z = z;
+        b.shifts.assign(size_t(b.rows) * b.cols, -1);
+        std::vector<uint32_t> ones(b.shifts.size(), 0);
+        bool fits = true;
+        for (unsigned c = 0; c < d_m && fits; ++c) {
+            const unsigned i = c / z, r = c % z;
+            for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1]; ++e) {
+                const uint32_t v = d_edge_variable[e];
+                const size_t block = size_t(i) * b.cols + v / z;
+                const int32_t s = int32_t((v % z + z - r) % z);
+                if (b.shifts[block] >= 0 && b.shifts[block] != s) {
+                    fits = false;
+                    break;
+                }
+                b.shifts[block] = s;
+                ++ones[block];
+            }
+        }
+        // every nonzero block a whole permutation: z ones, one a row
+        for (size_t k = 0; k < ones.size() && fits; ++k)
+            fits = ones[k] == 0 || ones[k] == z;
+        b.transmitted.assign(b.cols, 1);
+        for (unsigned j = 0; j < b.cols && fits; ++j) {
+            unsigned sent = 0;
+            for (unsigned t = 0; t < z; ++t)
+                sent += punctured[size_t(j) * z + t] ? 0 : 1;
+            fits = sent == 0 || sent == z;
+            b.transmitted[j] = sent == z ? 1 : 0;
+        }
+        if (fits)
+            return b;
+    }
+    return {};
 }
 
 void ldpc_code::build_layered_runs()

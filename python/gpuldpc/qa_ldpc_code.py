@@ -266,6 +266,23 @@ class qa_ldpc_code(gr_unittest.TestCase):
         self.assertEqual(plain.lifting, 0)
         cw = plain.encode(rng.integers(0, 2, (2, plain.k), dtype=np.uint8))
         np.testing.assert_array_equal(plain.puncture(cw), cw)
+        # the structure found in H: through an alist file, the base matrix
+        # again (the code itself stays an alist code); none in a random code
+        self.assertIsNone(plain.find_quasi_cyclic_base())
+        wifi = gpuldpc.ldpc_code.load('wifi:648:1/2')
+        with tempfile.NamedTemporaryFile('w', suffix='.alist', delete=False) as f:
+            f.write(wifi.to_string(format='alist'))
+        try:
+            read = gpuldpc.ldpc_code.load(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertIsNone(read.base_matrix)
+        z, found = read.find_quasi_cyclic_base()
+        self.assertEqual(z, 27)
+        np.testing.assert_array_equal(found, wifi.base_matrix)
+        z, own = code.find_quasi_cyclic_base()
+        self.assertEqual(z, 3)
+        np.testing.assert_array_equal(own, shifts)
 
 if __name__ == '__main__':
     gr_unittest.run(qa_ldpc_code)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(326395ec432df46d1acca0c66f5d6970) */
+/* BINDTOOL_HEADER_FILE_HASH(f3bcc59fc22ecdf4331e340f24175aef) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -276,6 +276,20 @@ void bind_ldpc_code(py::module& m)
                 return std::move(out);
             },
             "shifts of a quasi-cyclic code (rows x cols, -1: zero block), else None")
+        .def(
+            "find_quasi_cyclic_base",
+            [](const ldpc_code& c) -> py::object {
+                const auto b = c.find_quasi_cyclic_base();
+                if (b.z == 0)
+                    return py::none();
+                py::array_t<int32_t> out({ size_t(b.rows), size_t(b.cols) });
+                std::copy(b.shifts.begin(), b.shifts.end(), out.mutable_data());
+                return py::make_tuple(b.z, std::move(out));
+            },
+            "(z, shifts) of H's quasi-cyclic structure in its own order (the "
+            "largest lifting z >= 2 whose blocks are all zero or cyclic shifts; "
+            "found for a code read from an alist file), or None; the code is "
+            "unchanged, the GPU decoder uses the structure")
         .def_property_readonly("poly",
                                [](const ldpc_code& c) { return c.field().polynomial(); })
         .def_property_readonly(

@@ -294,6 +294,20 @@ public:
     /*! The base matrix of a quasi-cyclic code (z == 0 for other codes). */
     const base_matrix& quasi_cyclic_base() const { return d_base; }
     /*!
+     * \brief The base matrix of a binary code whose H is quasi-cyclic in its
+     * own row and column order, found from H (a code read from an alist file
+     * has no quasi_cyclic_base()).
+     *
+     * The largest z >= 2 dividing n() and checks() for which every z x z block
+     * of H is zero or a cyclic shift of the identity (row r of a block with
+     * shift s at column (r + s) mod z) and the punctured columns are whole
+     * blocks; quasi_cyclic_base() itself where the code has one; z == 0 where
+     * none is found (and for q > 2). The code is unchanged (it is written and
+     * decoded as before); the GPU decoder uses the structure where it finds
+     * it. Cost: a pass over the edges for each divisor tried.
+     */
+    base_matrix find_quasi_cyclic_base() const;
+    /*!
      * \brief The order in which the layered schedule visits the checks.
      *
      * Row order, unless the code has a better one. A DVB-S2 code's checks
