@@ -113,6 +113,7 @@ def main():
     scales = [int(s) for s in args.scales.split(",")]
     offsets = [float(o) for o in args.offsets.split(",")]
     results = []
+    device_name = args.device
     for name in args.codes:
         t0 = time.time()
         code = gpuldpc.ldpc_code.load(name)
@@ -129,6 +130,7 @@ def main():
         # sum-product's crossing, to the grid step
         lo, hi = -1.0, 8.0
         sp = decoders["sum-product"]
+        device_name = sp.device  # the device's name, as the decoder reports it
         while hi - lo > args.step:
             mid = round((lo + hi) / 2 / args.step) * args.step
             if mid in (lo, hi):
@@ -161,7 +163,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"iterations": args.iterations, "schedule": args.schedule,
                        "magnitude": args.magnitude,
-                       "target": args.target, "device": args.device,
+                       "target": args.target, "device": device_name,
                        "results": results}, f, indent=1)
 
 
