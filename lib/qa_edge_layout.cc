@@ -465,6 +465,11 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
     BOOST_CHECK_EQUAL(key.lanes, 1u);
     BOOST_CHECK_EQUAL(key.row_degree, 24u);
     BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    // fewer threads than a base row's checks: refused (checks left out)
+    kernels::min_sum_variant narrow = v;
+    narrow.threads = 256;
+    BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr, narrow, true),
+                      std::invalid_argument);
     // two frames a lane in 16-bit pairs where allowed: 104 KB of beliefs a
     // block, 2 an SM
     kernels::min_sum_choice pairs_allowed = h100;

@@ -501,6 +501,26 @@ BOOST_AUTO_TEST_CASE(quasi_cyclic_structure_is_found_in_h)
     BOOST_CHECK_EQUAL(construct_regular_code(1008, 3, 6, 2, 5).find_quasi_cyclic_base().z,
                       0u);
     BOOST_CHECK_EQUAL(ldpc_code::dvbs2("1/2", "short").find_quasi_cyclic_base().z, 0u);
+    BOOST_CHECK_EQUAL(ldpc_code::dvbs2("1/4").find_quasi_cyclic_base().z, 0u);
+    // a layered decoder keeps such a code in its base rows (Wi-Fi 648 rate
+    // 1/2: runs of 27 checks, which a code without the structure would have
+    // coloured)
+    {
+        const auto wifi = ldpc_code::wifi(648, "1/2");
+        code_io_options alist;
+        alist.format = code_format::alist;
+        std::stringstream file;
+        wifi.write(file, alist);
+        const auto read =
+            std::make_shared<ldpc_code>(ldpc_code::read(file, "wifi.alist", alist));
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::min_sum;
+        cfg.schedule = decoder_schedule::layered;
+        const auto dec = batch_decoder::make(read, cfg, "cpu");
+        const auto& order = dec->code().layered_check_order();
+        BOOST_CHECK(std::is_sorted(order.begin(), order.end()));
+        BOOST_CHECK_EQUAL(dec->code().layered_runs().size() - 1, 12u);
+    }
     // a block of two shifts (weight 2) is not a permutation
     const std::vector<ldpc_code::entry> two = { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
                                                 { 1, 0, 1 }, { 0, 2, 1 }, { 1, 3, 1 } };

@@ -409,8 +409,9 @@ __device__ void qc_decode(const min_sum_params& p,
     write_status(p, team, first_frame, team_frames, k);
 }
 
-// Pair lanes keep a check's addresses and inputs in registers: blocks of
-// up to min_sum_qc_pair_threads threads, up to 128 registers a thread.
+// Pair lanes keep a check's inputs in registers: blocks of up to
+// min_sum_qc_pair_threads threads, so that ptxas may take the registers
+// that needs without spilling (5G NR: 69).
 template <unsigned G, unsigned D, unsigned P>
 __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
     min_sum_quasi_cyclic_kernel(const min_sum_params p)

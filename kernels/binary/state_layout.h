@@ -115,9 +115,10 @@ qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries)
 {
     return qc_records_offset(n, F) + align_up(4 * (size_t(rows) + 1 + entries), 16);
 }
-//! The quasi-cyclic family's check messages of a block in global memory: a
-//! uint2 a frame a check (signs; mag1, mag2 and the position of the
-//! smallest input), check r of base row i of lane f at (i z + r) F + f.
+//! The quasi-cyclic family's check messages of a block in global memory, 8
+//! bytes a frame a check (a frame a lane: a uint2, signs; mag1, mag2 and the
+//! position of the smallest input; pair lanes: a uint4 for both frames),
+//! check r of base row i of lane f at word (i z + r) G + f (G lanes).
 GPULDPC_BINARY_HD constexpr size_t qc_message_bytes(unsigned rows, unsigned z, unsigned F)
 {
     return align_up(8 * size_t(rows) * z * F, state_alignment);

@@ -140,7 +140,8 @@ public:
         upload_graph();
         if (layered())
             upload_runs();
-        if (tuning.quasi_cyclic && layered())
+        if (tuning.quasi_cyclic && layered() &&
+            binary_rule_of(d_config) == kernels::binary_rule::fixed_min_sum)
             upload_quasi_cyclic();
         // Checks of up to 8 edges read the graph from compact records, two
         // loads a check (tuning.compact_checks off leaves them out, for
@@ -283,15 +284,15 @@ private:
     void upload_quasi_cyclic()
     {
         const ldpc_code& c = *d_code;
+        const auto& order = c.layered_check_order();
+        for (size_t i = 0; i < order.size(); ++i)
+            if (order[i] != i)
+                return;
         // the code's own, or found in H (a code read from an alist file)
         const ldpc_code::base_matrix base = c.find_quasi_cyclic_base();
         if (base.z == 0 || size_t(base.rows) * base.z != c.m() ||
             size_t(base.cols) * base.z != c.n() || base.z > 0xffff || base.cols > 0xffff)
             return;
-        const auto& order = c.layered_check_order();
-        for (size_t i = 0; i < order.size(); ++i)
-            if (order[i] != i)
-                return;
         std::vector<uint32_t> row_offsets, blocks;
         kernels::min_sum_qc_records(
             base.shifts.data(), base.rows, base.cols, base.z, row_offsets, blocks);
@@ -395,9 +396,10 @@ private:
             kernels::min_sum_choose(g, layered(), binary_rule_of(d_config), choice);
         d_graph.full_records = full_records_of(d_variant);
         if (tuning.block_threads != 0) {
-            if (d_variant.on_chip || d_variant.quasi_cyclic)
+            // on chip (the quasi-cyclic family's are a lane a check)
+            if (d_variant.on_chip)
                 d_variant.threads = tuning.block_threads;
-            if (d_variant.split || d_variant.quasi_cyclic)
+            if (d_variant.split)
                 d_variant.blocks =
                     unsigned(std::max<size_t>(
                                  1,

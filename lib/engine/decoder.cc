@@ -430,8 +430,10 @@ ldpc_code::sptr with_layered_order_for(ldpc_code::sptr code, const decoder_confi
     const bool binary_rule = c.algorithm == decoder_algorithm::min_sum ||
                              c.algorithm == decoder_algorithm::sum_product;
     const size_t runs = code->layered_runs().size() - 1;
+    // quasi-cyclic codes keep their base rows, also where the structure is
+    // found in H (a code read from an alist file)
     if (c.schedule != decoder_schedule::layered || !binary_rule ||
-        code->quasi_cyclic_base().z != 0 || code->checks() >= short_run * runs)
+        code->checks() >= short_run * runs || code->find_quasi_cyclic_base().z != 0)
         return code;
     auto coloured = std::make_shared<const ldpc_code>(code->with_coloured_layers());
     return coloured->layered_runs().size() < code->layered_runs().size() ? coloured

@@ -129,6 +129,9 @@ ldpc_code::base_matrix ldpc_code::find_quasi_cyclic_base() const
         return d_base;
     if (q() != 2)
         return {};
+    // base matrices of more entries than this are not made (a code
+    // quasi-cyclic only in blocks of a few bits gains nothing from them)
+    constexpr size_t most_entries = size_t(1) << 24;
     const unsigned common = std::gcd(d_n, d_m);
     std::vector<uint8_t> punctured(d_n, 0);
     for (uint32_t v : d_punctured_positions)
@@ -136,40 +139,58 @@ ldpc_code::base_matrix ldpc_code::find_quasi_cyclic_base() const
     for (unsigned z = common; z >= 2; --z) {
         if (common % z != 0)
             continue;
-        base_matrix b;
-        b.rows = d_m / z;
-        b.cols = d_n / z;
-        b.z = z;
-        b.shifts.assign(size_t(b.rows) * b.cols, -1);
-        std::vector<uint32_t> ones(b.shifts.size(), 0);
+        const unsigned rows = d_m / z, cols = d_n / z;
+        if (size_t(rows) * cols > most_entries)
+            break; // smaller z only make larger base matrices
+        // a base row at a time: its blocks' shifts and ones (a row of the
+        // base matrix, reset after it), the nonzero blocks kept
+        std::vector<int32_t> shift(cols, -1);
+        std::vector<uint32_t> ones(cols, 0), touched;
+        std::vector<std::pair<size_t, int32_t>> blocks;
         bool fits = true;
-        for (unsigned c = 0; c < d_m && fits; ++c) {
-            const unsigned i = c / z, r = c % z;
-            for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1]; ++e) {
-                const uint32_t v = d_edge_variable[e];
-                const size_t block = size_t(i) * b.cols + v / z;
-                const int32_t s = int32_t((v % z + z - r) % z);
-                if (b.shifts[block] >= 0 && b.shifts[block] != s) {
-                    fits = false;
-                    break;
+        for (unsigned i = 0; i < rows && fits; ++i) {
+            for (unsigned r = 0; r < z && fits; ++r) {
+                const unsigned c = i * z + r;
+                for (uint32_t e = d_check_offsets[c]; e < d_check_offsets[c + 1]; ++e) {
+                    const uint32_t j = d_edge_variable[e] / z;
+                    const int32_t s = int32_t((d_edge_variable[e] % z + z - r) % z);
+                    if (shift[j] >= 0 && shift[j] != s) {
+                        fits = false;
+                        break;
+                    }
+                    if (shift[j] < 0)
+                        touched.push_back(j);
+                    shift[j] = s;
+                    ++ones[j];
                 }
-                b.shifts[block] = s;
-                ++ones[block];
             }
+            // every nonzero block a whole permutation: z ones, one a row
+            for (uint32_t j : touched) {
+                fits = fits && ones[j] == z;
+                blocks.emplace_back(size_t(i) * cols + j, shift[j]);
+                shift[j] = -1;
+                ones[j] = 0;
+            }
+            touched.clear();
         }
-        // every nonzero block a whole permutation: z ones, one a row
-        for (size_t k = 0; k < ones.size() && fits; ++k)
-            fits = ones[k] == 0 || ones[k] == z;
-        b.transmitted.assign(b.cols, 1);
-        for (unsigned j = 0; j < b.cols && fits; ++j) {
+        base_matrix b;
+        b.rows = rows;
+        b.cols = cols;
+        b.z = z;
+        b.transmitted.assign(cols, 1);
+        for (unsigned j = 0; j < cols && fits; ++j) {
             unsigned sent = 0;
             for (unsigned t = 0; t < z; ++t)
                 sent += punctured[size_t(j) * z + t] ? 0 : 1;
             fits = sent == 0 || sent == z;
             b.transmitted[j] = sent == z ? 1 : 0;
         }
-        if (fits)
-            return b;
+        if (!fits)
+            continue;
+        b.shifts.assign(size_t(rows) * cols, -1);
+        for (const auto& [at, s] : blocks)
+            b.shifts[at] = s;
+        return b;
     }
     return {};
 }

@@ -32,11 +32,14 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
             v.blocks == 0 || v.message_bytes == 0 || lanes == 0 ||
             lanes > binary::max_block_frames || (lanes & (lanes - 1)) ||
             v.frames != lanes * (v.pairs ? 2 : 1) || v.threads < 32 ||
-            v.threads > (v.pairs ? min_sum_qc_pair_threads : 1024) || v.threads % 32 != 0)
+            v.threads > (v.pairs ? min_sum_qc_pair_threads : 1024) || v.threads % 32 != 0 ||
+            size_t(v.threads) < size_t(lanes) * g.qc_z)
             throw std::invalid_argument(
                 "min_sum_check_variant: variant.quasi_cyclic takes 1, 2, 4 ... 32 lanes "
                 "a group of a frame, or of two in 16-bit integer pairs (pairs and "
-                "wide_pairs), a multiple of 32 threads up to 1024 (pairs: 512), blocks and "
+                "wide_pairs), a multiple of 32 threads up to 1024 (pairs: " +
+                std::to_string(min_sum_qc_pair_threads) +
+                ") and at least a lane for each check of a base row, blocks and "
                 "message_bytes (min_sum_choose), and no on_chip, split or compressed");
     }
     if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))

@@ -268,7 +268,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
 
     // Quasi-cyclic: a base row's checks at once, a lane each, in groups
     // whose lanes give a block min_sum_qc_threads threads (5G NR Z = 384: one
-    // frame a block of 384 threads; Z = 2: 32 lanes of 64 threads)
+    // lane, a frame or a pair, a block of 384 threads; Z = 2: 32 lanes of 64
+    // threads; choice.lanes is not weighed here)
     // Two frames a lane in 16-bit integer pairs where the caller allows them
     // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
     // a check's addresses and instructions serve both.

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(f3bcc59fc22ecdf4331e340f24175aef) */
+/* BINDTOOL_HEADER_FILE_HASH(b28ebf4b3f4813cf60ab94c41527d6ad) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -302,9 +302,13 @@ public:
      * of H is zero or a cyclic shift of the identity (row r of a block with
      * shift s at column (r + s) mod z) and the punctured columns are whole
      * blocks; quasi_cyclic_base() itself where the code has one; z == 0 where
-     * none is found (and for q > 2). The code is unchanged (it is written and
-     * decoded as before); the GPU decoder uses the structure where it finds
-     * it. Cost: a pass over the edges for each divisor tried.
+     * none is found (and for q > 2), or where the base matrix would have
+     * more than 2^24 entries. The code is unchanged (it is written as
+     * before); decoders use the structure where it is found (the layered
+     * order is left in base rows, the GPU's quasi-cyclic kernels). Cost: at
+     * most a pass over the edges for each divisor tried (most codes without
+     * the structure fail at the first checks), memory O(n/z) for the
+     * search.
      */
     base_matrix find_quasi_cyclic_base() const;
     /*!
