@@ -428,17 +428,22 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
         kernels::min_sum_qc_records(shifts.data(), 2, 4, 70000, offsets, blocks),
         std::invalid_argument);
 
-    // 5G NR BG1 lifted by 384: 46 base rows of 316 blocks, rows of up to 19
-    kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
-    const uint32_t record = 0; // only whether the records exist is weighed
-    nr.qc_z = 384;
-    nr.qc_rows = 46;
-    nr.qc_entries = 316;
-    nr.qc_max_row_degree = 19;
-    nr.qc_row_offsets = &record;
-    nr.qc_blocks = &record;
-    nr.run_checks = &record;
-    nr.run_offsets = &record;
+    // 5G NR BG1's base matrix (46 rows of 316 blocks, rows of up to 19) lifted
+    // by z; only whether the records exist is weighed
+    const uint32_t record = 0;
+    auto bg1 = [&](kernels::min_sum_graph g, unsigned z) {
+        g.qc_z = z;
+        g.qc_rows = 46;
+        g.qc_entries = 316;
+        g.qc_max_row_degree = 19;
+        g.qc_row_offsets = &record;
+        g.qc_blocks = &record;
+        g.run_checks = &record;
+        g.run_offsets = &record;
+        return g;
+    };
+    const kernels::min_sum_graph nr =
+        bg1(code_shape(26112, 17664, 121344, 30, 19, 46), 384);
     BOOST_CHECK(kernels::min_sum_quasi_cyclic_usable(nr, true, fixed));
     BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(nr, false, fixed));
     BOOST_CHECK(
@@ -523,13 +528,7 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
 
     // Z = 2 (BG1: 136 bits): 32 lanes of 2 checks, 64 threads; on chip fits,
     // and takes the code unless the quasi-cyclic family comes first
-    kernels::min_sum_graph tiny = code_shape(136, 92, 632, 30, 19, 46);
-    tiny.qc_z = 2;
-    tiny.qc_rows = 46;
-    tiny.qc_entries = 316;
-    tiny.qc_max_row_degree = 19;
-    tiny.qc_row_offsets = &record;
-    tiny.qc_blocks = &record;
+    const kernels::min_sum_graph tiny = bg1(code_shape(136, 92, 632, 30, 19, 46), 2);
     BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, h100).on_chip);
     kernels::min_sum_choice first = h100;
     first.quasi_cyclic_first = true;
