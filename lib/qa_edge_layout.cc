@@ -36,6 +36,9 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                             shape{ 60, 2, 4, 64 },
                             shape{ 96, 3, 6, 16 },
                             shape{ 128, 2, 4, 32 },
+                            shape{ 96, 2, 4, 8 },
+                            shape{ 256, 2, 4, 4 },
+                            shape{ 240, 3, 6, 2 },
                             shape{ 64, 2, 4, 256 },
                             shape{ 48, 2, 3, 256 } }) {
         const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 5 + sh.dc);

@@ -46,7 +46,7 @@ ldpc_code::sptr test_code(unsigned q)
     // (2,4)-regular for q > 2, (3,6) for q = 2; a few hundred bits a frame
     if (q == 2)
         return std::make_shared<ldpc_code>(construct_regular_code(240, 3, 6, 2, 11));
-    const unsigned n = q == 4 ? 128 : q == 16 ? 96 : q == 64 ? 96 : 64;
+    const unsigned n = q == 4 ? 128 : q == 8 || q == 16 || q == 64 ? 96 : 64;
     return std::make_shared<ldpc_code>(construct_regular_code(n, 2, 4, q, 11));
 }
 
@@ -166,7 +166,7 @@ void check_decisions_equal_cpu(ldpc_code::sptr code,
 BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
                      *utf::precondition(gpu_present()))
 {
-    for (unsigned q : { 2u, 4u, 16u, 64u, 256u })
+    for (unsigned q : { 2u, 4u, 8u, 16u, 64u, 256u })
         check_decisions_equal_cpu(test_code(q), small() ? 8 : 200, q);
 }
 

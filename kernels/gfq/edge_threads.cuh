@@ -55,14 +55,15 @@ namespace gfq {
 namespace {
 
 /*!
- * An edge-thread kernel's field (q = Q: 16, 32, 64 or 256), edges of a check
+ * An edge-thread kernel's field (q = Q: 2 to 64 or 256), edges of a check
  * (D = 4 or 8 lanes' groups) and stored message type M (float or __half; the
  * storage stays fp32, fp16 rounds each value); L lanes a message of V values
  * each.
  */
 template <unsigned Q, unsigned D_, typename M>
 struct edge_traits {
-    static_assert(Q == 16 || Q == 32 || Q == 64 || Q == 256, "q: 16, 32, 64 or 256");
+    static_assert(Q == 2 || Q == 4 || Q == 8 || Q == 16 || Q == 32 || Q == 64 || Q == 256,
+                  "q: 2, 4, 8, 16, 32, 64 or 256");
     static_assert(D_ == 4 || D_ == 8, "edges of a check: 4 or 8");
     static_assert(std::is_same<M, float>::value || std::is_same<M, __half>::value,
                   "messages: float or __half");
@@ -295,7 +296,8 @@ __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
 // lies in bank (sub ^ mix(r)) of the column's L banks.
 template <unsigned V, unsigned L>
 struct variable_offsets {
-    static constexpr unsigned B = 8, H = V / B;
+    static_assert(L == 1 || V >= 8, "a message over several lanes has 8 values or more");
+    static constexpr unsigned B = V < 8 ? V : 8, H = V / B;
     unsigned lo[B], hi[H];
     __device__ __forceinline__ variable_offsets(uint32_t word, unsigned sub)
     {

@@ -46,7 +46,7 @@ void check_variant(const fft_bp_graph& g,
     if (v.family == fft_bp_family::edge_threads) {
         if (!g.edge_lanes || !g.edge_lane_terms || !g.variable_columns ||
             g.edge_chunks == 0 || (g.edge_group != 4 && g.edge_group != 8) ||
-            (g.q != 16 && g.q != 32 && g.q != 64 && g.q != 256))
+            g.q == 128)
             invalid("the edge-thread family needs the graph's fft_bp_edge_layout");
         if (layered || !v.on_chip || v.threads != fft_bp_edge_threads(g) ||
             v.edge_slots != g.edge_group)

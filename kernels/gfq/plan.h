@@ -157,7 +157,7 @@ fft_bp_describe(const fft_bp_variant& v, bool layered, bool half_messages);
 
 /*!
  * Where a thread per edge keeps its messages (the edge-thread family, flooding,
- * q = 16, 32 or 64 with checks of up to 8 edges, or q = 256 with up to 4, L = 4
+ * q = 2 .. 64 with checks of up to 8 edges, or q = 256 with up to 4, L = 4
  * lanes an edge, each with V = 64 values). For L > 1 the value's bank within
  * its column is mixed per edge with its low bits, so that the check's lanes
  * take distinct banks too; variable_columns carries the mix above each
@@ -188,7 +188,7 @@ struct fft_bp_edge_layout {
 
 /*!
  * The edge-thread layout of a code; chunks == 0 where the family does not
- * serve it (q other than 16, 32, 64, 256; a check of more than 8 edges, or 4
+ * serve it (q = 128; a check of more than 8 edges, or 4
  * for GF(256); 2^24 variables or more). \p gf_mul: q * q products; arrays as in
  * fft_bp_graph.
  */
