@@ -47,24 +47,43 @@ size_t layered_frame_errors(ldpc_code::sptr code,
 BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
 {
     // docs/min_sum_correction.md: offset min-sum where the parity bits
-    // accumulate, 15/16 and 0.5 elsewhere
-    for (const char* name : { "dvbs2:1/4", "dvbs2:1/2", "dvbs2:9/10", "dvbs2:1/2:short" }) {
-        const auto c = min_sum_auto_correction(ldpc_code::load(name));
-        BOOST_TEST_CONTEXT(name)
-        {
-            BOOST_CHECK_EQUAL(c.scale, 1.0f);
-            BOOST_CHECK_EQUAL(c.offset, 0.25f);
+    // accumulate (0.25; 0.5 with checks of 5.5 edges or more on average from 20
+    // iterations on), 15/16 and 0.5 elsewhere
+    const auto smallest = min_sum_magnitude_rule::smallest;
+    for (const char* name : { "dvbs2:1/4", "dvbs2:1/3", "dvbs2:1/2:short" })
+        for (unsigned iterations : { 10u, 20u, 50u }) {
+            const auto c =
+                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
+            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
+            {
+                BOOST_CHECK_EQUAL(c.scale, 1.0f);
+                BOOST_CHECK_EQUAL(c.offset, 0.25f);
+            }
         }
-    }
+    for (const char* name : { "dvbs2:2/5", "dvbs2:1/2", "dvbs2:9/10", "dvbs2:2/3:short" })
+        for (unsigned iterations : { 1u, 10u, 19u, 20u, 50u }) {
+            const auto c =
+                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
+            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
+            {
+                BOOST_CHECK_EQUAL(c.scale, 1.0f);
+                BOOST_CHECK_EQUAL(c.offset, iterations >= 20 ? 0.5f : 0.25f);
+            }
+        }
+    // decoders_take_the_auto_correction_or_the_given_one: the decoder's
+    // iterations decide
+    BOOST_CHECK_EQUAL(min_sum_auto_correction(ldpc_code::load("dvbs2:1/2")).offset, 0.5f);
     for (const char* name :
-         { "nr:1:16", "nr:1:16:4", "nr:2:16:8", "wifi:1944:1/2", "wifi:648:3/4" }) {
-        const auto c = min_sum_auto_correction(ldpc_code::load(name));
-        BOOST_TEST_CONTEXT(name)
-        {
-            BOOST_CHECK_EQUAL(c.scale, 15.0f / 16.0f);
-            BOOST_CHECK_EQUAL(c.offset, 0.5f);
+         { "nr:1:16", "nr:1:16:4", "nr:2:16:8", "wifi:1944:1/2", "wifi:648:3/4" })
+        for (unsigned iterations : { 10u, 50u }) {
+            const auto c =
+                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
+            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
+            {
+                BOOST_CHECK_EQUAL(c.scale, 15.0f / 16.0f);
+                BOOST_CHECK_EQUAL(c.offset, 0.5f);
+            }
         }
-    }
 }
 
 BOOST_AUTO_TEST_CASE(auto_correction_of_two_smallest)
@@ -110,6 +129,20 @@ BOOST_AUTO_TEST_CASE(decoders_take_the_auto_correction_or_the_given_one)
     cfg.min_sum_offset = 1.0f;
     BOOST_CHECK_EQUAL(config_of(cfg).min_sum_scale, chosen.scale);
     BOOST_CHECK_EQUAL(config_of(cfg).min_sum_offset, 1.0f);
+    // the decoder's iterations choose: checks of 10 edges, 0.25 below 20
+    // iterations, 0.5 from 20 on
+    {
+        const auto large = std::make_shared<ldpc_code>(ldpc_code::dvbs2("2/3", "short"));
+        decoder_config c;
+        c.algorithm = decoder_algorithm::min_sum;
+        c.messages = message_precision::int8;
+        for (unsigned iterations : { 10u, 20u }) {
+            c.max_iterations = iterations;
+            const auto got = batch_decoder::make(large, c, "cpu")->config();
+            BOOST_CHECK_EQUAL(got.min_sum_scale, 1.0f);
+            BOOST_CHECK_EQUAL(got.min_sum_offset, iterations >= 20 ? 0.5f : 0.25f);
+        }
+    }
     BOOST_CHECK_EQUAL(parse_min_sum_scale("auto"), min_sum_scale_auto);
     BOOST_CHECK_EQUAL(parse_min_sum_offset("auto"), min_sum_offset_auto);
     BOOST_CHECK_EQUAL(parse_min_sum_scale("0.625"), 0.625f);

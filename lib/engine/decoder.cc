@@ -351,7 +351,8 @@ decoder_config with_min_sum_correction(decoder_config c, const ldpc_code& code)
 {
     const bool auto_scale = c.min_sum_scale == min_sum_scale_auto;
     if (auto_scale || c.min_sum_offset == min_sum_offset_auto) {
-        const auto chosen = min_sum_auto_correction(code, c.min_sum_magnitude);
+        const auto chosen =
+            min_sum_auto_correction(code, c.min_sum_magnitude, c.max_iterations);
         if (auto_scale)
             c.min_sum_scale = chosen.scale;
         if (c.min_sum_offset == min_sum_offset_auto)

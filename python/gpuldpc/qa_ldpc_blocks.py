@@ -350,6 +350,15 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
             dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu",
                                         min_sum_scale="auto", min_sum_offset=1)
             self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (pair[0], 1.0))
+        # accumulated parity with checks of 10 edges: the larger offset from
+        # 20 iterations on (the default max_iterations is 50)
+        code = gpuldpc.ldpc_code.load("dvbs2:2/3:short")
+        self.assertEqual(gpuldpc.min_sum_auto_correction(code), (1.0, 0.5))
+        self.assertEqual(gpuldpc.min_sum_auto_correction(code, max_iterations=10), (1.0, 0.25))
+        dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu", max_iterations=10)
+        self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
+        with self.assertRaisesRegex(ValueError, "max_iterations=0 is out of range"):
+            gpuldpc.min_sum_auto_correction(code, max_iterations=0)
         code = gpuldpc.ldpc_code.load("nr:1:16")
         # the GPU decoders do not run it: device "auto" takes the CPU
         dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="fp32",

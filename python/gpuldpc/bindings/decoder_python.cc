@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(fa362d886a9419279085a2a1c45e2696) */
+/* BINDTOOL_HEADER_FILE_HASH(b5b6b15349fae4213cac81b7db2364c5) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -91,18 +91,25 @@ void bind_decoder(py::module& m)
 {
     m.def(
         "min_sum_auto_correction",
-        [](std::shared_ptr<ldpc_code> code, const std::string& magnitude) {
-            const auto c =
-                min_sum_auto_correction(*code, parse_min_sum_magnitude(magnitude));
+        [](std::shared_ptr<ldpc_code> code,
+           const std::string& magnitude,
+           long long max_iterations) {
+            const auto c = min_sum_auto_correction(
+                *code,
+                parse_min_sum_magnitude(magnitude),
+                pyargs::int_arg<unsigned>(max_iterations, "max_iterations", ">= 1", 1));
             return std::make_pair(c.scale, c.offset);
         },
         py::arg("code"),
         py::arg("min_sum_magnitude") = "smallest",
+        py::arg("max_iterations") = 50,
         "(scale, offset): the min-sum correction that min_sum_scale='auto' and "
-        "min_sum_offset='auto' take for the code: scale 1 and offset 0.25 where the "
-        "parity bits accumulate (DVB-S2), else 15/16 and 0.5 (with "
-        "min_sum_magnitude='two-smallest': 1 and 0, else 1 and 0.25); measured by "
-        "simulation (docs/min_sum_correction.md).");
+        "min_sum_offset='auto' take for the code decoded in up to max_iterations "
+        "iterations (decoders pass theirs): scale 1 and offset 0.25 where the "
+        "parity bits accumulate (DVB-S2), offset 0.5 there where checks have 5.5 "
+        "edges or more on average and max_iterations >= 20, else 15/16 and 0.5 "
+        "(with min_sum_magnitude='two-smallest': 1 and 0, else 1 and 0.25); "
+        "measured by simulation (docs/min_sum_correction.md).");
 
     PYBIND11_NUMPY_DTYPE(
         frame_status, converged, iterations, syndrome_weight, invalid_inputs);
