@@ -150,6 +150,62 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
     }
 }
 
+BOOST_AUTO_TEST_CASE(small_fields_take_the_edge_threads)
+{
+    // flooding over GF(2), GF(4) and GF(8) takes a thread an edge (GF(2):
+    // up to 16 warps a block, the others 6); GF(128) has no edge layout
+    struct shape {
+        unsigned n, dv, dc, q, threads;
+    };
+    for (const shape sh : { shape{ 240, 3, 6, 2, 512 },
+                            shape{ 128, 2, 4, 4, 192 },
+                            shape{ 96, 2, 4, 8, 192 },
+                            shape{ 64, 2, 4, 128, 0 } }) {
+        const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 7);
+        std::vector<uint8_t> mul(size_t(sh.q) * sh.q);
+        for (unsigned a = 0; a < sh.q; ++a)
+            std::copy_n(c.field().mul_row(uint8_t(a)), sh.q, &mul[size_t(a) * sh.q]);
+        const auto lay = kernels::fft_bp_make_edge_layout(c.n(),
+                                                          c.m(),
+                                                          sh.q,
+                                                          c.check_offsets(),
+                                                          c.edge_variable(),
+                                                          c.edge_coefficient(),
+                                                          c.variable_offsets(),
+                                                          c.variable_edges(),
+                                                          mul);
+        BOOST_TEST_CONTEXT("GF(" << sh.q << "), n " << sh.n)
+        {
+            if (sh.threads == 0) {
+                BOOST_TEST(lay.chunks == 0u);
+                continue;
+            }
+            BOOST_REQUIRE(lay.chunks > 0);
+            kernels::fft_bp_graph g{};
+            g.n = c.n();
+            g.checks = c.m();
+            g.q = sh.q;
+            g.bits_per_symbol = c.bits_per_symbol();
+            g.max_check_degree = sh.dc;
+            g.edges = c.num_edges();
+            g.edge_lanes = lay.lanes.data();
+            g.edge_lane_terms = lay.lane_terms.data();
+            g.variable_columns = lay.variable_columns.data();
+            g.edge_chunks = lay.chunks;
+            g.edge_group = lay.group;
+            g.variable_steps = lay.steps;
+            kernels::fft_bp_choice choice;
+            choice.shared_limit = 99 * 1024; // a card of compute capability 8.6
+            choice.edge_threads = true;
+            const auto v = kernels::fft_bp_choose(g, choice);
+            BOOST_TEST(int(v.family) == int(kernels::fft_bp_family::edge_threads));
+            BOOST_TEST(v.threads == sh.threads);
+            BOOST_TEST(v.threads == kernels::fft_bp_edge_threads(g));
+            BOOST_TEST(v.edge_slots == (sh.dc <= 4 ? 4u : 8u));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(binary_compact_check_records)
 {
     // The binary decoder's compact records (kernels/binary/plan.h): slot s

@@ -168,13 +168,24 @@ BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
 {
     for (unsigned q : { 2u, 4u, 8u, 16u, 64u, 256u })
         check_decisions_equal_cpu(test_code(q), small() ? 8 : 200, q);
+    // the small fields' edge threads with the other check size: GF(8) with
+    // checks of 6 edges (8 lanes), GF(2) with 4
+    check_decisions_equal_cpu(
+        std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 8, 11)),
+        small() ? 8 : 200,
+        80);
+    check_decisions_equal_cpu(
+        std::make_shared<ldpc_code>(construct_regular_code(128, 2, 4, 2, 11)),
+        small() ? 8 : 200,
+        81,
+        5.0);
 }
 
 BOOST_AUTO_TEST_CASE(gpu_fp16_messages_equal_cpu, *utf::precondition(gpu_present()))
 {
     // messages rounded to half precision on both sides: on chip (registers
     // and rows), and in global memory under a cap (check-parallel, layered)
-    for (unsigned q : { 4u, 16u, 64u, 256u })
+    for (unsigned q : { 2u, 4u, 16u, 64u, 256u })
         check_decisions_equal_cpu(
             test_code(q), small() ? 8 : 200, 60 + q, 3.5, message_precision::fp16);
     for (unsigned q : { 16u, 256u })

@@ -387,10 +387,10 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         qc.format = code_format::qc;
         std::stringstream qc_file;
         ldpc_code::wifi(1944, "1/2").write(qc_file, qc);
-        cases.push_back({ "wifi 1944 1/2 from a .qc file",
-                          std::make_shared<ldpc_code>(
-                              ldpc_code::read(qc_file, "wifi.qc", qc)),
-                          2.0 });
+        cases.push_back(
+            { "wifi 1944 1/2 from a .qc file",
+              std::make_shared<ldpc_code>(ldpc_code::read(qc_file, "wifi.qc", qc)),
+              2.0 });
     }
     if (!small()) {
         cases.push_back({ "nr:1:384", nr(1, 384, 0), 1.1 });

@@ -70,8 +70,7 @@ BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
                 BOOST_CHECK_EQUAL(c.offset, iterations >= 20 ? 0.5f : 0.25f);
             }
         }
-    // decoders_take_the_auto_correction_or_the_given_one: the decoder's
-    // iterations decide
+    // without iterations given: the decoders' default of 50
     BOOST_CHECK_EQUAL(min_sum_auto_correction(ldpc_code::load("dvbs2:1/2")).offset, 0.5f);
     for (const char* name :
          { "nr:1:16", "nr:1:16:4", "nr:2:16:8", "wifi:1944:1/2", "wifi:648:3/4" })

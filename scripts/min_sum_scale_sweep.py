@@ -82,7 +82,8 @@ def report(files):
             c = r["crossing"]
             ref = c["sum-product"]
             auto = label_of(*gpuldpc.min_sum_auto_correction(
-                gpuldpc.ldpc_code.load(r["code"]), max_iterations=d["iterations"]))
+                gpuldpc.ldpc_code.load(r["code"]), d.get("magnitude", "smallest"),
+                max_iterations=d["iterations"]))
             best = r["best"]
             print(f"| {r['code']} | {r['rate']:.3f} | {fmt(ref)} | {fmt(c.get('13/16'))} | "
                   f"{auto}: {fmt(c.get(auto))} | {fmt(gap(c.get(auto), ref))} | "

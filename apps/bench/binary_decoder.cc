@@ -174,7 +174,8 @@ void bench_binary_decoder(const context& ctx,
     const int cores = host_cores();
     std::printf(
         "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale auto: "
-        "min_sum_auto_scale() of each code, 4 steps per LLR unit), information bits/s: GPU with the frames in device "
+        "min_sum_auto_correction() of each code, 4 steps per LLR unit), information "
+        "bits/s: GPU with the frames in device "
         "memory (the batch repeated to 'dev fr' frames), host to host with float and "
         "8-bit LLRs; baselines on the same "
         "frames: the CPU reference with %d threads (float min-sum, and the same "

@@ -150,9 +150,8 @@ const void* edge_kernel(unsigned q, unsigned group, bool half)
     return dispatch(q, group, half, [](auto Q, auto D, auto M) -> const void* {
         constexpr unsigned field = decltype(Q)::value, edges = decltype(D)::value;
         // checks of up to 8 edges a lane each, or (GF(256)) 4 edges of 4 lanes
-        constexpr bool built =
-            (field <= 64 || field == 256) &&
-            (edges == 4 || (edges == 8 && message_lanes(field) == 1));
+        constexpr bool built = (field <= 64 || field == 256) &&
+                               (edges == 4 || (edges == 8 && message_lanes(field) == 1));
         if constexpr (built)
             return reinterpret_cast<const void*>(
                 &fft_bp_edges_kernel<

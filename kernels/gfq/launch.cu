@@ -45,9 +45,10 @@ void check_variant(const fft_bp_graph& g,
         invalid("a graph without edges");
     if (v.family == fft_bp_family::edge_threads) {
         if (!g.edge_lanes || !g.edge_lane_terms || !g.variable_columns ||
-            g.edge_chunks == 0 || (g.edge_group != 4 && g.edge_group != 8) ||
-            g.q == 128)
+            g.edge_chunks == 0 || (g.edge_group != 4 && g.edge_group != 8))
             invalid("the edge-thread family needs the graph's fft_bp_edge_layout");
+        if (g.q == 128)
+            invalid("the edge-thread family serves q = 2 .. 64 and 256, not 128");
         if (layered || !v.on_chip || v.threads != fft_bp_edge_threads(g) ||
             v.edge_slots != g.edge_group)
             invalid("variant not from fft_bp_choose");

@@ -357,7 +357,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual(gpuldpc.min_sum_auto_correction(code, max_iterations=10), (1.0, 0.25))
         dec = gpuldpc.batch_decoder(code, algorithm="min-sum", device="cpu", max_iterations=10)
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
-        with self.assertRaisesRegex(ValueError, "max_iterations=0 is out of range"):
+        with self.assertRaisesRegex(ValueError, "max_iterations=0 is out of range; allowed: 1 .. 100000"):
             gpuldpc.min_sum_auto_correction(code, max_iterations=0)
         code = gpuldpc.ldpc_code.load("nr:1:16")
         # the GPU decoders do not run it: device "auto" takes the CPU

@@ -102,8 +102,8 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
         steps = std::max(steps, variable_offsets[v + 1] - variable_offsets[v]);
     const unsigned L = message_lanes(q), V = q / L;
     // checks of up to 8 edges a lane each, or (GF(256)) 4 edges of 4 lanes
-    if (q == 128 || max_check_degree == 0 ||
-        max_check_degree > (L == 1 ? 8 : 4) || n >= (1u << 24) || steps == 0)
+    if (q == 128 || max_check_degree == 0 || max_check_degree > (L == 1 ? 8 : 4) ||
+        n >= (1u << 24) || steps == 0)
         return out;
     const unsigned group = max_check_degree <= 4 ? 4 : 8;
     // checks and edges a warp; (v / per_warp, k): a variable warp's k-th edges

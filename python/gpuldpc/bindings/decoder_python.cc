@@ -97,7 +97,8 @@ void bind_decoder(py::module& m)
             const auto c = min_sum_auto_correction(
                 *code,
                 parse_min_sum_magnitude(magnitude),
-                pyargs::int_arg<unsigned>(max_iterations, "max_iterations", ">= 1", 1));
+                pyargs::int_arg<unsigned>(
+                    max_iterations, "max_iterations", "1 .. 100000", 1, 100000));
             return std::make_pair(c.scale, c.offset);
         },
         py::arg("code"),
@@ -127,7 +128,8 @@ void bind_decoder(py::module& m)
         "              min_sum_magnitude='smallest')\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. min_sum_scale, min_sum_offset: 'auto' (the defaults:\n"
-        "the correction chosen for the code, min_sum_auto_correction(code)) or a\n"
+        "the correction chosen for the code and max_iterations,\n"
+        "min_sum_auto_correction(code, max_iterations=max_iterations)) or a\n"
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
         "min_sum_magnitude: 'smallest' (min-sum) or 'two-smallest' (the two smallest\n"
         "input magnitudes combined exactly: closer to sum-product on low-rate codes\n"
@@ -276,7 +278,8 @@ void bind_decoder(py::module& m)
             py::arg("return_codeword") = false,
             "symbols: complex64 (frames, n_transmitted) received points of the "
             "constellation matched to the code (code symbol x sent as "
-            "constellation.points()[x]; GF(64) on 'gpuldpc-64qam', binary on 'gpuldpc-bpsk'); "
+            "constellation.points()[x]; GF(64) on 'gpuldpc-64qam', binary on "
+            "'gpuldpc-bpsk'); "
             "complex128 and real integer or floating dtypes are converted, bool "
             "raises TypeError. noise_var: N0 = E|n|^2, one value or one a frame "
             "(float32, dtypes as decode()'s llr). The decoder takes the "
@@ -338,9 +341,10 @@ void bind_decoder(py::module& m)
             "min_sum_offset",
             [](const batch_decoder& d) { return d.config().min_sum_offset; },
             "The min-sum offset the decoder applies ('auto' resolved).")
-        .def_property_readonly(
-            "min_sum_magnitude",
-            [](const batch_decoder& d) { return to_string(d.config().min_sum_magnitude); })
+        .def_property_readonly("min_sum_magnitude",
+                               [](const batch_decoder& d) {
+                                   return to_string(d.config().min_sum_magnitude);
+                               })
         .def_property_readonly(
             "max_iterations",
             [](const batch_decoder& d) { return d.config().max_iterations; })
