@@ -20,6 +20,28 @@
 
 using namespace gr::gpuldpc;
 
+namespace {
+
+// The edge-thread layout of a code, as the CUDA FFT-BP decoder makes it
+kernels::fft_bp_edge_layout edge_layout_of(const ldpc_code& c)
+{
+    const unsigned q = c.q();
+    std::vector<uint8_t> mul(size_t(q) * q);
+    for (unsigned a = 0; a < q; ++a)
+        std::copy_n(c.field().mul_row(uint8_t(a)), q, &mul[size_t(a) * q]);
+    return kernels::fft_bp_make_edge_layout(c.n(),
+                                            c.m(),
+                                            q,
+                                            c.check_offsets(),
+                                            c.edge_variable(),
+                                            c.edge_coefficient(),
+                                            c.variable_offsets(),
+                                            c.variable_edges(),
+                                            mul);
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
 {
     // Host side only (runs without a GPU). Where the check phase reads and
@@ -43,18 +65,7 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                             shape{ 48, 2, 3, 256 } }) {
         const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 5 + sh.dc);
         const unsigned q = c.q();
-        std::vector<uint8_t> mul(size_t(q) * q);
-        for (unsigned a = 0; a < q; ++a)
-            std::copy_n(c.field().mul_row(uint8_t(a)), q, &mul[size_t(a) * q]);
-        const auto lay = kernels::fft_bp_make_edge_layout(c.n(),
-                                                          c.m(),
-                                                          q,
-                                                          c.check_offsets(),
-                                                          c.edge_variable(),
-                                                          c.edge_coefficient(),
-                                                          c.variable_offsets(),
-                                                          c.variable_edges(),
-                                                          mul);
+        const auto lay = edge_layout_of(c);
         BOOST_TEST_CONTEXT("n " << sh.n << ", degrees " << sh.dv << "/" << sh.dc
                                 << ", GF(" << q << ")")
         {
@@ -162,18 +173,7 @@ BOOST_AUTO_TEST_CASE(small_fields_take_the_edge_threads)
                             shape{ 96, 2, 4, 8, 192 },
                             shape{ 64, 2, 4, 128, 0 } }) {
         const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 7);
-        std::vector<uint8_t> mul(size_t(sh.q) * sh.q);
-        for (unsigned a = 0; a < sh.q; ++a)
-            std::copy_n(c.field().mul_row(uint8_t(a)), sh.q, &mul[size_t(a) * sh.q]);
-        const auto lay = kernels::fft_bp_make_edge_layout(c.n(),
-                                                          c.m(),
-                                                          sh.q,
-                                                          c.check_offsets(),
-                                                          c.edge_variable(),
-                                                          c.edge_coefficient(),
-                                                          c.variable_offsets(),
-                                                          c.variable_edges(),
-                                                          mul);
+        const auto lay = edge_layout_of(c);
         BOOST_TEST_CONTEXT("GF(" << sh.q << "), n " << sh.n)
         {
             if (sh.threads == 0) {

@@ -30,6 +30,17 @@ def gf_syndrome(code, cw):
     return np.bitwise_xor.reduce(prod, axis=2)
 
 
+def load_text(text, suffix):
+    """The code that a file of this text and suffix holds (written to a
+    temporary file: ldpc_code.load reads files and names)."""
+    with tempfile.NamedTemporaryFile('w', suffix=suffix, delete=False) as f:
+        f.write(text)
+    try:
+        return gpuldpc.ldpc_code.load(f.name)
+    finally:
+        os.unlink(f.name)
+
+
 def dense_rank(h, field):
     """Rank over GF(q) by Gauss-Jordan elimination in numpy."""
     h = h.copy()
@@ -249,12 +260,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
         self.assertEqual(sent.shape, (5, 9))
         np.testing.assert_array_equal(sent, cw[:, code.transmitted_positions])
         # .qc text round trip; 'auto' recognises the format
-        with tempfile.NamedTemporaryFile('w', suffix='.qc', delete=False) as f:
-            f.write(code.to_string(format='qc'))
-        try:
-            again = gpuldpc.ldpc_code.load(f.name)
-        finally:
-            os.unlink(f.name)
+        again = load_text(code.to_string(format='qc'), '.qc')
         np.testing.assert_array_equal(again.dense(), code.dense())
         np.testing.assert_array_equal(again.punctured_positions, [9, 10, 11])
         with self.assertRaisesRegex(ValueError, r'shift 3 at block \(0, 0\) is out of range'):
@@ -270,12 +276,7 @@ class qa_ldpc_code(gr_unittest.TestCase):
         # again (the code itself stays an alist code); none in a random code
         self.assertIsNone(plain.find_quasi_cyclic_base())
         wifi = gpuldpc.ldpc_code.load('wifi:648:1/2')
-        with tempfile.NamedTemporaryFile('w', suffix='.alist', delete=False) as f:
-            f.write(wifi.to_string(format='alist'))
-        try:
-            read = gpuldpc.ldpc_code.load(f.name)
-        finally:
-            os.unlink(f.name)
+        read = load_text(wifi.to_string(format='alist'), '.alist')
         self.assertIsNone(read.base_matrix)
         z, found = read.find_quasi_cyclic_base()
         self.assertEqual(z, 27)
