@@ -361,11 +361,20 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         return std::make_shared<ldpc_code>(ldpc_code::nr(bg, z, rows));
     };
     std::vector<qc_case> cases = {
-        { "nr:1:2", nr(1, 2, 0), 3.0 },       { "nr:1:15:16", nr(1, 15, 16), 2.0 },
-        { "nr:1:64", nr(1, 64, 0), 1.5 },     { "nr:1:208:8", nr(1, 208, 8), 2.5 },
-        { "nr:1:384:4", nr(1, 384, 4), 3.5 }, { "nr:2:2:8", nr(2, 2, 8), 3.0 },
-        { "nr:2:15", nr(2, 15, 0), 2.0 },     { "nr:2:64:4", nr(2, 64, 4), 3.5 },
-        { "nr:2:208", nr(2, 208, 0), 1.2 },   { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
+        { "nr:1:2", nr(1, 2, 0), 3.0 },
+        { "nr:1:15:16", nr(1, 15, 16), 2.0 },
+        // frames whose channel values are a codeword already (retired before
+        // the first iteration: their message words are never written) beside
+        // frames that iterate
+        { "nr:1:15:16 at 5 dB", nr(1, 15, 16), 5.0 },
+        { "nr:1:64", nr(1, 64, 0), 1.5 },
+        { "nr:1:208:8", nr(1, 208, 8), 2.5 },
+        { "nr:1:384:4", nr(1, 384, 4), 3.5 },
+        { "nr:2:2:8", nr(2, 2, 8), 3.0 },
+        { "nr:2:15", nr(2, 15, 0), 2.0 },
+        { "nr:2:64:4", nr(2, 64, 4), 3.5 },
+        { "nr:2:208", nr(2, 208, 0), 1.2 },
+        { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
         { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
         { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
         { "wifi 1944 3/4",
