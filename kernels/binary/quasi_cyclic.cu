@@ -37,18 +37,22 @@ namespace gpuldpc {
 namespace kernels {
 namespace binary {
 
-// The bit of check r of a base row in the block (column << 16) | shift.
-__device__ __forceinline__ uint32_t qc_bit(uint32_t block, uint32_t r, uint32_t z)
+// A nonzero block of the base matrix as the kernels keep it: the first bit
+// of its column (column z) in x, its shift in y; the bit of check r of its
+// base row is x + (r + y) mod z. (The unsigned minimum of r + y and r + y -
+// z is the latter where r + y >= z, else the former: one instruction on
+// sm_90, and no multiply for the column.)
+__device__ __forceinline__ uint32_t qc_bit(uint2 block, uint32_t r, uint32_t z)
 {
-    uint32_t c = r + (block & 0xffffu);
-    c = c >= z ? c - z : c;
-    return (block >> 16) * z + c;
+    const uint32_t c = r + block.y;
+    return block.x + min(c, c - z);
 }
 
-// The base matrix's records in shared memory (min_sum_graph::qc_*).
+// The base matrix's records in shared memory (min_sum_graph::qc_*, the
+// blocks as qc_bit reads them).
 struct qc_records {
     const uint32_t* row_offsets;
-    const uint32_t* blocks;
+    const uint2* blocks;
 };
 
 // A check's messages out, stored: the sign of the message at position k in
@@ -68,7 +72,7 @@ __device__ __forceinline__ int32_t qc_stored_message(uint2 w, unsigned k)
 // beliefs are at belief[bit * G]: old, its messages before (stored), in; the
 // new ones out to word.
 template <unsigned G, unsigned D>
-__device__ __forceinline__ void qc_check(const uint32_t* row,
+__device__ __forceinline__ void qc_check(const uint2* row,
                                          uint32_t deg,
                                          uint32_t r,
                                          uint32_t z,
@@ -134,56 +138,85 @@ struct qc_stored_pair {
         else
             return sign_halves(high << (31 - K));
     }
+    // minus the message at position K (what a layered input adds to the
+    // belief): mag where the message is negative, else ~mag + 1
     template <unsigned K>
-    __device__ __forceinline__ uint32_t message() const
+    __device__ __forceinline__ uint32_t negated_message() const
     {
         // mag2 in the halves whose smallest input was at K: (smallest ^ K) - 1
         // is negative there alone
         const uint32_t at_min =
             sign_halves(__vadd2(smallest ^ (K * 0x00010001u), 0xffffffffu));
         const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
-        const uint32_t negative = halves<K>(negative_low, negative_high);
-        return sub16x2(mag ^ negative, negative);
+        const uint32_t positive = ~halves<K>(negative_low, negative_high);
+        return add16x2(mag ^ positive, positive & 0x00010001u);
+    }
+};
+
+// The minima of a pair lane's check inputs as keys: each half's magnitude,
+// clipped to 127 (as finish() clips the minima; where both minima are 127
+// their messages are alike, whichever position is kept), times 32 plus the
+// input's position. The smallest key is the first position of the smallest
+// magnitude, so that min1's key gives the position too, without a compare
+// and select an input.
+struct qc_pair_keys {
+    uint32_t min1 = 0x7fff7fffu, min2 = 0x7fff7fffu, signs = 0;
+
+    template <unsigned K>
+    __device__ __forceinline__ void add(uint32_t x)
+    {
+        signs ^= x;
+        // |x| as max(x, -x): exact, the halves are within +-2^15 - 1
+        const uint32_t a = min16x2(max16x2(x, __vadd2(~x, 0x00010001u)), pair16_127);
+        // a <= 127 in each half: one 32-bit multiply-add shifts both
+        const uint32_t key = a * 32u + K * 0x00010001u;
+        min2 = min16x2(min2, max16x2(min1, key));
+        min1 = min16x2(min1, key);
+    }
+    // the minima (wide_pair_minima's, finished) and the positions of the
+    // smallest
+    __device__ __forceinline__ void finish(wide_pair_minima& mins,
+                                           uint32_t& smallest) const
+    {
+        mins.min1 = (min1 >> 5) & 0x07ff07ffu;
+        mins.min2 = (min2 >> 5) & 0x07ff07ffu;
+        mins.signs = signs;
+        mins.finish();
+        smallest = min1 & 0x001f001fu;
     }
 };
 
 // qc_check for a pair lane (beliefs s16x2 at belief[bit * G]); keep: 0xffff
 // in the halves of frames that do not decode, whose beliefs and messages
 // stay as they were. wide_pair_minima's rule, with the position of each
-// half's smallest input kept: the message at position K has mag2 where K is
-// that position, which gives its message (index-free, mag2 where the input
-// equals the smallest: where another input ties with it, mag2 == mag1)
-// without the inputs' magnitudes again. A check's inputs stay in registers
-// from the first pass to the second, its addresses are made again (kept, they
-// take the registers of a second block an SM: 5G NR, 88 against 54).
+// half's smallest input kept (qc_pair_keys): the message at position K has
+// mag2 where K is that position, which gives its message (index-free, mag2
+// where the input equals the smallest: where another input ties with it,
+// mag2 == mag1) without the inputs' magnitudes again. A check's inputs stay
+// in registers from the first pass to the second, its addresses are made
+// again (kept, they take the registers of a second block an SM: 5G NR, 88
+// against 54).
 template <unsigned G, unsigned D, unsigned K = 0>
-__device__ __forceinline__ void qc_pair_inputs(const uint32_t* row,
+__device__ __forceinline__ void qc_pair_inputs(const uint2* row,
                                                uint32_t deg,
                                                uint32_t r,
                                                uint32_t z,
                                                const uint32_t* belief,
                                                const qc_stored_pair& old,
-                                               wide_pair_minima& mins,
-                                               uint32_t& smallest,
+                                               qc_pair_keys& keys,
                                                uint32_t (&x)[D])
 {
     if constexpr (K < D) {
         if (K < deg) {
-            x[K] = sub16x2(belief[qc_bit(row[K], r, z) * G], old.message<K>());
-            const uint32_t a = __vabsss2(x[K]);
-            // the halves whose input is below the smallest so far take K
-            const uint32_t below = sign_halves(sub16x2(a, mins.min1));
-            smallest = (below & (K * 0x00010001u)) | (~below & smallest);
-            mins.signs ^= x[K];
-            mins.min2 = min16x2(mins.min2, max16x2(mins.min1, a));
-            mins.min1 = min16x2(mins.min1, a);
-            qc_pair_inputs<G, D, K + 1>(row, deg, r, z, belief, old, mins, smallest, x);
+            x[K] = add16x2(belief[qc_bit(row[K], r, z) * G], old.negated_message<K>());
+            keys.add<K>(x[K]);
+            qc_pair_inputs<G, D, K + 1>(row, deg, r, z, belief, old, keys, x);
         }
     }
 }
 
 template <unsigned G, unsigned D, unsigned K = 0>
-__device__ __forceinline__ void qc_pair_outputs(const uint32_t* row,
+__device__ __forceinline__ void qc_pair_outputs(const uint2* row,
                                                 uint32_t deg,
                                                 uint32_t r,
                                                 uint32_t z,
@@ -202,7 +235,6 @@ __device__ __forceinline__ void qc_pair_outputs(const uint32_t* row,
             const uint32_t mag = (mins.mag2 & at_min) | (mins.mag1 & ~at_min);
             const uint32_t sign = mins.signs ^ x[K];
             const uint32_t negative = sign_halves(sign);
-            const uint32_t m = sub16x2(mag ^ negative, negative);
             // the halves' signs to bits K mod 16 and 16 + K mod 16 (a
             // message of magnitude 0 may keep its sign: -0 is 0 again)
             const uint32_t signs = (sign & half_signs) >> (15 - K % 16);
@@ -211,7 +243,9 @@ __device__ __forceinline__ void qc_pair_outputs(const uint32_t* row,
             else
                 negative_high |= signs;
             uint32_t* const b = belief + qc_bit(row[K], r, z) * G;
-            const uint32_t fresh = add16x2(x[K], m);
+            // x + the message: x + mag, or x + ~mag + 1
+            const uint32_t fresh =
+                add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
             *b = keep ? (fresh & ~keep) | (*b & keep) : fresh;
             qc_pair_outputs<G, D, K + 1>(row,
                                          deg,
@@ -229,7 +263,7 @@ __device__ __forceinline__ void qc_pair_outputs(const uint32_t* row,
 }
 
 template <unsigned G, unsigned D>
-__device__ __forceinline__ void qc_check_pair(const uint32_t* row,
+__device__ __forceinline__ void qc_check_pair(const uint2* row,
                                               uint32_t deg,
                                               uint32_t r,
                                               uint32_t z,
@@ -242,10 +276,12 @@ __device__ __forceinline__ void qc_check_pair(const uint32_t* row,
     static_assert(D % 8 == 0 && D <= min_sum_qc_max_row_degree,
                   "a base row's checks hold up to 32 positions in a word");
     const qc_stored_pair old(old_word);
+    qc_pair_keys keys;
+    uint32_t x[D];
+    qc_pair_inputs<G, D>(row, deg, r, z, belief, old, keys, x);
     wide_pair_minima mins = fresh;
-    uint32_t smallest = 0, x[D];
-    qc_pair_inputs<G, D>(row, deg, r, z, belief, old, mins, smallest, x);
-    mins.finish();
+    uint32_t smallest;
+    keys.finish(mins, smallest);
     uint32_t negative_low = 0, negative_high = 0;
     qc_pair_outputs<G, D>(
         row, deg, r, z, belief, mins, smallest, x, keep, negative_low, negative_high);
@@ -421,15 +457,18 @@ __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
     __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
     __shared__ int active;
     const min_sum_graph& g = p.graph;
-    // the base matrix's records after the beliefs, read by every check
-    uint32_t* const records =
-        reinterpret_cast<uint32_t*>(shared + qc_records_offset(g.n, F));
-    const uint32_t offsets = g.qc_rows + 1, words = offsets + g.qc_entries;
-    for (uint32_t w = threadIdx.x; w < words; w += blockDim.x)
-        records[w] = w < offsets ? __ldg(g.qc_row_offsets + w)
-                                 : __ldg(g.qc_blocks + (w - offsets));
+    // the base matrix's records after the beliefs, read by every check: the
+    // blocks as qc_bit reads them, then the rows' offsets
+    uint2* const blocks = reinterpret_cast<uint2*>(shared + qc_records_offset(g.n, F));
+    uint32_t* const row_offsets = reinterpret_cast<uint32_t*>(blocks + g.qc_entries);
+    for (uint32_t w = threadIdx.x; w < g.qc_entries; w += blockDim.x) {
+        const uint32_t b = __ldg(g.qc_blocks + w);
+        blocks[w] = make_uint2((b >> 16) * g.qc_z, b & 0xffffu);
+    }
+    for (uint32_t w = threadIdx.x; w <= g.qc_rows; w += blockDim.x)
+        row_offsets[w] = __ldg(g.qc_row_offsets + w);
     __syncthreads();
-    const qc_records rec{ records, records + offsets };
+    const qc_records rec{ row_offsets, blocks };
     uint8_t* const messages = p.workspace + size_t(blockIdx.x) * p.variant.message_bytes;
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {

@@ -104,8 +104,9 @@ struct state_layout {
 
 //! The quasi-cyclic family's dynamic shared memory: the beliefs of F frames
 //! (16 bits a bit, frame-interleaved, a bit past the last as state_layout
-//! has them), then the base matrix's records (min_sum_qc_records) from this
-//! offset.
+//! has them), then the base matrix's records from this offset: its blocks,
+//! 8 bytes each (the column's first bit and the shift), and the rows'
+//! offsets (min_sum_qc_records).
 GPULDPC_BINARY_HD constexpr size_t qc_records_offset(size_t n, unsigned F)
 {
     return align_up(2 * (n + 1) * size_t(F), 16);
@@ -113,7 +114,8 @@ GPULDPC_BINARY_HD constexpr size_t qc_records_offset(size_t n, unsigned F)
 GPULDPC_BINARY_HD constexpr size_t
 qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries)
 {
-    return qc_records_offset(n, F) + align_up(4 * (size_t(rows) + 1 + entries), 16);
+    return qc_records_offset(n, F) +
+           align_up(8 * size_t(entries) + 4 * (size_t(rows) + 1), 16);
 }
 //! The quasi-cyclic family's check messages of a block in global memory, 8
 //! bytes a frame a check (a frame a lane: a uint2, signs; mag1, mag2 and the
