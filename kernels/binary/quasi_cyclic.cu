@@ -38,10 +38,10 @@ namespace kernels {
 namespace binary {
 
 // A nonzero block of the base matrix as the kernels keep it: the first bit
-// of its column (column z) in x, its shift in y; the bit of check r of its
-// base row is x + (r + y) mod z. (The unsigned minimum of r + y and r + y -
-// z is the latter where r + y >= z, else the former: one instruction on
-// sm_90, and no multiply for the column.)
+// of its column (the column times z) in x, its shift in y; the bit of check
+// r of its base row is x + (r + y) mod z. (The unsigned minimum of r + y and
+// r + y - z is the latter where r + y >= z, else the former: one
+// instruction on sm_90, and no multiply for the column.)
 __device__ __forceinline__ uint32_t qc_bit(uint2 block, uint32_t r, uint32_t z)
 {
     const uint32_t c = r + block.y;
@@ -447,7 +447,7 @@ __device__ void qc_decode(const min_sum_params& p,
 
 // Pair lanes keep a check's inputs in registers: blocks of up to
 // min_sum_qc_pair_threads threads, so that ptxas may take the registers
-// that needs without spilling (5G NR: 69).
+// that needs without spilling (5G NR: 68).
 template <unsigned G, unsigned D, unsigned P>
 __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
     min_sum_quasi_cyclic_kernel(const min_sum_params p)
