@@ -606,6 +606,118 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
     BOOST_CHECK_EQUAL(v.threads, 480u);
 }
 
+BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
+{
+    // Codes whose base rows have 5G NR's degrees take the kernel with checks
+    // unrolled for those degrees (16-bit pairs, up to 2 lanes); rows that
+    // share no column with those since the last barrier start without one.
+    using kernels::binary_rule;
+    auto records = [](const ldpc_code& c,
+                      std::vector<uint32_t>& offsets,
+                      std::vector<uint32_t>& blocks) {
+        const auto b = c.find_quasi_cyclic_base();
+        BOOST_REQUIRE(b.z != 0);
+        kernels::min_sum_qc_records(
+            b.shifts.data(), b.rows, b.cols, b.z, offsets, blocks);
+        return b.rows;
+    };
+    std::vector<uint32_t> offsets, blocks;
+    for (const unsigned rows : { 4u, 8u, 27u, 46u }) {
+        BOOST_TEST_CONTEXT("BG1, " << rows << " rows")
+        {
+            const unsigned r = records(ldpc_code::nr(1, 8, rows), offsets, blocks);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r), 1u);
+        }
+    }
+    for (const unsigned rows : { 4u, 42u }) {
+        BOOST_TEST_CONTEXT("BG2, " << rows << " rows")
+        {
+            const unsigned r = records(ldpc_code::nr(2, 8, rows), offsets, blocks);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r), 2u);
+        }
+    }
+    // BG1's rows of 19, 19, 19, 19 and BG2's of 8, 10: neither; Wi-Fi: none
+    const unsigned wifi_rows = records(ldpc_code::wifi(1944, "1/2"), offsets, blocks);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wifi_rows), 0u);
+    const std::vector<uint32_t> longer = { 0, 19, 38, 57, 76, 79, 87, 96, 103, 113 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(longer.data(), 9), 1u);
+    const std::vector<uint32_t> changed = { 0, 19, 38, 57, 76, 80 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 5), 0u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 0), 0u);
+
+    // rows on columns {0, 1}, {2, 3}, {1, 2}, {4}, {0}: row 2 meets row 0's
+    // column 1 (since the barrier before row 0), row 4 none of rows 2 and 3
+    const std::vector<uint32_t> row_offsets = { 0, 2, 4, 6, 7, 8 };
+    const std::vector<uint32_t> columns = { 0u << 16, 1u << 16 | 3, 2u << 16, 3u << 16,
+                                            1u << 16, 2u << 16 | 1, 4u << 16, 0u << 16 };
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_qc_sync_rows(row_offsets.data(), columns.data(), 5), 0b00101u);
+    // a column again after rows without a barrier: row 2 reads row 1's
+    const std::vector<uint32_t> again = { 0u << 16, 1u << 16, 1u << 16 };
+    const std::vector<uint32_t> single_rows = { 0, 1, 2, 3 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_sync_rows(single_rows.data(), again.data(), 3),
+                      0b101u);
+    BOOST_CHECK_THROW(kernels::min_sum_qc_sync_rows(single_rows.data(), again.data(), 65),
+                      std::invalid_argument);
+    // BG1: row 0 and 31 of the others wait (rows 16 on come in pairs that
+    // share no column); BG2: row 0 and 27
+    unsigned r = records(ldpc_code::nr(1, 8, 46), offsets, blocks);
+    uint64_t sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
+    BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 32);
+    BOOST_CHECK_EQUAL(sync & 0x1ffffu, 0x1ffffu);
+    BOOST_CHECK_EQUAL((sync >> 17) & 1u, 0u);
+    r = records(ldpc_code::nr(2, 8, 42), offsets, blocks);
+    sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
+    BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 28);
+
+    // the choice: NR BG1 Z = 384 in pairs takes it; off, a frame a lane, or
+    // more lanes than 2 (Z = 64: 4 lanes) do not
+    const uint32_t record = 0;
+    kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
+    nr.qc_z = 384;
+    nr.qc_rows = 46;
+    nr.qc_entries = 316;
+    nr.qc_max_row_degree = 19;
+    nr.qc_row_offsets = nr.qc_blocks = &record;
+    nr.run_checks = nr.run_offsets = &record;
+    nr.qc_profile = 1;
+    kernels::min_sum_choice pairs = h100_choice();
+    pairs.sms = 132;
+    pairs.wide_pairs = true;
+    const auto fixed = binary_rule::fixed_min_sum;
+    auto v = kernels::min_sum_choose(nr, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 1u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
+                      "unrolled for the base graph's row degrees), beliefs on chip, "
+                      "compressed check messages in device memory, 264 blocks at most, "
+                      "two frames a lane in 16-bit integer pairs, 2 frames a group, 384 "
+                      "threads a block");
+    kernels::min_sum_choice off = pairs;
+    off.quasi_cyclic_unrolled = false;
+    v = kernels::min_sum_choose(nr, true, fixed, off);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 0u);
+    off = pairs;
+    off.wide_pairs = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).qc_unrolled);
+    kernels::min_sum_graph z64 = nr;
+    z64.qc_z = 64;
+    z64.n = 68 * 64;
+    kernels::min_sum_choice first = pairs;
+    first.quasi_cyclic_first = true;
+    v = kernels::min_sum_choose(z64, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK_EQUAL(v.frames, 8u);
+    // a variant that asks for it where the graph has no profile: refused
+    kernels::min_sum_graph plain = nr;
+    plain.qc_profile = 0;
+    v = kernels::min_sum_choose(nr, true, fixed, pairs);
+    BOOST_CHECK_THROW(kernels::min_sum_kernel_of(plain, v, true), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
     // The binary decoder's variant (kernels/binary/plan.h), host side:

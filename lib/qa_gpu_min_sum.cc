@@ -374,6 +374,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "nr:2:15", nr(2, 15, 0), 2.0 },
         { "nr:2:64:4", nr(2, 64, 4), 3.5 },
         { "nr:2:208", nr(2, 208, 0), 1.2 },
+        // two lanes a block (Z 128 .. 192), checks unrolled by row degree
+        { "nr:1:144", nr(1, 144, 0), 1.3 },
+        { "nr:2:176:20", nr(2, 176, 20), 1.8 },
         { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
         { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
         { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
@@ -439,6 +442,16 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                 BOOST_CHECK_MESSAGE(
                     gpu->kernel_variant().find("quasi-cyclic") != std::string::npos,
                     what << " takes " << gpu->kernel_variant());
+            // 5G NR in 16-bit pairs at Z >= 128 (up to 2 lanes): checks
+            // unrolled by row degree
+            const bool unrolled_expected =
+                chosen && base_tuning().quasi_cyclic_unrolled &&
+                c.name.rfind("nr:", 0) == 0 && c.code->quasi_cyclic_base().z >= 128 &&
+                gpu->kernel_variant().find("16-bit integer pairs") != std::string::npos;
+            if (unrolled_expected)
+                BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") !=
+                                        std::string::npos,
+                                    what << " takes " << gpu->kernel_variant());
             const auto want = run(*cpu, batch.llr, frames);
             const auto want8 = run(*cpu, llr8, frames);
             check_identical(run(*gpu, batch.llr, frames), want, what + " float input");

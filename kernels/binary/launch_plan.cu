@@ -74,7 +74,8 @@ min_sum_plan_launch(const min_sum_graph& g, const min_sum_variant& v, bool layer
             allow_large_shared_memory(plan.kernel);
         break;
     case min_sum_family::quasi_cyclic:
-        plan.kernel_name = "min_sum_quasi_cyclic_kernel";
+        plan.kernel_name = key.qc_profile != 0 ? "min_sum_quasi_cyclic_unrolled_kernel"
+                                               : "min_sum_quasi_cyclic_kernel";
         plan.shared_bytes = v.shared_bytes;
         plan.max_blocks = v.blocks;
         plan.needs_workspace = true;

@@ -118,6 +118,16 @@ struct min_sum_graph {
     unsigned qc_max_row_degree; //!< nonzero blocks of a base row at most
     const uint32_t* qc_row_offsets;
     const uint32_t* qc_blocks;
+    //! the base rows' degrees as a built-in profile has them
+    //! (min_sum_qc_profile_of(): 1 5G NR base graph 1, 2 base graph 2), 0
+    //! none: the quasi-cyclic family's kernels with checks unrolled for
+    //! those degrees
+    unsigned qc_profile;
+    //! with qc_profile: bit i set where base row i reads a column that a row
+    //! since the last such row writes (min_sum_qc_sync_rows()), so that the
+    //! checks of row i wait for those rows' updates; rows without the bit
+    //! start at once
+    uint64_t qc_sync_rows;
 };
 
 //! The quasi-cyclic family: base rows of this many nonzero blocks at most (a
@@ -138,6 +148,31 @@ GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
                                          unsigned z,
                                          std::vector<uint32_t>& row_offsets,
                                          std::vector<uint32_t>& blocks);
+
+//! Base rows a built-in profile (min_sum_graph::qc_profile) describes at most.
+constexpr unsigned min_sum_qc_profile_rows = 46;
+
+/*!
+ * The built-in profile whose first \p rows base rows have the degrees of the
+ * code's (\p row_offsets, rows + 1 offsets as min_sum_qc_records() makes
+ * them): 1 for 5G NR base graph 1 (TS 38.212 Table 5.3.2-2, 46 rows), 2 for
+ * base graph 2 (Table 5.3.2-3, 42 rows), 0 where neither matches.
+ */
+GPULDPC_PLAN_API unsigned min_sum_qc_profile_of(const uint32_t* row_offsets,
+                                                unsigned rows);
+
+/*!
+ * The base rows whose checks MUST wait for the rows before them in a layered
+ * iteration (min_sum_graph::qc_sync_rows): bit i set where row i has a
+ * column in common with a row since the last row with its bit set (row 0's
+ * bit: the rows of the iteration before, always set). Rows that share no
+ * column read and write disjoint bits, so that updating them at once gives
+ * the results of updating them in turn. \p rows at most 64; \p row_offsets
+ * and \p blocks as min_sum_qc_records() makes them.
+ */
+GPULDPC_PLAN_API uint64_t min_sum_qc_sync_rows(const uint32_t* row_offsets,
+                                               const uint32_t* blocks,
+                                               unsigned rows);
 
 //! Whether compact records are read in full: layered, in the global and
 //! split variants (\p on_chip false), or on chip where the checks average 7
@@ -211,6 +246,12 @@ struct min_sum_variant {
     //! the check messages (8 bytes a frame a check) in params::workspace,
     //! message_bytes a block, blocks blocks at most
     bool quasi_cyclic;
+    //! with quasi_cyclic, 16-bit pairs and a graph with a qc_profile, at
+    //! most min_sum_qc_unrolled_lanes lanes: the kernel with a check's
+    //! positions unrolled for its row's degree (an instance of the check for
+    //! each degree the profile has; addresses made once a check; rows that
+    //! share no column updated without a barrier between them)
+    bool qc_unrolled;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -256,6 +297,9 @@ struct min_sum_choice {
     bool quasi_cyclic = true;
     //! with quasi_cyclic: that family before the on-chip groups
     bool quasi_cyclic_first = false;
+    //! with quasi_cyclic: the kernel with checks unrolled by row degree
+    //! where the variant allows it (min_sum_variant::qc_unrolled)
+    bool quasi_cyclic_unrolled = true;
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
     unsigned sms = 1;
@@ -306,6 +350,10 @@ constexpr unsigned min_sum_qc_threads = 256;
 //! The quasi-cyclic family in 16-bit pairs: threads a block at most (a lane
 //! a check of a base row: lifting sizes up to this).
 constexpr unsigned min_sum_qc_pair_threads = 384;
+
+//! The quasi-cyclic family with checks unrolled by row degree: lanes a
+//! group at most (lifting sizes of 128 and more in 16-bit pairs).
+constexpr unsigned min_sum_qc_unrolled_lanes = 2;
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;
@@ -401,6 +449,10 @@ struct min_sum_kernel_key {
     //! the quasi-cyclic family: base rows of this many blocks at most, 8, 16,
     //! 24 or 32 (a check's values in registers); others 0
     unsigned row_degree;
+    //! the quasi-cyclic family with checks unrolled by row degree: the graph's
+    //! qc_profile (min_sum_variant::qc_unrolled); 0 the kernel with a
+    //! check's positions in a loop
+    unsigned qc_profile;
 };
 
 /*!

@@ -25,12 +25,21 @@
 // for integer, and the base rows are the code's layered order (the engine
 // gives this family only codes whose layered order is row order), so that
 // decisions, iteration counts and status equal the CPU's on every frame.
+//
+// Codes whose base rows have the degrees of 5G NR's base graphs
+// (min_sum_graph::qc_profile) take, in pairs, a kernel with a check's
+// positions unrolled for its row's degree (one instance of the check a
+// degree the base graph has, chosen a row; unrolling every row instead
+// outgrows the instruction cache), its addresses made once, and barriers
+// only between rows that share a column (min_sum_graph::qc_sync_rows).
 
 #include "binary/decode.cuh"
 #include "binary/families.h"
 #include "binary/pair_arithmetic.cuh"
-#include <cstdint>
+#include "binary/qc_profiles.h"
 #include <type_traits>
+#include <cstdint>
+#include <utility>
 
 namespace gr {
 namespace gpuldpc {
@@ -353,6 +362,176 @@ __device__ void qc_iterate(const min_sum_params& p,
     }
 }
 
+// f(std::integral_constant<unsigned, K>) for K = 0 .. N - 1, in order, each
+// K a compile-time constant in f's body.
+template <typename F, unsigned... K>
+__device__ __forceinline__ void for_each_constant(F&& f,
+                                                  std::integer_sequence<unsigned, K...>)
+{
+    (f(std::integral_constant<unsigned, K>{}), ...);
+}
+template <unsigned N, typename F>
+__device__ __forceinline__ void for_each_constant(F&& f)
+{
+    for_each_constant(f, std::make_integer_sequence<unsigned, N>{});
+}
+
+// The second pass of qc_check_pair_of_degree: the messages out added to
+// the beliefs at the kept addresses, and the check's stored word (KEEP: the
+// halves of keep stay as they were).
+template <unsigned G, unsigned DEG, bool KEEP>
+__device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minima& mins,
+                                                           uint32_t smallest,
+                                                           const uint32_t (&at)[DEG],
+                                                           const uint32_t (&x)[DEG],
+                                                           uint32_t* belief,
+                                                           uint32_t keep)
+{
+    uint32_t negative_low = 0, negative_high = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        const uint32_t at_min =
+            sign_halves(__vadd2(smallest ^ (K * 0x00010001u), 0xffffffffu));
+        const uint32_t mag = (mins.mag2 & at_min) | (mins.mag1 & ~at_min);
+        const uint32_t sign = mins.signs ^ x[K];
+        const uint32_t negative = sign_halves(sign);
+        const uint32_t signs = (sign & half_signs) >> (15 - K % 16);
+        if constexpr (K < 16)
+            negative_low |= signs;
+        else
+            negative_high |= signs;
+        const uint32_t out =
+            add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative_low,
+                      negative_high,
+                      uint32_t(mins.mag1) | smallest << 8,
+                      uint32_t(mins.mag2));
+}
+
+// qc_check_pair for a base row of exactly DEG blocks (its records at row):
+// no test a position, and each position's address made once and kept for
+// the second pass.
+template <unsigned G, unsigned DEG>
+__device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
+                                                        uint32_t r,
+                                                        uint32_t z,
+                                                        uint32_t* belief,
+                                                        const uint4 old_word,
+                                                        uint4* word,
+                                                        const wide_pair_minima& fresh,
+                                                        uint32_t keep)
+{
+    static_assert(DEG >= 1 && DEG <= min_sum_qc_max_row_degree,
+                  "a base row's checks hold up to 32 positions in a word");
+    const qc_stored_pair old(old_word);
+    qc_pair_keys keys;
+    uint32_t at[DEG], x[DEG];
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        at[K] = qc_bit(row[K], r, z) * G;
+        x[K] = add16x2(belief[at[K]], old.negated_message<K>());
+        keys.add<K>(x[K]);
+    });
+    wide_pair_minima mins = fresh;
+    uint32_t smallest;
+    keys.finish(mins, smallest);
+    // frames that stay as they were (keep: early termination retired one
+    // of the pair) in a branch of their own, so that the other checks carry
+    // no instructions for them
+    uint4 out;
+    if (keep) {
+        out =
+            qc_pair_outputs_of_degree<G, DEG, true>(mins, smallest, at, x, belief, keep);
+        out = make_uint4((out.x & ~keep) | (old_word.x & keep),
+                         (out.y & ~keep) | (old_word.y & keep),
+                         (out.z & ~keep) | (old_word.z & keep),
+                         (out.w & ~keep) | (old_word.w & keep));
+    } else {
+        out = qc_pair_outputs_of_degree<G, DEG, false>(mins, smallest, at, x, belief, 0);
+    }
+    *word = out;
+}
+
+// Whether a base row of profile PROFILE has DEG blocks.
+template <unsigned PROFILE, unsigned DEG>
+__device__ constexpr bool qc_profile_has_degree()
+{
+    for (unsigned i = 0; i < qc_profile_rows(PROFILE); ++i)
+        if (qc_profile_degree(PROFILE, i) == DEG)
+            return true;
+    return false;
+}
+
+// qc_check_pair_of_degree<G, deg> for the degrees DEG, DEG + 1, ... that
+// rows of profile PROFILE have (a check's code for each degree the profile
+// has, a few KB: the code of every row unrolled in turn, 5G NR BG1's 316
+// blocks, outgrows the instruction cache).
+template <unsigned G, unsigned PROFILE, unsigned DEG = 1>
+__device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
+                                                       const uint2* row,
+                                                       uint32_t r,
+                                                       uint32_t z,
+                                                       uint32_t* belief,
+                                                       const uint4 old_word,
+                                                       uint4* word,
+                                                       const wide_pair_minima& fresh,
+                                                       uint32_t keep)
+{
+    if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
+        if (qc_profile_has_degree<PROFILE, DEG>() && deg == DEG)
+            qc_check_pair_of_degree<G, DEG>(
+                row, r, z, belief, old_word, word, fresh, keep);
+        else
+            qc_check_pair_dispatch<G, PROFILE, DEG + 1>(
+                deg, row, r, z, belief, old_word, word, fresh, keep);
+    }
+}
+
+// qc_iterate for pair lanes of a code whose base rows have profile PROFILE's
+// degrees (g.qc_profile; its first g.qc_rows rows): a check's positions
+// unrolled for its row's degree, and a barrier before row i only where
+// g.qc_sync_rows says that it reads a column a row since the last barrier
+// writes (rows that share no column touch disjoint bits: updated at once,
+// the results of updating them in turn).
+template <unsigned G, unsigned PROFILE>
+__device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
+                                                    const qc_records& rec,
+                                                    uint8_t* beliefs,
+                                                    uint8_t* messages,
+                                                    bool first,
+                                                    bool live,
+                                                    uint32_t keep)
+{
+    const min_sum_graph& g = p.graph;
+    const unsigned f = threadIdx.x & (G - 1);
+    const uint32_t r = threadIdx.x / G, z = g.qc_z;
+    const bool mine = live && r < z, read = mine && !first;
+    const size_t row_words = size_t(z) * G;
+    uint4* word = reinterpret_cast<uint4*>(messages) + size_t(r) * G + f;
+    uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
+    const wide_pair_minima fresh = fixed8_wide_pair_arith::check(p);
+    uint4 next{};
+    if (read)
+        next = *word;
+    for (unsigned i = 0; i < g.qc_rows; ++i, word += row_words) {
+        if (i > 0 && ((g.qc_sync_rows >> i) & 1u))
+            __syncthreads();
+        const uint4 old = next;
+        if (read && i + 1 < g.qc_rows)
+            next = word[row_words];
+        const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
+        if (mine)
+            qc_check_pair_dispatch<G, PROFILE>(
+                deg, rec.blocks + e0, r, z, belief, old, word, fresh, keep);
+    }
+    __syncthreads();
+}
+
 // Unsatisfied checks of the frames that count (all: every frame of the
 // group; else those not done) into k.syndrome, 0 for them on entry.
 template <unsigned G, unsigned P>
@@ -396,14 +575,14 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
 
 // Decodes the group of the launch's frames first_frame .. first_frame +
 // team_frames - 1 (at most G P), as decode() does for the other families.
-template <unsigned G, unsigned D, unsigned P>
-__device__ void qc_decode(const min_sum_params& p,
-                          uint8_t* shared,
-                          const qc_records& rec,
-                          uint8_t* messages,
-                          size_t first_frame,
-                          uint32_t team_frames,
-                          const frame_counters& k)
+template <unsigned G, unsigned D, unsigned P, unsigned PROFILE>
+__device__ __forceinline__ void qc_decode(const min_sum_params& p,
+                                          uint8_t* shared,
+                                          const qc_records& rec,
+                                          uint8_t* messages,
+                                          size_t first_frame,
+                                          uint32_t team_frames,
+                                          const frame_counters& k)
 {
     using A = std::conditional_t<P == 1, fixed8_arith, fixed8_wide_pair_arith>;
     const min_sum_graph& g = p.graph;
@@ -427,7 +606,11 @@ __device__ void qc_decode(const min_sum_params& p,
             break;
         uint32_t keep = 0;
         const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
-        qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
+        if constexpr (PROFILE != 0)
+            qc_iterate_unrolled<G, PROFILE>(
+                p, rec, shared, messages, it == 1, live_lane, keep);
+        else
+            qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
         for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
             if (!k.done[fr])
                 k.iterations[fr] = it;
@@ -445,12 +628,10 @@ __device__ void qc_decode(const min_sum_params& p,
     write_status(p, team, first_frame, team_frames, k);
 }
 
-// Pair lanes keep a check's inputs in registers: blocks of up to
-// min_sum_qc_pair_threads threads, so that ptxas may take the registers
-// that needs without spilling (5G NR: 68).
-template <unsigned G, unsigned D, unsigned P>
-__global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
-    min_sum_quasi_cyclic_kernel(const min_sum_params p)
+// A launch's groups, a block taking them in turn (PROFILE: checks unrolled
+// by their rows' degrees, qc_iterate_unrolled).
+template <unsigned G, unsigned D, unsigned P, unsigned PROFILE>
+__device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 {
     constexpr unsigned F = G * P;
     extern __shared__ __align__(16) uint8_t shared[];
@@ -473,16 +654,44 @@ __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const size_t first = group * F;
-        qc_decode<G, D, P>(p,
-                           shared,
-                           rec,
-                           messages,
-                           first,
-                           uint32_t(min(size_t(F), p.n_frames - first)),
-                           frame_counters{ syndrome, invalid, iterations, done, &active });
+        qc_decode<G, D, P, PROFILE>(
+            p,
+            shared,
+            rec,
+            messages,
+            first,
+            uint32_t(min(size_t(F), p.n_frames - first)),
+            frame_counters{ syndrome, invalid, iterations, done, &active });
         // the counters are read to the end of a group's decoding
         __syncthreads();
     }
+}
+
+// Pair lanes keep a check's inputs in registers: blocks of up to
+// min_sum_qc_pair_threads threads, so that ptxas may take the registers
+// that needs without spilling (5G NR: 68).
+template <unsigned G, unsigned D, unsigned P>
+__global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
+    min_sum_quasi_cyclic_kernel(const min_sum_params p)
+{
+    qc_decode_groups<G, D, P, 0>(p);
+}
+
+// Checks unrolled for the degrees of profile PROFILE's rows, two frames a
+// lane in 16-bit pairs (chosen only where the s16x2 instructions are native,
+// sm_90 on: not compiled for older targets). A check keeps its addresses and
+// inputs in registers from the first pass to the second: BLOCKS blocks an
+// SM.
+template <unsigned G, unsigned PROFILE, unsigned BLOCKS>
+__global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
+    min_sum_quasi_cyclic_unrolled_kernel(const min_sum_params p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    __trap();
+#else
+    constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
+    qc_decode_groups<G, D, 2, PROFILE>(p);
+#endif
 }
 
 template <unsigned G, unsigned P>
@@ -521,12 +730,37 @@ const void* qc_instance(const min_sum_kernel_key& key)
     return nullptr;
 }
 
+template <unsigned PROFILE>
+const void* qc_unrolled_instance(unsigned lanes)
+{
+    // two blocks an SM (5G NR BG1 Z = 384: 80 registers); one, with 91,
+    // measured slower (BG1 46 rows 4.32 against 5.21 Gbit/s, H100)
+    switch (lanes) {
+    case 1:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<1, PROFILE, 2>);
+    case 2:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2>);
+    }
+    return nullptr;
+}
+
 } // namespace binary
 
 const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
 {
     if (key.family != min_sum_family::quasi_cyclic || !key.layered)
         return nullptr;
+    if (key.qc_profile != 0) {
+        if (key.arithmetic != min_sum_arithmetic::fixed8_wide_pairs)
+            return nullptr;
+        if (key.qc_profile == 1)
+            return binary::qc_unrolled_instance<1>(key.lanes);
+        if (key.qc_profile == 2)
+            return binary::qc_unrolled_instance<2>(key.lanes);
+        return nullptr;
+    }
     if (key.arithmetic == min_sum_arithmetic::fixed8)
         return binary::qc_instance<1>(key);
     if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)

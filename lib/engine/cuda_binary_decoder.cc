@@ -310,6 +310,11 @@ private:
         g.qc_max_row_degree = degree;
         g.qc_row_offsets = d_qc_row_offsets.data();
         g.qc_blocks = d_qc_blocks.data();
+        g.qc_profile = kernels::min_sum_qc_profile_of(row_offsets.data(), base.rows);
+        g.qc_sync_rows = g.qc_profile != 0
+                             ? kernels::min_sum_qc_sync_rows(
+                                   row_offsets.data(), blocks.data(), base.rows)
+                             : 0;
     }
 
     // The checks' compact records in the schedule's order.
@@ -367,6 +372,7 @@ private:
         choice.split = tuning.split;
         choice.quasi_cyclic = tuning.quasi_cyclic;
         choice.quasi_cyclic_first = tuning.quasi_cyclic_first;
+        choice.quasi_cyclic_unrolled = tuning.quasi_cyclic_unrolled;
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);
         // an SM's shared memory as the limit allows (a capped limit stands

@@ -108,6 +108,14 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
         k.records = R::graph;
         k.lanes = v.wide_pairs ? v.frames / 2 : v.frames;
         k.row_degree = (g.qc_max_row_degree + 7) / 8 * 8;
+        if (v.qc_unrolled) {
+            if (!v.wide_pairs || g.qc_profile == 0 || k.lanes > min_sum_qc_unrolled_lanes)
+                throw std::invalid_argument(
+                    "min_sum_kernel_of: variant.qc_unrolled takes 16-bit pairs, a "
+                    "graph with a qc_profile and at most " +
+                    std::to_string(min_sum_qc_unrolled_lanes) + " lanes");
+            k.qc_profile = g.qc_profile;
+        }
         return k;
     }
     k.layered = layered;
@@ -177,8 +185,11 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
                     : v.rule == binary_rule::float_min_sum ? "float min-sum"
                                                            : "float sum-product";
     if (v.quasi_cyclic)
-        return s + ", quasi-cyclic: a base row's checks at once, beliefs on chip, "
-                   "compressed check messages in device memory, " +
+        return s + ", quasi-cyclic: a base row's checks at once" +
+               (v.qc_unrolled ? " (checks unrolled for the base graph's row degrees)"
+                              : "") +
+               ", beliefs on chip, "
+               "compressed check messages in device memory, " +
                std::to_string(v.blocks) + " blocks at most, " +
                (v.wide_pairs ? "two frames a lane in 16-bit integer pairs, "
                              : "a frame a lane, ") +

@@ -11,6 +11,7 @@
 // in every build.
 
 #include "binary/plan.h"
+#include "binary/qc_profiles.h"
 #include "binary/state_layout.h"
 #include <algorithm>
 #include <array>
@@ -133,6 +134,46 @@ void min_sum_qc_records(const int32_t* shifts,
         }
         row_offsets.push_back(uint32_t(blocks.size()));
     }
+}
+
+unsigned min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows)
+{
+    for (const unsigned profile : { 1u, 2u }) {
+        if (rows == 0 || rows > binary::qc_profile_rows(profile))
+            continue;
+        bool same = true;
+        for (unsigned i = 0; i < rows && same; ++i)
+            same = row_offsets[i + 1] - row_offsets[i] ==
+                   binary::qc_profile_degree(profile, i);
+        if (same)
+            return profile;
+    }
+    return 0;
+}
+
+uint64_t
+min_sum_qc_sync_rows(const uint32_t* row_offsets, const uint32_t* blocks, unsigned rows)
+{
+    if (rows > 64)
+        throw std::invalid_argument("min_sum_qc_sync_rows: rows=" + std::to_string(rows) +
+                                    "; allowed: 0 .. 64");
+    uint64_t sync = 0;
+    std::vector<uint32_t> since; // the columns of the rows since the last sync
+    for (unsigned i = 0; i < rows; ++i) {
+        std::vector<uint32_t> columns;
+        for (uint32_t e = row_offsets[i]; e < row_offsets[i + 1]; ++e)
+            columns.push_back(blocks[e] >> 16);
+        const bool shares =
+            i == 0 || std::any_of(columns.begin(), columns.end(), [&](uint32_t c) {
+                return std::find(since.begin(), since.end(), c) != since.end();
+            });
+        if (shares) {
+            sync |= uint64_t(1) << i;
+            since.clear();
+        }
+        since.insert(since.end(), columns.begin(), columns.end());
+    }
+    return sync;
 }
 
 size_t min_sum_state_bytes(const min_sum_graph& g,
@@ -302,6 +343,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.rule = rule;
             v.quasi_cyclic = true;
             v.pairs = v.wide_pairs = per_lane == 2;
+            v.qc_unrolled = choice.quasi_cyclic_unrolled && v.wide_pairs &&
+                            g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
             v.frames = frames;
             v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
             v.shared_bytes = shared(frames);

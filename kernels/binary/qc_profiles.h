@@ -1,0 +1,73 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_BINARY_QC_PROFILES_H
+#define INCLUDED_GPULDPC_KERNELS_BINARY_QC_PROFILES_H
+
+// The row degrees of the base graphs the quasi-cyclic family unrolls
+// (min_sum_graph::qc_profile): the kernels take a row's positions and the
+// offset of its first record from here at compile time, the host matches a
+// code's base rows against them. One definition for nvcc and g++.
+
+#include "binary/state_layout.h"
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+namespace binary {
+
+//! Base rows of profile \p profile (1: 5G NR base graph 1, 2: base graph 2;
+//! else 0).
+GPULDPC_BINARY_HD constexpr unsigned qc_profile_rows(unsigned profile)
+{
+    return profile == 1 ? 46 : profile == 2 ? 42 : 0;
+}
+
+//! Nonzero blocks of base row \p row of profile \p profile (TS 38.212 Tables
+//! 5.3.2-2 and 5.3.2-3: 316 and 197 in all); 0 past its rows.
+GPULDPC_BINARY_HD constexpr unsigned qc_profile_degree(unsigned profile, unsigned row)
+{
+    constexpr unsigned char bg1[46] = { 19, 19, 19, 19, 3, 8, 9, 7, 10, 9, 7, 8,
+                                        7,  6,  7,  7,  6, 6, 6, 6, 6,  6, 5, 5,
+                                        6,  5,  5,  4,  5, 5, 5, 5, 5,  5, 5, 5,
+                                        5,  4,  5,  5,  4, 5, 4, 5, 5,  4 };
+    constexpr unsigned char bg2[42] = { 8, 10, 8, 10, 4, 6, 6, 6, 4, 5, 5, 5, 4, 5,
+                                        5, 4,  5, 5,  4, 4, 4, 4, 3, 4, 4, 3, 5, 3,
+                                        4, 3,  5, 3,  4, 4, 4, 4, 4, 3, 4, 4, 4, 4 };
+    return row >= qc_profile_rows(profile) ? 0 : profile == 1 ? bg1[row] : bg2[row];
+}
+
+//! The offset of base row \p row's first record (the degrees of the rows
+//! before it).
+GPULDPC_BINARY_HD constexpr unsigned qc_profile_first_record(unsigned profile,
+                                                             unsigned row)
+{
+    unsigned e = 0;
+    for (unsigned i = 0; i < row; ++i)
+        e += qc_profile_degree(profile, i);
+    return e;
+}
+
+//! The most nonzero blocks a base row of profile \p profile has.
+GPULDPC_BINARY_HD constexpr unsigned qc_profile_max_degree(unsigned profile)
+{
+    unsigned d = 0;
+    for (unsigned i = 0; i < qc_profile_rows(profile); ++i)
+        d = qc_profile_degree(profile, i) > d ? qc_profile_degree(profile, i) : d;
+    return d;
+}
+
+static_assert(qc_profile_first_record(1, 46) == 316 &&
+                  qc_profile_first_record(2, 42) == 197,
+              "the base graphs' nonzero entries");
+
+} // namespace binary
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_KERNELS_BINARY_QC_PROFILES_H */
