@@ -376,6 +376,95 @@ __device__ __forceinline__ void for_each_constant(F&& f)
     for_each_constant(f, std::make_integer_sequence<unsigned, N>{});
 }
 
+// -x in each half
+__device__ __forceinline__ uint32_t negated16x2(uint32_t x)
+{
+    return __vadd2(~x, 0x00010001u);
+}
+
+// The message of a half: -mag where its mask negative is set, else mag;
+// mag mag2 where at_min is set, else mag1 (minus: -mag1, -mag2).
+__device__ __forceinline__ uint32_t qc_select_message(uint32_t at_min,
+                                                      uint32_t negative,
+                                                      uint32_t mag1,
+                                                      uint32_t mag2,
+                                                      uint32_t minus_mag1,
+                                                      uint32_t minus_mag2)
+{
+    const uint32_t if_min = (minus_mag2 & negative) | (mag2 & ~negative);
+    const uint32_t otherwise = (minus_mag1 & negative) | (mag1 & ~negative);
+    return (if_min & at_min) | (otherwise & ~at_min);
+}
+
+// A pair lane's stored word for base rows of up to 16 blocks: the message
+// signs of position k in bits k (low frame) and 16 + k (high frame) of x,
+// each frame's position of its smallest input as a bit of its half of y
+// (bit k of the half: position k), mag1 in z and mag2 in w (s16x2). A
+// position's masks are then a shift and a PRMT each, and the magnitudes
+// need no unpacking.
+struct qc_one_hot_pair {
+    uint32_t negative, smallest, mag1, mag2, minus_mag1, minus_mag2;
+
+    __device__ __forceinline__ explicit qc_one_hot_pair(uint4 w)
+        : negative(w.x),
+          smallest(w.y),
+          mag1(w.z),
+          mag2(w.w),
+          minus_mag1(negated16x2(w.z)),
+          minus_mag2(negated16x2(w.w))
+    {
+    }
+    // minus the message at position K (what a layered input adds to the
+    // belief)
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t negated_message() const
+    {
+        static_assert(K < 16, "a half holds 16 positions");
+        return qc_select_message(sign_halves(smallest << (15 - K)),
+                                 sign_halves(negative << (15 - K)),
+                                 minus_mag1,
+                                 minus_mag2,
+                                 mag1,
+                                 mag2);
+    }
+};
+
+// The second pass of qc_check_pair_of_degree for rows of up to 16 blocks,
+// the word stored as qc_one_hot_pair reads it (KEEP: the halves of keep
+// stay as they were).
+template <unsigned G, unsigned DEG, bool KEEP>
+__device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins,
+                                                    uint32_t smallest,
+                                                    const uint32_t (&at)[DEG],
+                                                    const uint32_t (&x)[DEG],
+                                                    uint32_t* belief,
+                                                    uint32_t keep)
+{
+    static_assert(DEG <= 16, "a half holds 16 positions");
+    const uint32_t one_hot =
+        (1u << (smallest & 0xffffu)) | (0x10000u << (smallest >> 16));
+    const uint32_t minus_mag1 = negated16x2(mins.mag1);
+    const uint32_t minus_mag2 = negated16x2(mins.mag2);
+    uint32_t negative_bits = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        const uint32_t sign = mins.signs ^ x[K];
+        negative_bits |= (sign & half_signs) >> (15 - K);
+        const uint32_t out = add16x2(x[K],
+                                     qc_select_message(sign_halves(one_hot << (15 - K)),
+                                                       sign_halves(sign),
+                                                       mins.mag1,
+                                                       mins.mag2,
+                                                       minus_mag1,
+                                                       minus_mag2));
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative_bits, one_hot, uint32_t(mins.mag1), uint32_t(mins.mag2));
+}
+
 // The second pass of qc_check_pair_of_degree: the messages out added to
 // the beliefs at the kept addresses, and the check's stored word (KEEP: the
 // halves of keep stay as they were).
@@ -428,13 +517,17 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
 {
     static_assert(DEG >= 1 && DEG <= min_sum_qc_max_row_degree,
                   "a base row's checks hold up to 32 positions in a word");
-    const qc_stored_pair old(old_word);
+    // rows of up to 16 blocks store their words as qc_one_hot_pair reads
+    // them, longer ones as qc_stored_pair does
+    constexpr bool one_hot = DEG <= 16;
+    using stored = std::conditional_t<one_hot, qc_one_hot_pair, qc_stored_pair>;
+    const stored old(old_word);
     qc_pair_keys keys;
     uint32_t at[DEG], x[DEG];
     for_each_constant<DEG>([&](auto k) {
         constexpr unsigned K = decltype(k)::value;
         at[K] = qc_bit(row[K], r, z) * G;
-        x[K] = add16x2(belief[at[K]], old.negated_message<K>());
+        x[K] = add16x2(belief[at[K]], old.template negated_message<K>());
         keys.add<K>(x[K]);
     });
     wide_pair_minima mins = fresh;
@@ -445,12 +538,17 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     // no instructions for them
     uint4 out;
     if (keep) {
-        out =
-            qc_pair_outputs_of_degree<G, DEG, true>(mins, smallest, at, x, belief, keep);
+        if constexpr (one_hot)
+            out = qc_one_hot_outputs<G, DEG, true>(mins, smallest, at, x, belief, keep);
+        else
+            out = qc_pair_outputs_of_degree<G, DEG, true>(
+                mins, smallest, at, x, belief, keep);
         out = make_uint4((out.x & ~keep) | (old_word.x & keep),
                          (out.y & ~keep) | (old_word.y & keep),
                          (out.z & ~keep) | (old_word.z & keep),
                          (out.w & ~keep) | (old_word.w & keep));
+    } else if constexpr (one_hot) {
+        out = qc_one_hot_outputs<G, DEG, false>(mins, smallest, at, x, belief, 0);
     } else {
         out = qc_pair_outputs_of_degree<G, DEG, false>(mins, smallest, at, x, belief, 0);
     }
