@@ -636,14 +636,26 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
             BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r), 2u);
         }
     }
-    // BG1's rows of 19, 19, 19, 19 and BG2's of 8, 10: neither; Wi-Fi: none
+    // other base matrices: any rows of up to 16 blocks (Wi-Fi: 7 and 8;
+    // BG2's rows with one changed), 64 rows at most
     const unsigned wifi_rows = records(ldpc_code::wifi(1944, "1/2"), offsets, blocks);
-    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wifi_rows), 0u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wifi_rows), 3u);
     const std::vector<uint32_t> longer = { 0, 19, 38, 57, 76, 79, 87, 96, 103, 113 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(longer.data(), 9), 1u);
+    // BG1's first rows with the fifth changed (19 blocks: no profile), BG2's
+    // with its first changed (16 at most: any)
     const std::vector<uint32_t> changed = { 0, 19, 38, 57, 76, 80 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 5), 0u);
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 0), 0u);
+    const std::vector<uint32_t> bg2_changed = { 0, 9, 19, 27 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(bg2_changed.data(), 3), 3u);
+    const std::vector<uint32_t> rows_of_17 = { 0, 17 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(rows_of_17.data(), 1), 0u);
+    std::vector<uint32_t> many(66);
+    for (size_t i = 0; i < many.size(); ++i)
+        many[i] = uint32_t(3 * i);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(many.data(), 64), 3u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(many.data(), 65), 0u);
 
     // rows on columns {0, 1}, {2, 3}, {1, 2}, {4}, {0}: row 2 meets row 0's
     // column 1 (since the barrier before row 0), row 4 none of rows 2 and 3
@@ -670,8 +682,8 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
     BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 28);
 
-    // the choice: NR BG1 Z = 384 in pairs takes it; off, a frame a lane, or
-    // more lanes than 2 (Z = 64: 4 lanes) do not
+    // the choice: NR BG1 Z = 384 in pairs takes it, and Z = 64 (4 lanes);
+    // off, a frame a lane, or more lanes than 8 (Z = 15: 16) do not
     const uint32_t record = 0;
     kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
     nr.qc_z = 384;
@@ -709,8 +721,15 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     kernels::min_sum_choice first = pairs;
     first.quasi_cyclic_first = true;
     v = kernels::min_sum_choose(z64, true, fixed, first);
-    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled);
     BOOST_CHECK_EQUAL(v.frames, 8u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(z64, v, true).lanes, 4u);
+    kernels::min_sum_graph z15 = nr;
+    z15.qc_z = 15;
+    z15.n = 68 * 15;
+    v = kernels::min_sum_choose(z15, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
     // a variant that asks for it where the graph has no profile: refused
     kernels::min_sum_graph plain = nr;
     plain.qc_profile = 0;

@@ -411,6 +411,7 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
     const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
     uint32_t seed = 40;
     for (const auto& c : cases) {
+        const unsigned base_z = c.code->find_quasi_cyclic_base().z;
         const size_t frames = small() ? 3 : c.code->n() > 10000 ? 9 : 23;
         auto batch = make_batch(*c.code, frames, c.ebn0_db, ++seed);
         batch.llr[5] = NAN;
@@ -442,11 +443,10 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                 BOOST_CHECK_MESSAGE(
                     gpu->kernel_variant().find("quasi-cyclic") != std::string::npos,
                     what << " takes " << gpu->kernel_variant());
-            // 5G NR in 16-bit pairs at Z >= 128 (up to 2 lanes): checks
-            // unrolled by row degree
+            // in 16-bit pairs at Z > 24 (up to 8 lanes; rows of up to 16
+            // blocks, or 5G NR's): checks unrolled by row degree
             const bool unrolled_expected =
-                chosen && base_tuning().quasi_cyclic_unrolled &&
-                c.name.rfind("nr:", 0) == 0 && c.code->quasi_cyclic_base().z >= 128 &&
+                chosen && base_tuning().quasi_cyclic_unrolled && base_z > 24 &&
                 gpu->kernel_variant().find("16-bit integer pairs") != std::string::npos;
             if (unrolled_expected)
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") !=

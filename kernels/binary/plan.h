@@ -119,9 +119,9 @@ struct min_sum_graph {
     const uint32_t* qc_row_offsets;
     const uint32_t* qc_blocks;
     //! the base rows' degrees as a built-in profile has them
-    //! (min_sum_qc_profile_of(): 1 5G NR base graph 1, 2 base graph 2), 0
-    //! none: the quasi-cyclic family's kernels with checks unrolled for
-    //! those degrees
+    //! (min_sum_qc_profile_of(): 1 5G NR base graph 1, 2 base graph 2, 3
+    //! rows of up to 16 blocks), 0 none: the quasi-cyclic family's kernels
+    //! with checks unrolled for those degrees
     unsigned qc_profile;
     //! with qc_profile: bit i set where base row i reads a column that a row
     //! since the last such row writes (min_sum_qc_sync_rows()), so that the
@@ -149,14 +149,13 @@ GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
                                          std::vector<uint32_t>& row_offsets,
                                          std::vector<uint32_t>& blocks);
 
-//! Base rows a built-in profile (min_sum_graph::qc_profile) describes at most.
-constexpr unsigned min_sum_qc_profile_rows = 46;
-
 /*!
- * The built-in profile whose first \p rows base rows have the degrees of the
- * code's (\p row_offsets, rows + 1 offsets as min_sum_qc_records() makes
- * them): 1 for 5G NR base graph 1 (TS 38.212 Table 5.3.2-2, 46 rows), 2 for
- * base graph 2 (Table 5.3.2-3, 42 rows), 0 where neither matches.
+ * The built-in profile of a code's base rows (\p row_offsets, rows + 1
+ * offsets as min_sum_qc_records() makes them): 1 where its \p rows rows
+ * have the degrees of 5G NR base graph 1's first rows (TS 38.212 Table
+ * 5.3.2-2, 46 rows), 2 of base graph 2's (Table 5.3.2-3, 42 rows), else 3
+ * where no row has more than 16 blocks and there are 64 rows at most, 0
+ * otherwise.
  */
 GPULDPC_PLAN_API unsigned min_sum_qc_profile_of(const uint32_t* row_offsets,
                                                 unsigned rows);
@@ -352,8 +351,8 @@ constexpr unsigned min_sum_qc_threads = 256;
 constexpr unsigned min_sum_qc_pair_threads = 384;
 
 //! The quasi-cyclic family with checks unrolled by row degree: lanes a
-//! group at most (lifting sizes of 128 and more in 16-bit pairs).
-constexpr unsigned min_sum_qc_unrolled_lanes = 2;
+//! group at most (lifting sizes above 24 in 16-bit pairs).
+constexpr unsigned min_sum_qc_unrolled_lanes = 8;
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;

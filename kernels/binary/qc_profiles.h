@@ -8,10 +8,10 @@
 #ifndef INCLUDED_GPULDPC_KERNELS_BINARY_QC_PROFILES_H
 #define INCLUDED_GPULDPC_KERNELS_BINARY_QC_PROFILES_H
 
-// The row degrees of the base graphs the quasi-cyclic family unrolls
-// (min_sum_graph::qc_profile): the kernels take a row's positions and the
-// offset of its first record from here at compile time, the host matches a
-// code's base rows against them. One definition for nvcc and g++.
+// The row degrees the quasi-cyclic family unrolls checks for
+// (min_sum_graph::qc_profile): those of 5G NR's base graphs, whose rows the
+// host matches against the tables here, and any degree up to 16 for other
+// base matrices. One definition for nvcc and g++.
 
 #include "binary/state_layout.h"
 
@@ -20,8 +20,12 @@ namespace gpuldpc {
 namespace kernels {
 namespace binary {
 
+//! The profile of base matrices whose rows have 16 blocks at most (other
+//! than 5G NR's).
+constexpr unsigned qc_profile_any16 = 3;
+
 //! Base rows of profile \p profile (1: 5G NR base graph 1, 2: base graph 2;
-//! else 0).
+//! else 0: any).
 GPULDPC_BINARY_HD constexpr unsigned qc_profile_rows(unsigned profile)
 {
     return profile == 1 ? 46 : profile == 2 ? 42 : 0;
@@ -52,9 +56,22 @@ GPULDPC_BINARY_HD constexpr unsigned qc_profile_first_record(unsigned profile,
     return e;
 }
 
+//! Whether a base row of profile \p profile may have \p degree blocks.
+GPULDPC_BINARY_HD constexpr bool qc_profile_has_degree(unsigned profile, unsigned degree)
+{
+    if (profile == qc_profile_any16)
+        return degree >= 1 && degree <= 16;
+    for (unsigned i = 0; i < qc_profile_rows(profile); ++i)
+        if (qc_profile_degree(profile, i) == degree)
+            return true;
+    return false;
+}
+
 //! The most nonzero blocks a base row of profile \p profile has.
 GPULDPC_BINARY_HD constexpr unsigned qc_profile_max_degree(unsigned profile)
 {
+    if (profile == qc_profile_any16)
+        return 16;
     unsigned d = 0;
     for (unsigned i = 0; i < qc_profile_rows(profile); ++i)
         d = qc_profile_degree(profile, i) > d ? qc_profile_degree(profile, i) : d;

@@ -26,10 +26,10 @@
 // gives this family only codes whose layered order is row order), so that
 // decisions, iteration counts and status equal the CPU's on every frame.
 //
-// Codes whose base rows have the degrees of 5G NR's base graphs
-// (min_sum_graph::qc_profile) take, in pairs, a kernel with a check's
-// positions unrolled for its row's degree (one instance of the check a
-// degree the base graph has, chosen a row; unrolling every row instead
+// Codes whose base rows have the degrees of 5G NR's base graphs, or 16
+// blocks at most (min_sum_graph::qc_profile), take, in pairs, a kernel with
+// a check's positions unrolled for its row's degree (one instance of the
+// check a degree the profile has, chosen a row; unrolling every row instead
 // outgrows the instruction cache), its addresses made once, and barriers
 // only between rows that share a column (min_sum_graph::qc_sync_rows).
 
@@ -555,16 +555,6 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     *word = out;
 }
 
-// Whether a base row of profile PROFILE has DEG blocks.
-template <unsigned PROFILE, unsigned DEG>
-__device__ constexpr bool qc_profile_has_degree()
-{
-    for (unsigned i = 0; i < qc_profile_rows(PROFILE); ++i)
-        if (qc_profile_degree(PROFILE, i) == DEG)
-            return true;
-    return false;
-}
-
 // qc_check_pair_of_degree<G, deg> for the degrees DEG, DEG + 1, ... that
 // rows of profile PROFILE have (a check's code for each degree the profile
 // has, a few KB: the code of every row unrolled in turn, 5G NR BG1's 316
@@ -581,7 +571,7 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        uint32_t keep)
 {
     if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
-        if (qc_profile_has_degree<PROFILE, DEG>() && deg == DEG)
+        if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG)
             qc_check_pair_of_degree<G, DEG>(
                 row, r, z, belief, old_word, word, fresh, keep);
         else
@@ -840,6 +830,12 @@ const void* qc_unrolled_instance(unsigned lanes)
     case 2:
         return reinterpret_cast<const void*>(
             &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2>);
+    case 4:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<4, PROFILE, 2>);
+    case 8:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<8, PROFILE, 2>);
     }
     return nullptr;
 }
@@ -857,6 +853,8 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
             return binary::qc_unrolled_instance<1>(key.lanes);
         if (key.qc_profile == 2)
             return binary::qc_unrolled_instance<2>(key.lanes);
+        if (key.qc_profile == binary::qc_profile_any16)
+            return binary::qc_unrolled_instance<binary::qc_profile_any16>(key.lanes);
         return nullptr;
     }
     if (key.arithmetic == min_sum_arithmetic::fixed8)

@@ -138,8 +138,10 @@ void min_sum_qc_records(const int32_t* shifts,
 
 unsigned min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows)
 {
+    if (rows == 0)
+        return 0;
     for (const unsigned profile : { 1u, 2u }) {
-        if (rows == 0 || rows > binary::qc_profile_rows(profile))
+        if (rows > binary::qc_profile_rows(profile))
             continue;
         bool same = true;
         for (unsigned i = 0; i < rows && same; ++i)
@@ -148,7 +150,15 @@ unsigned min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows)
         if (same)
             return profile;
     }
-    return 0;
+    // other base matrices: rows of up to 16 blocks, and few enough rows for
+    // min_sum_qc_sync_rows()
+    if (rows > 64)
+        return 0;
+    for (unsigned i = 0; i < rows; ++i)
+        if (!binary::qc_profile_has_degree(binary::qc_profile_any16,
+                                           row_offsets[i + 1] - row_offsets[i]))
+            return 0;
+    return binary::qc_profile_any16;
 }
 
 uint64_t

@@ -85,9 +85,9 @@ struct gpu_tuning {
     //! Binary: the quasi-cyclic family before the on-chip groups (else where
     //! none is chosen). GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST.
     bool quasi_cyclic_first = false;
-    //! Binary: the quasi-cyclic family's kernel with checks unrolled for the
-    //! row degrees of 5G NR's base graphs (16-bit pairs), else the one with
-    //! a check's positions in a loop.
+    //! Binary: the quasi-cyclic family's kernel with checks unrolled by row
+    //! degree (16-bit pairs; 5G NR's base graphs, rows of up to 16 blocks),
+    //! else the one with a check's positions in a loop.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_UNROLLED.
     bool quasi_cyclic_unrolled = true;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
