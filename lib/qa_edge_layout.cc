@@ -609,7 +609,7 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
 BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
 {
     // Codes whose base rows have 5G NR's degrees take the kernel with checks
-    // unrolled for those degrees (16-bit pairs, up to 2 lanes); rows that
+    // unrolled for those degrees (16-bit pairs, up to 8 lanes); rows that
     // share no column with those since the last barrier start without one.
     using kernels::binary_rule;
     auto records = [](const ldpc_code& c,

@@ -411,7 +411,18 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
     const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
     uint32_t seed = 40;
     for (const auto& c : cases) {
-        const unsigned base_z = c.code->find_quasi_cyclic_base().z;
+        // a base matrix that the kernel with checks unrolled by row degree
+        // takes (Z > 24, rows of up to 16 blocks or 5G NR's)
+        const auto base = c.code->find_quasi_cyclic_base();
+        unsigned most_blocks = 0;
+        for (unsigned i = 0; i < base.rows; ++i)
+            most_blocks = std::max(
+                most_blocks,
+                unsigned(std::count_if(base.shifts.begin() + size_t(i) * base.cols,
+                                       base.shifts.begin() + size_t(i + 1) * base.cols,
+                                       [](int32_t s) { return s >= 0; })));
+        const bool unrollable = base.z > 24 && base.rows <= 64 &&
+                                (most_blocks <= 16 || c.name.rfind("nr:", 0) == 0);
         const size_t frames = small() ? 3 : c.code->n() > 10000 ? 9 : 23;
         auto batch = make_batch(*c.code, frames, c.ebn0_db, ++seed);
         batch.llr[5] = NAN;
@@ -423,31 +434,41 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                                               -128.0f,
                                               127.0f)
                                  : 0.0f);
-        for (int variant = 0; variant < 3; ++variant) {
+        for (int variant = 0; variant < 4; ++variant) {
             // early termination, a frame a lane and (sm_90) 16-bit pairs; no
-            // early termination in pairs
-            const bool et = variant < 2, pairs = variant > 0;
+            // early termination in pairs; early termination in pairs with the
+            // kernel that loops over a check's positions (where the one with
+            // checks unrolled by row degree would be chosen)
+            const bool et = variant != 2, pairs = variant > 0, loop = variant == 3;
+            if (loop && !unrollable)
+                continue;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
             cfg.gpu.quasi_cyclic_first = true;
             cfg.gpu.pairs = pairs;
+            cfg.gpu.quasi_cyclic_unrolled = !loop && base_tuning().quasi_cyclic_unrolled;
             auto cpu = batch_decoder::make(c.code, cfg, "cpu");
             auto gpu = batch_decoder::make(c.code, cfg, "cuda");
             auto cfg_turns = cfg;
             cfg_turns.gpu.launch_frames = 5;
             cfg_turns.gpu.split_blocks = 2;
             auto turns = batch_decoder::make(c.code, cfg_turns, "cuda");
-            const std::string what =
-                c.name + (et ? " ET" : " fixed") + (pairs ? " pairs" : "");
+            const std::string what = c.name + (et ? " ET" : " fixed") +
+                                     (pairs ? " pairs" : "") + (loop ? " loop" : "");
             BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
             if (chosen)
                 BOOST_CHECK_MESSAGE(
                     gpu->kernel_variant().find("quasi-cyclic") != std::string::npos,
                     what << " takes " << gpu->kernel_variant());
-            // in 16-bit pairs at Z > 24 (up to 8 lanes; rows of up to 16
-            // blocks, or 5G NR's): checks unrolled by row degree
+            // in 16-bit pairs at Z > 24 (up to 8 lanes) with a profile (5G
+            // NR's rows, or rows of up to 16 blocks): checks unrolled by row
+            // degree; the loop kernel where turned off
             const bool unrolled_expected =
-                chosen && base_tuning().quasi_cyclic_unrolled && base_z > 24 &&
+                chosen && unrollable && !loop && base_tuning().quasi_cyclic_unrolled &&
                 gpu->kernel_variant().find("16-bit integer pairs") != std::string::npos;
+            if (loop)
+                BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") ==
+                                        std::string::npos,
+                                    what << " takes " << gpu->kernel_variant());
             if (unrolled_expected)
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") !=
                                         std::string::npos,

@@ -100,6 +100,15 @@ unsigned
 min_sum_block_registers(const min_sum_variant& v, const min_sum_graph& g, bool layered);
 
 /*!
+ * Whether the quasi-cyclic kernels with checks unrolled by row degree are
+ * built for the current device (their code is compiled for sm_90 and later
+ * only: a build whose architectures stop below 90 runs older PTX there);
+ * callers MUST NOT choose them (min_sum_choice::quasi_cyclic_unrolled)
+ * otherwise. cuda_error where the device cannot be queried.
+ */
+bool min_sum_qc_unrolled_built();
+
+/*!
  * Enqueues the decoding of \p p on \p stream with \p plan (made for
  * p.graph, p.variant and p.layered): the status records cleared, the kernel
  * launched. p.n_frames MUST be at most plan.max_frames and p.workspace set

@@ -35,8 +35,10 @@
 
 #include "binary/decode.cuh"
 #include "binary/families.h"
+#include "binary/ldpc_min_sum.h"
 #include "binary/pair_arithmetic.cuh"
 #include "binary/qc_profiles.h"
+#include "common/cuda_check.h"
 #include <type_traits>
 #include <cstdint>
 #include <utility>
@@ -841,6 +843,18 @@ const void* qc_unrolled_instance(unsigned lanes)
 }
 
 } // namespace binary
+
+bool min_sum_qc_unrolled_built()
+{
+    // the PTX the device runs: compiled for sm_90 or later where it is 90
+    // or more (the kernels' bodies below that are a trap)
+    cudaFuncAttributes a{};
+    GPULDPC_CUDA_CHECK(cudaFuncGetAttributes(
+        &a,
+        reinterpret_cast<const void*>(
+            &binary::min_sum_quasi_cyclic_unrolled_kernel<1, 1, 2>)));
+    return a.ptxVersion >= 90;
+}
 
 const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
 {

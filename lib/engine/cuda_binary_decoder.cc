@@ -372,7 +372,10 @@ private:
         choice.split = tuning.split;
         choice.quasi_cyclic = tuning.quasi_cyclic;
         choice.quasi_cyclic_first = tuning.quasi_cyclic_first;
-        choice.quasi_cyclic_unrolled = tuning.quasi_cyclic_unrolled;
+        // its kernels are compiled for sm_90 on, where the pairs are native
+        choice.quasi_cyclic_unrolled = tuning.quasi_cyclic_unrolled &&
+                                       choice.wide_pairs &&
+                                       kernels::min_sum_qc_unrolled_built();
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);
         // an SM's shared memory as the limit allows (a capped limit stands
