@@ -698,9 +698,24 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     pairs.wide_pairs = true;
     const auto fixed = binary_rule::fixed_min_sum;
     auto v = kernels::min_sum_choose(nr, true, fixed, pairs);
-    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && v.qc_half);
     BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 1u);
+    // in fp16 pairs: that arithmetic's key
+    BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
+                kernels::min_sum_arithmetic::fixed8_pairs);
     BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
+                      "unrolled for the base graph's row degrees), beliefs on chip, "
+                      "compressed check messages in device memory, 264 blocks at most, "
+                      "two frames a lane in fp16 pairs, 2 frames a group, 384 "
+                      "threads a block");
+    kernels::min_sum_choice integer = pairs;
+    integer.quasi_cyclic_half = false;
+    v = kernels::min_sum_choose(nr, true, fixed, integer);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && !v.qc_half);
+    BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
+                kernels::min_sum_arithmetic::fixed8_wide_pairs);
     BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
                       "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
                       "unrolled for the base graph's row degrees), beliefs on chip, "
@@ -710,7 +725,7 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     kernels::min_sum_choice off = pairs;
     off.quasi_cyclic_unrolled = false;
     v = kernels::min_sum_choose(nr, true, fixed, off);
-    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled && !v.qc_half);
     BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 0u);
     off = pairs;
     off.wide_pairs = false;

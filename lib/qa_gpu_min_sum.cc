@@ -377,6 +377,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         // two lanes a block (Z 128 .. 192), checks unrolled by row degree
         { "nr:1:144", nr(1, 144, 0), 1.3 },
         { "nr:2:176:20", nr(2, 176, 20), 1.8 },
+        // beliefs of BG1's first columns (up to 30 checks) past the rule's
+        // limit of +-1920
+        { "nr:1:64 at 6 dB", nr(1, 64, 0), 6.0 },
         { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
         { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
         { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
@@ -434,18 +437,21 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                                               -128.0f,
                                               127.0f)
                                  : 0.0f);
-        for (int variant = 0; variant < 4; ++variant) {
-            // early termination, a frame a lane and (sm_90) 16-bit pairs; no
-            // early termination in pairs; early termination in pairs with the
-            // kernel that loops over a check's positions (where the one with
-            // checks unrolled by row degree would be chosen)
-            const bool et = variant != 2, pairs = variant > 0, loop = variant == 3;
-            if (loop && !unrollable)
+        for (int variant = 0; variant < 5; ++variant) {
+            // early termination, a frame a lane and (sm_90) pairs; no early
+            // termination in pairs; early termination in pairs with the kernel
+            // that loops over a check's positions, and with the one with
+            // checks unrolled by row degree in 16-bit integer pairs rather
+            // than fp16 (where the unrolled one in fp16 would be chosen)
+            const bool et = variant != 2, pairs = variant > 0, loop = variant == 3,
+                       integer = variant == 4;
+            if ((loop || integer) && !unrollable)
                 continue;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
             cfg.gpu.quasi_cyclic_first = true;
             cfg.gpu.pairs = pairs;
             cfg.gpu.quasi_cyclic_unrolled = !loop && base_tuning().quasi_cyclic_unrolled;
+            cfg.gpu.quasi_cyclic_half = !integer && base_tuning().quasi_cyclic_half;
             auto cpu = batch_decoder::make(c.code, cfg, "cpu");
             auto gpu = batch_decoder::make(c.code, cfg, "cuda");
             auto cfg_turns = cfg;
@@ -453,7 +459,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             cfg_turns.gpu.split_blocks = 2;
             auto turns = batch_decoder::make(c.code, cfg_turns, "cuda");
             const std::string what = c.name + (et ? " ET" : " fixed") +
-                                     (pairs ? " pairs" : "") + (loop ? " loop" : "");
+                                     (pairs ? " pairs" : "") + (loop ? " loop" : "") +
+                                     (integer ? " integer" : "");
             BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
             if (chosen)
                 BOOST_CHECK_MESSAGE(
@@ -462,9 +469,18 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             // in 16-bit pairs at Z > 24 (up to 8 lanes) with a profile (5G
             // NR's rows, or rows of up to 16 blocks): checks unrolled by row
             // degree; the loop kernel where turned off
+            const std::string& kv = gpu->kernel_variant();
             const bool unrolled_expected =
                 chosen && unrollable && !loop && base_tuning().quasi_cyclic_unrolled &&
-                gpu->kernel_variant().find("16-bit integer pairs") != std::string::npos;
+                (kv.find("16-bit integer pairs") != std::string::npos ||
+                 kv.find("fp16 pairs") != std::string::npos);
+            // in fp16 pairs unless turned off
+            if (unrolled_expected)
+                BOOST_CHECK_MESSAGE(kv.find(!integer && base_tuning().quasi_cyclic_half
+                                                ? "fp16 pairs"
+                                                : "16-bit integer pairs") !=
+                                        std::string::npos,
+                                    what << " takes " << kv);
             if (loop)
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") ==
                                         std::string::npos,

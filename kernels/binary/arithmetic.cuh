@@ -163,6 +163,8 @@ struct single_frame_lanes {
     __device__ static value_t message_value(message_t m) { return value_t(m); }
     __device__ static value_t channel_value(channel_t c) { return value_t(c); }
     __device__ static value_t add(value_t a, value_t b) { return a + b; }
+    // a layered belief after a check's update (the 8-bit rule limits it)
+    __device__ static value_t limited(value_t x) { return x; }
     // bit j: frame j of the lane decides 1
     __device__ static uint32_t negative_bits(belief_t b) { return b < 0 ? 1u : 0u; }
     // frame value i (x * frames + frame) of a group
@@ -200,6 +202,10 @@ struct fixed8_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t> {
     __device__ static value_t layered_input(belief_t b, value_t m)
     {
         return int32_t(b) - m;
+    }
+    __device__ static value_t limited(value_t x)
+    {
+        return min(max(x, -min_sum_fixed8_belief_limit), min_sum_fixed8_belief_limit);
     }
 
     // Compressed check messages (compressed_arith): a check's messages out in

@@ -79,8 +79,8 @@ __device__ __forceinline__ void update_check(const min_sum_graph& g,
         const value_t m = mins.message(x, e);
         s.c2v[e * G + f] = kept<A>(A::to_message(m), &s.c2v[e * G + f], keep);
         if constexpr (Layered)
-            s.belief[v * G + f] =
-                kept<A>(A::to_belief(A::add(x, m)), &s.belief[v * G + f], keep);
+            s.belief[v * G + f] = kept<A>(
+                A::to_belief(A::limited(A::add(x, m))), &s.belief[v * G + f], keep);
     }
 }
 
@@ -176,7 +176,7 @@ __device__ __forceinline__ void update_compact_check(const min_sum_graph& g,
                     c2v[i * G] = Keeping ? kept<A>(message, &c2v[i * G], keep) : message;
                 }
                 if constexpr (Layered) {
-                    const auto b = A::to_belief(A::add(x[i], m));
+                    const auto b = A::to_belief(A::limited(A::add(x[i], m)));
                     belief[v[i]] = Keeping ? kept<A>(b, &belief[v[i]], keep) : b;
                 }
             }

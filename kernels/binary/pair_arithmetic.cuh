@@ -26,8 +26,10 @@ namespace binary {
 // instruction for both frames). Every value of the rule is a whole number of
 // magnitude at most 2048 (messages within +-127, beliefs the channel value
 // plus a message a check, within +-127 (1 + degree) for bits of degree 15 at
-// most, and a belief less a message within +-127 degree), and fp16 holds
-// those exactly, so the results are the integer rule's. Check
+// most, and a belief less a message within +-127 degree; layered, beliefs
+// are limited to +-1920 (min_sum_fixed8_belief_limit), so a belief less a
+// message is within +-2047 at any degree), and fp16 holds those exactly, so
+// the results are the integer rule's. Check
 // messages and channel values are stored as bytes 128 + x: the low byte of the
 // fp16 value 1152 + x (1024 <= 1152 + x < 2048, where fp16's step is 1).
 __device__ __forceinline__ __half2 as_half2(uint32_t u)
@@ -66,6 +68,9 @@ __device__ __forceinline__ uint32_t hmax(uint32_t a, uint32_t b)
 constexpr uint32_t half_signs = 0x80008000u;
 constexpr uint32_t half_bias = 0x64806480u; // 1152 in both halves
 constexpr uint32_t half_1024 = 0x64006400u;
+constexpr uint32_t half_belief_limit = 0x67806780u;       // 1920 in both halves
+constexpr uint32_t half_minus_belief_limit = 0xe780e780u; // -1920
+static_assert(min_sum_fixed8_belief_limit == 1920, "the fp16 constants above");
 
 // 0xffff in each half of \p x whose top bit (15, 31) is set, else 0
 __device__ __forceinline__ uint32_t sign_halves(uint32_t x)
@@ -176,6 +181,12 @@ struct fixed8_pair_arith : two_frame_lanes {
         return check_input(b, unpack_pair(m));
     }
     __device__ static value_t layered_input(belief_t b, value_t m) { return hsub(b, m); }
+    // (a belief less a message is within +-2047, exact; the sum with the new
+    // message rounds only where it is past 2048, limited to 1920 all the same)
+    __device__ static value_t limited(value_t x)
+    {
+        return hmax(hmin(x, half_belief_limit), half_minus_belief_limit);
+    }
     __device__ static message_t to_message(value_t m) { return pack_pair(m); }
     __device__ static value_t message_value(message_t m) { return unpack_pair(m); }
     __device__ static value_t channel_value(channel_t c) { return unpack_pair(c); }
@@ -263,6 +274,10 @@ __device__ __forceinline__ uint32_t max16x2(uint32_t a, uint32_t b)
 }
 constexpr uint32_t pair16_127 = 0x007f007fu;
 constexpr uint32_t pair16_minus_127 = 0xff81ff81u;
+constexpr uint32_t pair16_belief_limit =
+    uint32_t(min_sum_fixed8_belief_limit) * 0x00010001u;
+constexpr uint32_t pair16_minus_belief_limit =
+    (uint32_t(-min_sum_fixed8_belief_limit) & 0xffffu) * 0x00010001u;
 
 // two int8 -> an s16x2 pair (each byte's sign replicated over its high byte)
 __device__ __forceinline__ uint32_t widen_pair(uint16_t bytes)
@@ -337,6 +352,10 @@ struct fixed8_wide_pair_arith : two_frame_lanes {
     __device__ static value_t layered_input(belief_t b, value_t m)
     {
         return sub16x2(b, m);
+    }
+    __device__ static value_t limited(value_t x)
+    {
+        return max16x2(min16x2(x, pair16_belief_limit), pair16_minus_belief_limit);
     }
     __device__ static message_t to_message(value_t m) { return narrow_pair(m); }
     __device__ static value_t message_value(message_t m) { return widen_pair(m); }

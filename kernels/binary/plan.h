@@ -68,6 +68,12 @@ constexpr unsigned min_sum_compact_degree = 8;
 //! and a message a check in 16 bits).
 constexpr unsigned min_sum_max_fixed_degree = 256;
 
+//! The 8-bit rule, layered: a belief is limited to +-this after each check
+//! update (decoder.h, message_precision::int8). A belief less a message is
+//! then within +-2047, which fp16 holds exactly, whatever the bit's degree;
+//! bits of degree 14 or less never reach it (127 x 15 = 1905).
+constexpr int32_t min_sum_fixed8_belief_limit = 1920;
+
 /*!
  * The bits of a check's compact record: min_sum_compact_degree 16-bit bit
  * indices, 0 past the check's degree; 16 bytes, read by the kernels in one
@@ -251,6 +257,9 @@ struct min_sum_variant {
     //! each degree the profile has; addresses made once a check; rows that
     //! share no column updated without a barrier between them)
     bool qc_unrolled;
+    //! with qc_unrolled: the check arithmetic in fp16 pairs (the 8-bit
+    //! rule's values, all within +-2047, exact), else 16-bit integer pairs
+    bool qc_half;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -299,6 +308,9 @@ struct min_sum_choice {
     //! with quasi_cyclic: the kernel with checks unrolled by row degree
     //! where the variant allows it (min_sum_variant::qc_unrolled)
     bool quasi_cyclic_unrolled = true;
+    //! with quasi_cyclic_unrolled: its check arithmetic in fp16 pairs
+    //! (min_sum_variant::qc_half)
+    bool quasi_cyclic_half = true;
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
     unsigned sms = 1;

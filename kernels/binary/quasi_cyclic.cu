@@ -31,7 +31,8 @@
 // a check's positions unrolled for its row's degree (one instance of the
 // check a degree the profile has, chosen a row; unrolling every row instead
 // outgrows the instruction cache), its addresses made once, and barriers
-// only between rows that share a column (min_sum_graph::qc_sync_rows).
+// only between rows that share a column (min_sum_graph::qc_sync_rows); its
+// arithmetic in fp16 pairs (qc_check_half_of_degree) or 16-bit integer pairs.
 
 #include "binary/decode.cuh"
 #include "binary/families.h"
@@ -118,7 +119,7 @@ __device__ __forceinline__ void qc_check(const uint2* row,
             const int32_t x = input(k);
             const int32_t m = mins.message(x, k);
             negative |= uint32_t(m < 0) << k;
-            belief[qc_bit(row[k], r, z) * G] = int16_t(x + m);
+            belief[qc_bit(row[k], r, z) * G] = int16_t(fixed8_arith::limited(x + m));
         }
     *word = make_uint2(negative,
                        uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 | smallest << 16);
@@ -255,8 +256,8 @@ __device__ __forceinline__ void qc_pair_outputs(const uint2* row,
                 negative_high |= signs;
             uint32_t* const b = belief + qc_bit(row[K], r, z) * G;
             // x + the message: x + mag, or x + ~mag + 1
-            const uint32_t fresh =
-                add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
+            const uint32_t fresh = fixed8_wide_pair_arith::limited(
+                add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u));
             *b = keep ? (fresh & ~keep) | (*b & keep) : fresh;
             qc_pair_outputs<G, D, K + 1>(row,
                                          deg,
@@ -452,13 +453,14 @@ __device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins
         constexpr unsigned K = decltype(k)::value;
         const uint32_t sign = mins.signs ^ x[K];
         negative_bits |= (sign & half_signs) >> (15 - K);
-        const uint32_t out = add16x2(x[K],
-                                     qc_select_message(sign_halves(one_hot << (15 - K)),
-                                                       sign_halves(sign),
-                                                       mins.mag1,
-                                                       mins.mag2,
-                                                       minus_mag1,
-                                                       minus_mag2));
+        const uint32_t out = fixed8_wide_pair_arith::limited(
+            add16x2(x[K],
+                    qc_select_message(sign_halves(one_hot << (15 - K)),
+                                      sign_halves(sign),
+                                      mins.mag1,
+                                      mins.mag2,
+                                      minus_mag1,
+                                      minus_mag2)));
         if constexpr (KEEP)
             belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
         else
@@ -491,8 +493,8 @@ __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minim
             negative_low |= signs;
         else
             negative_high |= signs;
-        const uint32_t out =
-            add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
+        const uint32_t out = fixed8_wide_pair_arith::limited(
+            add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u));
         if constexpr (KEEP)
             belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
         else
@@ -557,11 +559,180 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     *word = out;
 }
 
-// qc_check_pair_of_degree<G, deg> for the degrees DEG, DEG + 1, ... that
-// rows of profile PROFILE have (a check's code for each degree the profile
-// has, a few KB: the code of every row unrolled in turn, 5G NR BG1's 316
-// blocks, outgrows the instruction cache).
-template <unsigned G, unsigned PROFILE, unsigned DEG = 1>
+// ---- Checks unrolled by degree in fp16 pairs (fixed8_pair_arith) ----
+//
+// The same 8-bit rule, two frames a lane, with the check arithmetic in fp16
+// pairs: every value is a whole number within +-2047 (beliefs limited to
+// +-1920 after each update, decoder.h), which fp16 holds exactly, so the
+// results are the integer rule's. Additions, the magnitude's keys and the
+// signs of the messages out (a product by +-1) take the FMA pipe, abs and
+// negation are operand modifiers; min and max stay on the ALU pipe, which
+// bounds the integer kernel (docs/performance.md).
+
+// A pair lane's stored word in fp16 (up to 20 positions): the message signs
+// of position k < 16 in bits k (low frame) and 16 + k (high frame) of x,
+// the positions of each frame's smallest input likewise in y (a bit each;
+// several where inputs tie, whose messages are alike), mag1 and mag2 as fp16
+// pairs in z and w, whose 4 low bits of each half (zero in a whole number
+// below 128) hold positions 16 to 19: the signs in z, the smallest in w.
+template <unsigned DEG>
+struct qc_half_stored {
+    static_assert(DEG <= 20, "a word holds 20 positions");
+    static constexpr bool high = DEG > 16;
+    uint32_t negative, smallest, mag1, mag2, negative_high, smallest_high;
+
+    __device__ __forceinline__ explicit qc_half_stored(uint4 w)
+        : negative(w.x),
+          smallest(w.y),
+          mag1(high ? w.z & 0xfff0fff0u : w.z),
+          mag2(high ? w.w & 0xfff0fff0u : w.w),
+          negative_high(w.z),
+          smallest_high(w.w)
+    {
+    }
+    // bit K of both halves (K < 16 of lo, else K - 16 of hi) at the halves' tops
+    template <unsigned K>
+    __device__ __forceinline__ static uint32_t at_top(uint32_t lo, uint32_t hi)
+    {
+        if constexpr (K < 16)
+            return lo << (15 - K);
+        else
+            return hi << (31 - K);
+    }
+    // minus the message at position K, what the layered input adds to the
+    // belief: its magnitude with the sign bit where the message is positive
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t negated_message() const
+    {
+        const uint32_t at_min = sign_halves(at_top<K>(smallest, smallest_high));
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        return mag | (~at_top<K>(negative, negative_high) & half_signs);
+    }
+};
+
+// The minima of a check's inputs in fp16 pairs: for rows of up to 16
+// positions as keys, min(|x|, 127) * 16 + position (at most 2047, exact), so
+// that min1's key names the first smallest input's position; for longer
+// rows the magnitudes, the smallest found again in the second pass.
+template <unsigned DEG>
+struct qc_half_minima {
+    static constexpr bool keyed = DEG <= 16;
+    uint32_t min1 = 0x67ff67ffu, min2 = 0x67ff67ffu; // 2047 in both halves
+    uint32_t signs = 0;
+
+    template <unsigned K>
+    __device__ __forceinline__ void add(uint32_t x)
+    {
+        signs ^= x;
+        const __half2 a = __hmin2(__habs2(as_half2(x)), __float2half2_rn(127.0f));
+        uint32_t key;
+        if constexpr (keyed)
+            key =
+                as_bits(__hfma2(a, __float2half2_rn(16.0f), __float2half2_rn(float(K))));
+        else
+            key = as_bits(a);
+        min2 = hmin(min2, hmax(min1, key));
+        min1 = hmin(min1, key);
+    }
+};
+
+// The second pass of qc_check_half_of_degree: the messages out added to the
+// beliefs at the kept addresses, and the check's word (KEEP: the halves of
+// keep stay as they were).
+template <unsigned DEG, bool KEEP>
+__device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys,
+                                                 const pair_minima& rule,
+                                                 const uint32_t (&at)[DEG],
+                                                 const uint32_t (&x)[DEG],
+                                                 uint32_t* belief,
+                                                 uint32_t keep)
+{
+    constexpr bool keyed = qc_half_minima<DEG>::keyed;
+    // the smallest magnitudes (keys / 16, rounded down: exact) and, keyed,
+    // the first smallest position of each frame as a bit
+    const __half2 sixteenth = __float2half2_rn(0.0625f);
+    uint32_t m1 = keys.min1, m2 = keys.min2, smallest = 0, smallest_high = 0;
+    if constexpr (keyed) {
+        m1 = as_bits(h2floor(__hmul2(as_half2(keys.min1), sixteenth)));
+        m2 = as_bits(h2floor(__hmul2(as_half2(keys.min2), sixteenth)));
+        // position + 1024: its bits in the fp16's low 10 (fp16's step is 1)
+        const uint32_t position = hadd(
+            as_bits(__hfma2(as_half2(m1), __float2half2_rn(-16.0f), as_half2(keys.min1))),
+            half_1024);
+        smallest = (1u << (position & 0xfu)) | (0x10000u << ((position >> 16) & 0xfu));
+    }
+    const uint32_t mag1 = rule.magnitude(m1), mag2 = rule.magnitude(m2);
+    // +-1 in each half: the sign of the others' product with the input's
+    const uint32_t product = (keys.signs & half_signs) | 0x3c003c00u;
+    uint32_t negative = 0, negative_high = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        uint32_t at_min;
+        if constexpr (keyed) {
+            at_min = sign_halves(qc_half_stored<DEG>::template at_top<K>(smallest, 0u));
+        } else {
+            const __half2 a = __hmin2(__habs2(as_half2(x[K])), __float2half2_rn(127.0f));
+            at_min = __heq2_mask(a, as_half2(m1));
+            if constexpr (K < 16)
+                smallest |= (at_min & half_signs) >> (15 - K);
+            else
+                smallest_high |= (at_min & half_signs) >> (31 - K);
+        }
+        const uint32_t sign = product ^ (x[K] & half_signs);
+        if constexpr (K < 16)
+            negative |= (sign & half_signs) >> (15 - K);
+        else
+            negative_high |= (sign & half_signs) >> (31 - K);
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        const uint32_t out = fixed8_pair_arith::limited(
+            as_bits(__hfma2(as_half2(sign), as_half2(mag), as_half2(x[K]))));
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative, smallest, mag1 | negative_high, mag2 | smallest_high);
+}
+
+// qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs at
+// belief[bit * G]; the word as qc_half_stored reads it).
+template <unsigned G, unsigned DEG>
+__device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
+                                                        uint32_t r,
+                                                        uint32_t z,
+                                                        uint32_t* belief,
+                                                        const uint4 old_word,
+                                                        uint4* word,
+                                                        const pair_minima& rule,
+                                                        uint32_t keep)
+{
+    const qc_half_stored<DEG> old(old_word);
+    qc_half_minima<DEG> keys;
+    uint32_t at[DEG], x[DEG];
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        at[K] = qc_bit(row[K], r, z) * G;
+        x[K] = hadd(belief[at[K]], old.template negated_message<K>());
+        keys.template add<K>(x[K]);
+    });
+    uint4 out;
+    if (keep) {
+        out = qc_half_outputs<DEG, true>(keys, rule, at, x, belief, keep);
+        out = make_uint4((out.x & ~keep) | (old_word.x & keep),
+                         (out.y & ~keep) | (old_word.y & keep),
+                         (out.z & ~keep) | (old_word.z & keep),
+                         (out.w & ~keep) | (old_word.w & keep));
+    } else {
+        out = qc_half_outputs<DEG, false>(keys, rule, at, x, belief, 0);
+    }
+    *word = out;
+}
+
+// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for the
+// degrees DEG, DEG + 1, ... that rows of profile PROFILE have (a check's code
+// for each degree the profile has, a few KB: the code of every row unrolled
+// in turn, 5G NR BG1's 316 blocks, outgrows the instruction cache).
+template <unsigned G, unsigned PROFILE, bool HALF, unsigned DEG = 1, typename Rule>
 __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        const uint2* row,
                                                        uint32_t r,
@@ -569,16 +740,21 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        uint32_t* belief,
                                                        const uint4 old_word,
                                                        uint4* word,
-                                                       const wide_pair_minima& fresh,
+                                                       const Rule& rule,
                                                        uint32_t keep)
 {
     if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
-        if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG)
-            qc_check_pair_of_degree<G, DEG>(
-                row, r, z, belief, old_word, word, fresh, keep);
-        else
-            qc_check_pair_dispatch<G, PROFILE, DEG + 1>(
-                deg, row, r, z, belief, old_word, word, fresh, keep);
+        if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG) {
+            if constexpr (HALF)
+                qc_check_half_of_degree<G, DEG>(
+                    row, r, z, belief, old_word, word, rule, keep);
+            else
+                qc_check_pair_of_degree<G, DEG>(
+                    row, r, z, belief, old_word, word, rule, keep);
+        } else {
+            qc_check_pair_dispatch<G, PROFILE, HALF, DEG + 1>(
+                deg, row, r, z, belief, old_word, word, rule, keep);
+        }
     }
 }
 
@@ -588,7 +764,7 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
 // g.qc_sync_rows says that it reads a column a row since the last barrier
 // writes (rows that share no column touch disjoint bits: updated at once,
 // the results of updating them in turn).
-template <unsigned G, unsigned PROFILE>
+template <unsigned G, unsigned PROFILE, bool HALF>
 __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     const qc_records& rec,
                                                     uint8_t* beliefs,
@@ -604,7 +780,8 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     const size_t row_words = size_t(z) * G;
     uint4* word = reinterpret_cast<uint4*>(messages) + size_t(r) * G + f;
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
-    const wide_pair_minima fresh = fixed8_wide_pair_arith::check(p);
+    using A = std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>;
+    const typename A::check_t rule = A::check(p);
     uint4 next{};
     if (read)
         next = *word;
@@ -616,8 +793,8 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
             next = word[row_words];
         const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
         if (mine)
-            qc_check_pair_dispatch<G, PROFILE>(
-                deg, rec.blocks + e0, r, z, belief, old, word, fresh, keep);
+            qc_check_pair_dispatch<G, PROFILE, HALF>(
+                deg, rec.blocks + e0, r, z, belief, old, word, rule, keep);
     }
     __syncthreads();
 }
@@ -665,7 +842,7 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
 
 // Decodes the group of the launch's frames first_frame .. first_frame +
 // team_frames - 1 (at most G P), as decode() does for the other families.
-template <unsigned G, unsigned D, unsigned P, unsigned PROFILE>
+template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF>
 __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           uint8_t* shared,
                                           const qc_records& rec,
@@ -674,7 +851,10 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           uint32_t team_frames,
                                           const frame_counters& k)
 {
-    using A = std::conditional_t<P == 1, fixed8_arith, fixed8_wide_pair_arith>;
+    using A = std::conditional_t<
+        P == 1,
+        fixed8_arith,
+        std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>>;
     const min_sum_graph& g = p.graph;
     const block_team team{};
     // the other families' layout of a group's beliefs (read_channel and
@@ -697,7 +877,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
         uint32_t keep = 0;
         const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
         if constexpr (PROFILE != 0)
-            qc_iterate_unrolled<G, PROFILE>(
+            qc_iterate_unrolled<G, PROFILE, HALF>(
                 p, rec, shared, messages, it == 1, live_lane, keep);
         else
             qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
@@ -719,8 +899,8 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
 }
 
 // A launch's groups, a block taking them in turn (PROFILE: checks unrolled
-// by their rows' degrees, qc_iterate_unrolled).
-template <unsigned G, unsigned D, unsigned P, unsigned PROFILE>
+// by their rows' degrees, qc_iterate_unrolled; HALF: in fp16 pairs).
+template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF = false>
 __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 {
     constexpr unsigned F = G * P;
@@ -744,7 +924,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const size_t first = group * F;
-        qc_decode<G, D, P, PROFILE>(
+        qc_decode<G, D, P, PROFILE, HALF>(
             p,
             shared,
             rec,
@@ -768,11 +948,11 @@ __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
 }
 
 // Checks unrolled for the degrees of profile PROFILE's rows, two frames a
-// lane in 16-bit pairs (chosen only where the s16x2 instructions are native,
-// sm_90 on: not compiled for older targets). A check keeps its addresses and
-// inputs in registers from the first pass to the second: BLOCKS blocks an
-// SM.
-template <unsigned G, unsigned PROFILE, unsigned BLOCKS>
+// lane in 16-bit integer pairs, or fp16 pairs (HALF) (chosen only from sm_90
+// on, where the s16x2 instructions are native: not compiled for older
+// targets). A check keeps its addresses and inputs in registers from the
+// first pass to the second: BLOCKS blocks an SM.
+template <unsigned G, unsigned PROFILE, unsigned BLOCKS, bool HALF = false>
 __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     min_sum_quasi_cyclic_unrolled_kernel(const min_sum_params p)
 {
@@ -780,7 +960,7 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     __trap();
 #else
     constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
-    qc_decode_groups<G, D, 2, PROFILE>(p);
+    qc_decode_groups<G, D, 2, PROFILE, HALF>(p);
 #endif
 }
 
@@ -820,7 +1000,7 @@ const void* qc_instance(const min_sum_kernel_key& key)
     return nullptr;
 }
 
-template <unsigned PROFILE>
+template <unsigned PROFILE, bool HALF>
 const void* qc_unrolled_instance(unsigned lanes)
 {
     // two blocks an SM (5G NR BG1 Z = 384: 80 registers); one, with 91,
@@ -828,17 +1008,29 @@ const void* qc_unrolled_instance(unsigned lanes)
     switch (lanes) {
     case 1:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<1, PROFILE, 2>);
+            &min_sum_quasi_cyclic_unrolled_kernel<1, PROFILE, 2, HALF>);
     case 2:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2>);
+            &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2, HALF>);
     case 4:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<4, PROFILE, 2>);
+            &min_sum_quasi_cyclic_unrolled_kernel<4, PROFILE, 2, HALF>);
     case 8:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<8, PROFILE, 2>);
+            &min_sum_quasi_cyclic_unrolled_kernel<8, PROFILE, 2, HALF>);
     }
+    return nullptr;
+}
+
+template <bool HALF>
+const void* qc_unrolled_instance_of(unsigned profile, unsigned lanes)
+{
+    if (profile == 1)
+        return qc_unrolled_instance<1, HALF>(lanes);
+    if (profile == 2)
+        return qc_unrolled_instance<2, HALF>(lanes);
+    if (profile == qc_profile_any16)
+        return qc_unrolled_instance<qc_profile_any16, HALF>(lanes);
     return nullptr;
 }
 
@@ -861,14 +1053,10 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
     if (key.family != min_sum_family::quasi_cyclic || !key.layered)
         return nullptr;
     if (key.qc_profile != 0) {
-        if (key.arithmetic != min_sum_arithmetic::fixed8_wide_pairs)
-            return nullptr;
-        if (key.qc_profile == 1)
-            return binary::qc_unrolled_instance<1>(key.lanes);
-        if (key.qc_profile == 2)
-            return binary::qc_unrolled_instance<2>(key.lanes);
-        if (key.qc_profile == binary::qc_profile_any16)
-            return binary::qc_unrolled_instance<binary::qc_profile_any16>(key.lanes);
+        if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
+            return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
+        if (key.arithmetic == min_sum_arithmetic::fixed8_pairs)
+            return binary::qc_unrolled_instance_of<true>(key.qc_profile, key.lanes);
         return nullptr;
     }
     if (key.arithmetic == min_sum_arithmetic::fixed8)

@@ -110,6 +110,11 @@ struct fixed_llr_domain {
     static constexpr bool fixed_point = true;
     static constexpr unsigned width(unsigned /*q*/) { return 1; }
     static int8_t saturate(int32_t x) { return int8_t(std::clamp(x, -127, 127)); }
+    //! a layered belief after a check's update
+    static int32_t limited(int32_t x)
+    {
+        return std::clamp(x, -fixed_point_belief_limit, fixed_point_belief_limit);
+    }
     static void normalize(int32_t* /*v*/, unsigned /*w*/) {}
     static void to_message(const int32_t* v, int8_t* m, unsigned /*w*/)
     {

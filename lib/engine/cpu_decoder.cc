@@ -154,6 +154,8 @@ struct layered_schedule {
                 for (unsigned x = 0; x < w; ++x)
                     app[x] += msg[x];
                 domain::normalize(app, w);
+                if constexpr (domain::fixed_point)
+                    app[0] = domain::limited(app[0]);
             }
         }
         for (unsigned v = 0; v < n; ++v)

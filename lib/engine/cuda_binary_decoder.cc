@@ -376,6 +376,7 @@ private:
         choice.quasi_cyclic_unrolled = tuning.quasi_cyclic_unrolled &&
                                        choice.wide_pairs &&
                                        kernels::min_sum_qc_unrolled_built();
+        choice.quasi_cyclic_half = tuning.quasi_cyclic_half;
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);
         // an SM's shared memory as the limit allows (a capped limit stands

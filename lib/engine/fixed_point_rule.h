@@ -23,6 +23,10 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
+//! The 8-bit rule's layered beliefs stay within +-this (decoder.h; the GPU
+//! kernels' kernels::min_sum_fixed8_belief_limit, the same number)
+constexpr int32_t fixed_point_belief_limit = 1920;
+
 struct fixed_point_constants {
     int32_t scale_q;  //!< round(16 * min_sum_scale), 1 .. 16
     int32_t offset_q; //!< round(min_sum_offset * llr_scale), 0 .. 128

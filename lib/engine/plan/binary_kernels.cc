@@ -115,6 +115,11 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
                     "graph with a qc_profile and at most " +
                     std::to_string(min_sum_qc_unrolled_lanes) + " lanes");
             k.qc_profile = g.qc_profile;
+            if (v.qc_half)
+                k.arithmetic = M::fixed8_pairs;
+        } else if (v.qc_half) {
+            throw std::invalid_argument(
+                "min_sum_kernel_of: variant.qc_half takes variant.qc_unrolled");
         }
         return k;
     }
@@ -191,8 +196,9 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
                ", beliefs on chip, "
                "compressed check messages in device memory, " +
                std::to_string(v.blocks) + " blocks at most, " +
-               (v.wide_pairs ? "two frames a lane in 16-bit integer pairs, "
-                             : "a frame a lane, ") +
+               (v.qc_half      ? "two frames a lane in fp16 pairs, "
+                : v.wide_pairs ? "two frames a lane in 16-bit integer pairs, "
+                               : "a frame a lane, ") +
                std::to_string(v.frames) +
                (v.frames == 1 ? " frame a group, " : " frames a group, ") +
                std::to_string(v.threads) + " threads a block";

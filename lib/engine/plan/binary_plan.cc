@@ -10,6 +10,7 @@
 // workspace, and the choice of a variant for a code on a device. Plain C++,
 // in every build.
 
+#include "../fixed_point_rule.h"
 #include "binary/plan.h"
 #include "binary/qc_profiles.h"
 #include "binary/state_layout.h"
@@ -23,6 +24,9 @@
 namespace gr {
 namespace gpuldpc {
 namespace kernels {
+
+static_assert(min_sum_fixed8_belief_limit == detail::fixed_point_belief_limit,
+              "the CPU reference and the GPU decoder limit beliefs alike");
 
 using binary::align_up;
 using binary::block_kernel_registers;
@@ -355,6 +359,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.pairs = v.wide_pairs = per_lane == 2;
             v.qc_unrolled = choice.quasi_cyclic_unrolled && v.wide_pairs &&
                             g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
+            v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
             v.frames = frames;
             v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
             v.shared_bytes = shared(frames);

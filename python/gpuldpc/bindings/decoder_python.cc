@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(b5b6b15349fae4213cac81b7db2364c5) */
+/* BINDTOOL_HEADER_FILE_HASH(c1c706f6f6a90a33289906eba3963862) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -90,6 +90,10 @@ struct gpu_tuning {
     //! else the one with a check's positions in a loop.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_UNROLLED.
     bool quasi_cyclic_unrolled = true;
+    //! Binary: that kernel's check arithmetic in fp16 pairs (additions and
+    //! the signs of the messages out on the FMA pipe), else in 16-bit integer
+    //! pairs; the same results. GPULDPC_GPU_DECODER_QUASI_CYCLIC_HALF.
+    bool quasi_cyclic_half = true;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
     //! GPULDPC_GPU_DECODER_LANES.
     unsigned lanes = 0;
