@@ -636,6 +636,43 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
             BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r), 2u);
         }
     }
+    // columns of 15 blocks or more (beliefs that may reach the 8-bit rule's
+    // limit) first in each row: BG1's columns 0 and 1, BG2's 0, 1 and 11;
+    // the profiles' kernels limit beliefs at that many first positions
+    for (const unsigned bg : { 1u, 2u }) {
+        BOOST_TEST_CONTEXT("BG" << bg << ", all rows")
+        {
+            const unsigned r = records(ldpc_code::nr(bg, 8), offsets, blocks);
+            const auto before = blocks;
+            const unsigned limited =
+                kernels::min_sum_qc_limited_first(offsets.data(), blocks.data(), r);
+            BOOST_CHECK_EQUAL(limited, bg == 1 ? 2u : 3u);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r, limited),
+                              bg);
+            std::vector<unsigned> column_blocks(68, 0);
+            for (const uint32_t b : blocks)
+                ++column_blocks[b >> 16];
+            for (unsigned i = 0; i < r; ++i) {
+                // the same blocks, those of the deep columns first
+                std::vector<uint32_t> was(before.begin() + offsets[i],
+                                          before.begin() + offsets[i + 1]);
+                std::vector<uint32_t> now(blocks.begin() + offsets[i],
+                                          blocks.begin() + offsets[i + 1]);
+                BOOST_CHECK(std::is_permutation(was.begin(), was.end(), now.begin()));
+                BOOST_CHECK(std::is_partitioned(now.begin(), now.end(), [&](uint32_t b) {
+                    return column_blocks[b >> 16] >= 15;
+                }));
+            }
+        }
+    }
+    // a base matrix with a deep column and no profile limiting it: none
+    const std::vector<uint32_t> deep_offsets = { 0, 2, 4 };
+    std::vector<uint32_t> deep_blocks = { 1u << 16, 0u, 1u << 16, 2u << 16 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(deep_offsets.data(), 2, 1), 0u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(deep_offsets.data(), 2, 0), 3u);
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_qc_limited_first(deep_offsets.data(), deep_blocks.data(), 2),
+        0u);
     // other base matrices: any rows of up to 16 blocks (Wi-Fi: 7 and 8;
     // BG2's rows with one changed), 64 rows at most
     const unsigned wifi_rows = records(ldpc_code::wifi(1944, "1/2"), offsets, blocks);
@@ -773,6 +810,18 @@ BOOST_AUTO_TEST_CASE(binary_variant_choice)
     BOOST_CHECK(!kernels::min_sum_pairs_exact(deep, fixed));
     BOOST_CHECK(!kernels::min_sum_choose(deep, true, fixed, h100).pairs);
     BOOST_CHECK(!kernels::min_sum_choose(deep, false, fixed, h100).pairs);
+    // bits of degree 15 may reach the layered limit of 1920, which the fp16
+    // pair kernels do not apply: no pairs; 14 stay below it (127 x 15)
+    BOOST_CHECK(
+        !kernels::min_sum_pairs_exact(code_shape(1944, 972, 6966, 15, 8, 12), fixed));
+    BOOST_CHECK(
+        kernels::min_sum_pairs_exact(code_shape(1944, 972, 6966, 14, 8, 12), fixed));
+    // the kernels that limit beliefs: layered, 8-bit, bits of degree 15 or more
+    const auto deep_layered = kernels::min_sum_choose(deep, true, fixed, h100);
+    BOOST_CHECK(kernels::min_sum_kernel_of(deep, deep_layered, true).limited);
+    BOOST_CHECK(!kernels::min_sum_kernel_of(g, v, true).limited);
+    const auto deep_flooding = kernels::min_sum_choose(deep, false, fixed, h100);
+    BOOST_CHECK(!kernels::min_sum_kernel_of(deep, deep_flooding, false).limited);
     // lanes of 2 frames: 1 lane (21.8 KB) makes 10 blocks an SM and 2 lanes
     // 5, 20 frames (the smaller group is taken); 4 or 8 lanes 16 frames
     BOOST_CHECK_EQUAL(v.frames, 2u);

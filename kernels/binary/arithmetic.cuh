@@ -163,8 +163,9 @@ struct single_frame_lanes {
     __device__ static value_t message_value(message_t m) { return value_t(m); }
     __device__ static value_t channel_value(channel_t c) { return value_t(c); }
     __device__ static value_t add(value_t a, value_t b) { return a + b; }
-    // a layered belief after a check's update (the 8-bit rule limits it)
+    // a layered belief after a check's update (limited_arith: limited)
     __device__ static value_t limited(value_t x) { return x; }
+    static constexpr bool wide_pairs = false;
     // bit j: frame j of the lane decides 1
     __device__ static uint32_t negative_bits(belief_t b) { return b < 0 ? 1u : 0u; }
     // frame value i (x * frames + frame) of a group
@@ -203,7 +204,8 @@ struct fixed8_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t> {
     {
         return int32_t(b) - m;
     }
-    __device__ static value_t limited(value_t x)
+    // the 8-bit rule's limit of a layered belief (limited_arith)
+    __device__ static value_t limit(value_t x)
     {
         return min(max(x, -min_sum_fixed8_belief_limit), min_sum_fixed8_belief_limit);
     }
@@ -256,6 +258,19 @@ struct float_arith : single_frame_lanes<float, float, float, float> {
     }
     __device__ static value_t into_check(belief_t b, message_t m) { return b - m; }
     __device__ static value_t layered_input(belief_t b, value_t m) { return b - m; }
+};
+
+// An 8-bit arithmetic whose layered beliefs are limited to
+// +-min_sum_fixed8_belief_limit after each check's update, as the rule says
+// (decoder.h): taken for codes with bits of 15 checks or more, the only ones
+// whose beliefs reach it (min_sum_kernel_key::limited); elsewhere Base alone
+// gives the same results without the two instructions an edge.
+template <typename Base>
+struct limited_arith : Base {
+    __device__ static typename Base::value_t limited(typename Base::value_t x)
+    {
+        return Base::limit(x);
+    }
 };
 
 // Whether a compressed arithmetic's word a check takes the 4 bytes a frame

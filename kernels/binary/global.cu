@@ -36,7 +36,7 @@ __host__ __device__ constexpr unsigned grid_blocks_per_sm()
     return 2;
 #else
     return A::rule == binary_rule::fixed_min_sum && R == check_records::graph &&
-                   (A::frames_per_lane == 1 || std::is_same_v<A, fixed8_wide_pair_arith>)
+                   (A::frames_per_lane == 1 || A::wide_pairs)
                ? 3
                : 2;
 #endif

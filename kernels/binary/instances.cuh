@@ -59,7 +59,7 @@ const void* instance_with_schedule(const min_sum_kernel_key& k)
                : k.records == R::compact
                    ? instance_with_lanes<Family, A, true, R::compact>(k.lanes)
                    : nullptr;
-    } else if constexpr (std::is_same_v<A, fixed8_wide_pair_arith>) {
+    } else if constexpr (A::wide_pairs) {
         if (k.records != R::graph)
             return nullptr;
         return k.layered ? instance_with_lanes<Family, A, true, R::graph>(k.lanes)
@@ -84,6 +84,25 @@ template <typename Family>
 const void* instance_of(const min_sum_kernel_key& k)
 {
     using M = min_sum_arithmetic;
+    if (k.limited) {
+        // layered, the integer arithmetics of the 8-bit rule (fp16 pairs
+        // take no code whose beliefs reach the limit)
+        if (!k.layered)
+            return nullptr;
+        switch (k.arithmetic) {
+        case M::fixed8:
+            return instance_with_schedule<Family, limited_arith<fixed8_arith>>(k);
+        case M::fixed8_compressed:
+            return instance_with_schedule<Family,
+                                          limited_arith<compressed_arith<fixed8_arith>>>(
+                k);
+        case M::fixed8_wide_pairs:
+            return instance_with_schedule<Family, limited_arith<fixed8_wide_pair_arith>>(
+                k);
+        default:
+            return nullptr;
+        }
+    }
     switch (k.arithmetic) {
     case M::fixed8:
         return instance_with_schedule<Family, fixed8_arith>(k);

@@ -45,7 +45,7 @@ struct on_chip_family {
     template <typename A, bool Layered, unsigned G, check_records R>
     static const void* kernel()
     {
-        if constexpr (std::is_same_v<A, fixed8_wide_pair_arith>)
+        if constexpr (A::wide_pairs)
             return nullptr;
         else
             return reinterpret_cast<const void*>(&min_sum_block_kernel<A, Layered, G, R>);

@@ -138,7 +138,10 @@ struct two_frame_lanes {
     using input_t = int32_t;
     static constexpr unsigned frames_per_lane = 2;
     static constexpr bool compressed = false;
+    static constexpr bool wide_pairs = false;
     __device__ static belief_t to_belief(value_t x) { return x; }
+    // a layered belief after a check's update (limited_arith: limited)
+    __device__ static value_t limited(value_t x) { return x; }
     __device__ static uint32_t negative_bits(belief_t b)
     {
         return ((b >> 15) & 1u) | ((b >> 30) & 2u);
@@ -183,7 +186,7 @@ struct fixed8_pair_arith : two_frame_lanes {
     __device__ static value_t layered_input(belief_t b, value_t m) { return hsub(b, m); }
     // (a belief less a message is within +-2047, exact; the sum with the new
     // message rounds only where it is past 2048, limited to 1920 all the same)
-    __device__ static value_t limited(value_t x)
+    __device__ static value_t limit(value_t x)
     {
         return hmax(hmin(x, half_belief_limit), half_minus_belief_limit);
     }
@@ -332,6 +335,7 @@ struct fixed8_wide_pair_arith : two_frame_lanes {
     // beliefs and values s16x2, messages and channel values two int8
     using check_t = wide_pair_minima;
     static constexpr binary_rule rule = binary_rule::fixed_min_sum;
+    static constexpr bool wide_pairs = true;
     static constexpr uint32_t zero_message_word = 0;
     __device__ static check_t check(const min_sum_params& p)
     {
@@ -353,7 +357,7 @@ struct fixed8_wide_pair_arith : two_frame_lanes {
     {
         return sub16x2(b, m);
     }
-    __device__ static value_t limited(value_t x)
+    __device__ static value_t limit(value_t x)
     {
         return max16x2(min16x2(x, pair16_belief_limit), pair16_minus_belief_limit);
     }

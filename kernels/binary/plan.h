@@ -73,6 +73,8 @@ constexpr unsigned min_sum_max_fixed_degree = 256;
 //! then within +-2047, which fp16 holds exactly, whatever the bit's degree;
 //! bits of degree 14 or less never reach it (127 x 15 = 1905).
 constexpr int32_t min_sum_fixed8_belief_limit = 1920;
+//! Bits of this degree or more may reach min_sum_fixed8_belief_limit.
+constexpr unsigned min_sum_limited_degree = 15;
 
 /*!
  * The bits of a check's compact record: min_sum_compact_degree 16-bit bit
@@ -161,10 +163,24 @@ GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
  * have the degrees of 5G NR base graph 1's first rows (TS 38.212 Table
  * 5.3.2-2, 46 rows), 2 of base graph 2's (Table 5.3.2-3, 42 rows), else 3
  * where no row has more than 16 blocks and there are 64 rows at most, 0
- * otherwise.
+ * otherwise; and where a row has more than \p limited blocks of columns of
+ * min_sum_limited_degree blocks or more (min_sum_qc_limited_first()), only a
+ * profile whose kernel limits beliefs at that many positions
+ * (qc_profile_limited_positions(): 5G NR's, 2 and 3).
  */
-GPULDPC_PLAN_API unsigned min_sum_qc_profile_of(const uint32_t* row_offsets,
-                                                unsigned rows);
+GPULDPC_PLAN_API unsigned
+min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limited = 0);
+
+/*!
+ * Puts the blocks of each base row whose columns have min_sum_limited_degree
+ * blocks or more (bits whose layered beliefs may reach the 8-bit rule's
+ * limit) first in the row, in their order, the others after them in theirs
+ * (records as min_sum_qc_records() makes them; the order of a row's blocks
+ * changes no result), so that a kernel limits beliefs at a row's first
+ * positions only. Returns the most such blocks a row has.
+ */
+GPULDPC_PLAN_API unsigned
+min_sum_qc_limited_first(const uint32_t* row_offsets, uint32_t* blocks, unsigned rows);
 
 /*!
  * The base rows whose checks MUST wait for the rows before them in a layered
@@ -380,9 +396,10 @@ GPULDPC_PLAN_API size_t min_sum_blocks_per_sm(const min_sum_variant& v,
 
 /*!
  * Whether fp16 pairs give the integer results of the 8-bit rule: the rule is
- * fixed_min_sum, and the bits of degree 15 at most (the beliefs, a channel
+ * fixed_min_sum, and the bits of degree 14 at most (the beliefs, a channel
  * value and a message a check, then within the 2048 that fp16 holds
- * exactly), in either schedule.
+ * exactly, and under the layered limit, which the pair kernels do not
+ * apply), in either schedule.
  */
 GPULDPC_PLAN_API bool min_sum_pairs_exact(const min_sum_graph& g, binary_rule rule);
 
@@ -464,6 +481,10 @@ struct min_sum_kernel_key {
     //! qc_profile (min_sum_variant::qc_unrolled); 0 the kernel with a
     //! check's positions in a loop
     unsigned qc_profile;
+    //! the 8-bit rule, layered, on a graph with bits of 15 checks or more
+    //! (the only ones whose beliefs reach min_sum_fixed8_belief_limit): the
+    //! kernel that limits beliefs (the quasi-cyclic family's always do)
+    bool limited;
 };
 
 /*!

@@ -67,6 +67,17 @@ GPULDPC_BINARY_HD constexpr bool qc_profile_has_degree(unsigned profile, unsigne
     return false;
 }
 
+//! A row's first positions whose beliefs the kernel of profile \p profile
+//! limits (min_sum_fixed8_belief_limit; the host puts the blocks of columns
+//! of 15 blocks or more first in each row, min_sum_qc_limited_first()): 5G
+//! NR BG1's columns 0 and 1 (30 and 28 blocks at 46 rows; the others 13 at
+//! most), BG2's 0, 1 and 11 (22, 23, 16; the others 14 at most); none for
+//! other base matrices, whose columns then have 14 blocks at most.
+GPULDPC_BINARY_HD constexpr unsigned qc_profile_limited_positions(unsigned profile)
+{
+    return profile == 1 ? 2 : profile == 2 ? 3 : 0;
+}
+
 //! The most nonzero blocks a base row of profile \p profile has.
 GPULDPC_BINARY_HD constexpr unsigned qc_profile_max_degree(unsigned profile)
 {

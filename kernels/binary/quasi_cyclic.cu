@@ -119,7 +119,7 @@ __device__ __forceinline__ void qc_check(const uint2* row,
             const int32_t x = input(k);
             const int32_t m = mins.message(x, k);
             negative |= uint32_t(m < 0) << k;
-            belief[qc_bit(row[k], r, z) * G] = int16_t(fixed8_arith::limited(x + m));
+            belief[qc_bit(row[k], r, z) * G] = int16_t(fixed8_arith::limit(x + m));
         }
     *word = make_uint2(negative,
                        uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 | smallest << 16);
@@ -256,7 +256,7 @@ __device__ __forceinline__ void qc_pair_outputs(const uint2* row,
                 negative_high |= signs;
             uint32_t* const b = belief + qc_bit(row[K], r, z) * G;
             // x + the message: x + mag, or x + ~mag + 1
-            const uint32_t fresh = fixed8_wide_pair_arith::limited(
+            const uint32_t fresh = fixed8_wide_pair_arith::limit(
                 add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u));
             *b = keep ? (fresh & ~keep) | (*b & keep) : fresh;
             qc_pair_outputs<G, D, K + 1>(row,
@@ -435,7 +435,7 @@ struct qc_one_hot_pair {
 // The second pass of qc_check_pair_of_degree for rows of up to 16 blocks,
 // the word stored as qc_one_hot_pair reads it (KEEP: the halves of keep
 // stay as they were).
-template <unsigned G, unsigned DEG, bool KEEP>
+template <unsigned G, unsigned DEG, bool KEEP, unsigned LIMITED>
 __device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins,
                                                     uint32_t smallest,
                                                     const uint32_t (&at)[DEG],
@@ -453,14 +453,15 @@ __device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins
         constexpr unsigned K = decltype(k)::value;
         const uint32_t sign = mins.signs ^ x[K];
         negative_bits |= (sign & half_signs) >> (15 - K);
-        const uint32_t out = fixed8_wide_pair_arith::limited(
-            add16x2(x[K],
-                    qc_select_message(sign_halves(one_hot << (15 - K)),
-                                      sign_halves(sign),
-                                      mins.mag1,
-                                      mins.mag2,
-                                      minus_mag1,
-                                      minus_mag2)));
+        uint32_t out = add16x2(x[K],
+                               qc_select_message(sign_halves(one_hot << (15 - K)),
+                                                 sign_halves(sign),
+                                                 mins.mag1,
+                                                 mins.mag2,
+                                                 minus_mag1,
+                                                 minus_mag2));
+        if constexpr (K < LIMITED)
+            out = fixed8_wide_pair_arith::limit(out);
         if constexpr (KEEP)
             belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
         else
@@ -472,7 +473,7 @@ __device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins
 // The second pass of qc_check_pair_of_degree: the messages out added to
 // the beliefs at the kept addresses, and the check's stored word (KEEP: the
 // halves of keep stay as they were).
-template <unsigned G, unsigned DEG, bool KEEP>
+template <unsigned G, unsigned DEG, bool KEEP, unsigned LIMITED>
 __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minima& mins,
                                                            uint32_t smallest,
                                                            const uint32_t (&at)[DEG],
@@ -493,8 +494,9 @@ __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minim
             negative_low |= signs;
         else
             negative_high |= signs;
-        const uint32_t out = fixed8_wide_pair_arith::limited(
-            add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u));
+        uint32_t out = add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
+        if constexpr (K < LIMITED)
+            out = fixed8_wide_pair_arith::limit(out);
         if constexpr (KEEP)
             belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
         else
@@ -509,7 +511,7 @@ __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minim
 // qc_check_pair for a base row of exactly DEG blocks (its records at row):
 // no test a position, and each position's address made once and kept for
 // the second pass.
-template <unsigned G, unsigned DEG>
+template <unsigned G, unsigned DEG, unsigned LIMITED>
 __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
                                                         uint32_t r,
                                                         uint32_t z,
@@ -543,18 +545,21 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     uint4 out;
     if (keep) {
         if constexpr (one_hot)
-            out = qc_one_hot_outputs<G, DEG, true>(mins, smallest, at, x, belief, keep);
+            out = qc_one_hot_outputs<G, DEG, true, LIMITED>(
+                mins, smallest, at, x, belief, keep);
         else
-            out = qc_pair_outputs_of_degree<G, DEG, true>(
+            out = qc_pair_outputs_of_degree<G, DEG, true, LIMITED>(
                 mins, smallest, at, x, belief, keep);
         out = make_uint4((out.x & ~keep) | (old_word.x & keep),
                          (out.y & ~keep) | (old_word.y & keep),
                          (out.z & ~keep) | (old_word.z & keep),
                          (out.w & ~keep) | (old_word.w & keep));
     } else if constexpr (one_hot) {
-        out = qc_one_hot_outputs<G, DEG, false>(mins, smallest, at, x, belief, 0);
+        out =
+            qc_one_hot_outputs<G, DEG, false, LIMITED>(mins, smallest, at, x, belief, 0);
     } else {
-        out = qc_pair_outputs_of_degree<G, DEG, false>(mins, smallest, at, x, belief, 0);
+        out = qc_pair_outputs_of_degree<G, DEG, false, LIMITED>(
+            mins, smallest, at, x, belief, 0);
     }
     *word = out;
 }
@@ -639,7 +644,7 @@ struct qc_half_minima {
 // The second pass of qc_check_half_of_degree: the messages out added to the
 // beliefs at the kept addresses, and the check's word (KEEP: the halves of
 // keep stay as they were).
-template <unsigned DEG, bool KEEP>
+template <unsigned DEG, bool KEEP, unsigned LIMITED>
 __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys,
                                                  const pair_minima& rule,
                                                  const uint32_t (&at)[DEG],
@@ -684,8 +689,9 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
         else
             negative_high |= (sign & half_signs) >> (31 - K);
         const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
-        const uint32_t out = fixed8_pair_arith::limited(
-            as_bits(__hfma2(as_half2(sign), as_half2(mag), as_half2(x[K]))));
+        uint32_t out = as_bits(__hfma2(as_half2(sign), as_half2(mag), as_half2(x[K])));
+        if constexpr (K < LIMITED)
+            out = fixed8_pair_arith::limit(out);
         if constexpr (KEEP)
             belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
         else
@@ -696,7 +702,7 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
 
 // qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs at
 // belief[bit * G]; the word as qc_half_stored reads it).
-template <unsigned G, unsigned DEG>
+template <unsigned G, unsigned DEG, unsigned LIMITED>
 __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
                                                         uint32_t r,
                                                         uint32_t z,
@@ -717,13 +723,13 @@ __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
     });
     uint4 out;
     if (keep) {
-        out = qc_half_outputs<DEG, true>(keys, rule, at, x, belief, keep);
+        out = qc_half_outputs<DEG, true, LIMITED>(keys, rule, at, x, belief, keep);
         out = make_uint4((out.x & ~keep) | (old_word.x & keep),
                          (out.y & ~keep) | (old_word.y & keep),
                          (out.z & ~keep) | (old_word.z & keep),
                          (out.w & ~keep) | (old_word.w & keep));
     } else {
-        out = qc_half_outputs<DEG, false>(keys, rule, at, x, belief, 0);
+        out = qc_half_outputs<DEG, false, LIMITED>(keys, rule, at, x, belief, 0);
     }
     *word = out;
 }
@@ -745,11 +751,14 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
 {
     if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
         if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG) {
+            // beliefs limited at a row's first positions (the host puts
+            // the columns that may reach the limit there)
+            constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
             if constexpr (HALF)
-                qc_check_half_of_degree<G, DEG>(
+                qc_check_half_of_degree<G, DEG, LIMITED>(
                     row, r, z, belief, old_word, word, rule, keep);
             else
-                qc_check_pair_of_degree<G, DEG>(
+                qc_check_pair_of_degree<G, DEG, LIMITED>(
                     row, r, z, belief, old_word, word, rule, keep);
         } else {
             qc_check_pair_dispatch<G, PROFILE, HALF, DEG + 1>(

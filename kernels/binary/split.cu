@@ -51,8 +51,7 @@ struct split_family {
     static const void* kernel()
     {
         if constexpr (G == 1 && Layered && A::rule == binary_rule::fixed_min_sum &&
-                      R != check_records::graph &&
-                      !std::is_same_v<A, fixed8_wide_pair_arith>)
+                      R != check_records::graph && !A::wide_pairs)
             return reinterpret_cast<const void*>(&min_sum_split_kernel<A, Layered, G, R>);
         else
             return nullptr;

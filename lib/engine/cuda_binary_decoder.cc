@@ -301,6 +301,11 @@ private:
             degree = std::max(degree, row_offsets[i + 1] - row_offsets[i]);
         if (degree == 0 || degree > kernels::min_sum_qc_max_row_degree)
             return;
+        // columns whose beliefs may reach the 8-bit rule's limit first in
+        // each row: the kernels with checks unrolled by row degree limit a
+        // row's first positions only
+        const unsigned limited = kernels::min_sum_qc_limited_first(
+            row_offsets.data(), blocks.data(), base.rows);
         d_qc_row_offsets = cuda::upload(row_offsets);
         d_qc_blocks = cuda::upload(blocks);
         auto& g = d_graph;
@@ -310,7 +315,8 @@ private:
         g.qc_max_row_degree = degree;
         g.qc_row_offsets = d_qc_row_offsets.data();
         g.qc_blocks = d_qc_blocks.data();
-        g.qc_profile = kernels::min_sum_qc_profile_of(row_offsets.data(), base.rows);
+        g.qc_profile =
+            kernels::min_sum_qc_profile_of(row_offsets.data(), base.rows, limited);
         g.qc_sync_rows = g.qc_profile != 0
                              ? kernels::min_sum_qc_sync_rows(
                                    row_offsets.data(), blocks.data(), base.rows)

@@ -80,7 +80,7 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
     if (v.pairs && !v.wide_pairs && !min_sum_pairs_exact(g, v.rule))
         throw std::invalid_argument(
             "min_sum_check_variant: variant.pairs (fp16) takes the 8-bit rule, and bits "
-            "of degree 15 at most; wide_pairs any degree");
+            "of degree 14 at most; wide_pairs any degree");
     if (!v.on_chip && !v.quasi_cyclic &&
         (v.frames != binary::max_block_frames * (v.pairs ? 2 : 1) ||
                        v.threads != binary::grid_threads))
@@ -125,6 +125,9 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
     }
     k.layered = layered;
     k.records = !compact ? R::graph : layered && g.full_records ? R::full : R::compact;
+    // beliefs of bits of 14 checks at most stay within 127 x 15 = 1905
+    k.limited = layered && v.rule == binary_rule::fixed_min_sum &&
+                g.max_variable_degree >= min_sum_limited_degree;
     switch (v.rule) {
     case binary_rule::fixed_min_sum:
         if (v.wide_pairs) {

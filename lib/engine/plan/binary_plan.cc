@@ -38,7 +38,7 @@ using binary::state_layout;
 namespace {
 
 // pairs: bits of this degree at most (exact fp16 sums)
-constexpr unsigned max_pair_degree = 15;
+constexpr unsigned max_pair_degree = 14;
 // pairs on chip, layered: runs of this many checks at least on average
 constexpr unsigned min_pair_run = 16;
 // threads a block at least, flooding on chip
@@ -140,12 +140,36 @@ void min_sum_qc_records(const int32_t* shifts,
     }
 }
 
-unsigned min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows)
+unsigned
+min_sum_qc_limited_first(const uint32_t* row_offsets, uint32_t* blocks, unsigned rows)
+{
+    std::vector<unsigned> column_blocks;
+    for (uint32_t e = 0; e < row_offsets[rows]; ++e) {
+        const uint32_t j = blocks[e] >> 16;
+        if (j >= column_blocks.size())
+            column_blocks.resize(j + 1, 0);
+        ++column_blocks[j];
+    }
+    unsigned most = 0;
+    for (unsigned i = 0; i < rows; ++i) {
+        uint32_t* const first = blocks + row_offsets[i];
+        uint32_t* const end = blocks + row_offsets[i + 1];
+        const uint32_t* const rest = std::stable_partition(first, end, [&](uint32_t b) {
+            return column_blocks[b >> 16] >= min_sum_limited_degree;
+        });
+        most = std::max(most, unsigned(rest - first));
+    }
+    return most;
+}
+
+unsigned
+min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limited)
 {
     if (rows == 0)
         return 0;
     for (const unsigned profile : { 1u, 2u }) {
-        if (rows > binary::qc_profile_rows(profile))
+        if (rows > binary::qc_profile_rows(profile) ||
+            limited > binary::qc_profile_limited_positions(profile))
             continue;
         bool same = true;
         for (unsigned i = 0; i < rows && same; ++i)
@@ -156,7 +180,8 @@ unsigned min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows)
     }
     // other base matrices: rows of up to 16 blocks, and few enough rows for
     // min_sum_qc_sync_rows()
-    if (rows > 64)
+    if (rows > 64 ||
+        limited > binary::qc_profile_limited_positions(binary::qc_profile_any16))
         return 0;
     for (unsigned i = 0; i < rows; ++i)
         if (!binary::qc_profile_has_degree(binary::qc_profile_any16,
@@ -480,7 +505,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
 bool min_sum_pairs_exact(const min_sum_graph& g, binary_rule rule)
 {
     // beliefs sum the channel value and a message a check (layered too):
-    // within 127 (1 + 15) = 2032 for bits of degree 15 at most
+    // within 127 (1 + 14) = 1905 for bits of degree 14 at most, so that the
+    // layered limit of 1920 (min_sum_fixed8_belief_limit) never binds
     return rule == binary_rule::fixed_min_sum && g.max_variable_degree <= max_pair_degree;
 }
 
