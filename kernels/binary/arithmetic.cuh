@@ -165,6 +165,7 @@ struct single_frame_lanes {
     __device__ static value_t add(value_t a, value_t b) { return a + b; }
     // a layered belief after a check's update (limited_arith: limited)
     __device__ static value_t limited(value_t x) { return x; }
+    static constexpr bool limits_beliefs = false;
     static constexpr bool wide_pairs = false;
     // bit j: frame j of the lane decides 1
     __device__ static uint32_t negative_bits(belief_t b) { return b < 0 ? 1u : 0u; }
@@ -267,6 +268,7 @@ struct float_arith : single_frame_lanes<float, float, float, float> {
 // gives the same results without the two instructions an edge.
 template <typename Base>
 struct limited_arith : Base {
+    static constexpr bool limits_beliefs = true;
     __device__ static typename Base::value_t limited(typename Base::value_t x)
     {
         return Base::limit(x);

@@ -62,14 +62,20 @@ const void* instance_with_schedule(const min_sum_kernel_key& k)
     } else if constexpr (A::wide_pairs) {
         if (k.records != R::graph)
             return nullptr;
-        return k.layered ? instance_with_lanes<Family, A, true, R::graph>(k.lanes)
-                         : instance_with_lanes<Family, A, false, R::graph>(k.lanes);
+        if (k.layered)
+            return instance_with_lanes<Family, A, true, R::graph>(k.lanes);
+        if constexpr (A::limits_beliefs)
+            return nullptr; // a limit of layered beliefs: no flooding kernels
+        else
+            return instance_with_lanes<Family, A, false, R::graph>(k.lanes);
     } else if (k.layered) {
         return k.records == R::full
                    ? instance_with_lanes<Family, A, true, R::full>(k.lanes)
                : k.records == R::compact
                    ? instance_with_lanes<Family, A, true, R::compact>(k.lanes)
                    : instance_with_lanes<Family, A, true, R::graph>(k.lanes);
+    } else if constexpr (A::limits_beliefs) {
+        return nullptr;
     } else {
         return k.records == R::compact
                    ? instance_with_lanes<Family, A, false, R::compact>(k.lanes)

@@ -25,11 +25,12 @@ namespace binary {
 // The 8-bit rule for two frames a lane, in fp16 pairs (HADD2, HMNMX2: an
 // instruction for both frames). Every value of the rule is a whole number of
 // magnitude at most 2048 (messages within +-127, beliefs the channel value
-// plus a message a check, within +-127 (1 + degree) for bits of degree 15 at
-// most, and a belief less a message within +-127 degree; layered, beliefs
-// are limited to +-1920 (min_sum_fixed8_belief_limit), so a belief less a
-// message is within +-2047 at any degree), and fp16 holds those exactly, so
-// the results are the integer rule's. Check
+// plus a message a check, within +-127 (1 + degree), and a belief less a
+// message within +-127 degree, for the bits of degree 14 at most that the
+// generic families give these pairs, whose beliefs never reach the layered
+// limit of +-1920; the quasi-cyclic kernel applies that limit to deeper
+// bits, so that a belief less a message stays within +-2047), and fp16
+// holds those exactly, so the results are the integer rule's. Check
 // messages and channel values are stored as bytes 128 + x: the low byte of the
 // fp16 value 1152 + x (1024 <= 1152 + x < 2048, where fp16's step is 1).
 __device__ __forceinline__ __half2 as_half2(uint32_t u)
@@ -139,6 +140,7 @@ struct two_frame_lanes {
     static constexpr unsigned frames_per_lane = 2;
     static constexpr bool compressed = false;
     static constexpr bool wide_pairs = false;
+    static constexpr bool limits_beliefs = false;
     __device__ static belief_t to_belief(value_t x) { return x; }
     // a layered belief after a check's update (limited_arith: limited)
     __device__ static value_t limited(value_t x) { return x; }
@@ -252,8 +254,9 @@ struct fixed8_pair_arith : two_frame_lanes {
 };
 
 // The 8-bit rule for two frames a lane in 16-bit integer pairs, where fp16
-// pairs are not exact (bits of degree above 15: 5G NR's beliefs reach
-// 127 x 31). A half holds any value of the rule exactly (beliefs within
+// pairs are not taken (bits of degree above 14: 5G NR's beliefs reach
+// the layered limit of 1920, 127 x 31 flooding). A half holds any value of the rule
+// exactly (beliefs within
 // +-127 (1 + 256)), so the results are the integer rule's. PTX's add and
 // min/max on s16x2 are one instruction from sm_90 (Hopper), where alone this
 // arithmetic is chosen; elsewhere they compile to a few. Messages and

@@ -169,7 +169,7 @@ GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
  * (qc_profile_limited_positions(): 5G NR's, 2 and 3).
  */
 GPULDPC_PLAN_API unsigned
-min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limited = 0);
+min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limited);
 
 /*!
  * Puts the blocks of each base row whose columns have min_sum_limited_degree

@@ -361,7 +361,7 @@ private:
         // 1944, H100) 1.4x one frame a lane with the block's threads filling
         // the SM; in the global variant a third less time (DVB-S2).
         choice.pairs = tuning.pairs;
-        // Where fp16 pairs are not exact (bits of degree above 15), 16-bit
+        // Where fp16 pairs are not taken (bits of degree above 14), 16-bit
         // integer pairs in the global variant, on devices whose s16x2
         // instructions are native (compute capability 9.0 and later;
         // elsewhere unmeasured): two frames a lane halve the requests of a

@@ -63,12 +63,13 @@ enum class message_precision {
     //!   m2 (+) m3 or m1 (+) m2 of the magnitudes clamped to 127, with
     //!   f(x) = round(llr_scale * ln(1 + e^-(x / llr_scale))) (ties to even)
     //!   and the result at least 0;
-    //! - beliefs: the channel value plus all the variable's check messages,
-    //!   exact (32-bit integers; 16 bits on a GPU); layered, limited to
-    //!   +-1920 after each check's update (reached only by bits of 15 checks
-    //!   or more, such as 5G NR's first columns, with 15 messages of the
-    //!   largest magnitude agreeing; it keeps every value of the rule within
-    //!   fp16's exact integers).
+    //! - beliefs: the channel value plus all the variable's check messages
+    //!   (32-bit integers; 16 bits on a GPU), exact in flooding; layered, a
+    //!   belief is limited to +-1920 after each check's update, which only
+    //!   bits of 15 checks or more (such as 5G NR's first columns) can reach,
+    //!   with the channel value and their messages near the largest
+    //!   magnitude all agreeing; it keeps a belief less a message within
+    //!   +-2047, whole numbers that fp16 holds exactly.
     int8,
 };
 

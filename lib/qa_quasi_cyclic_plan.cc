@@ -1,0 +1,355 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Host planning of the binary decoder's quasi-cyclic family, tested without a
+// GPU (kernels/binary/plan.h): base records, the variant and its groups, the
+// profiles of the kernel with checks unrolled by row degree, the rows that
+// need a barrier, the columns whose beliefs the kernels limit.
+
+#include "binary/plan.h"
+#include "binary/state_layout.h"
+#include "qa_plan_helpers.h"
+#include <gnuradio/gpuldpc/engine/ldpc_code.h>
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <vector>
+
+using namespace gr::gpuldpc;
+using qa::code_shape;
+using qa::h100_choice;
+
+BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
+{
+    // A code given by its base matrix, layered, the 8-bit rule: the
+    // quasi-cyclic family where no on-chip group is chosen (or first, where
+    // asked), a lane a check of a base row, its beliefs in shared memory.
+    using kernels::binary_rule;
+    const auto fixed = binary_rule::fixed_min_sum;
+    // base records: rows x cols shifts, -1 no block
+    const std::vector<int32_t> shifts = { 3,  -1, 0, 1, //
+                                          -1, 2,  5, 0 };
+    std::vector<uint32_t> offsets, blocks;
+    kernels::min_sum_qc_records(shifts.data(), 2, 4, 6, offsets, blocks);
+    BOOST_CHECK(offsets == std::vector<uint32_t>({ 0, 3, 6 }));
+    BOOST_CHECK(blocks == std::vector<uint32_t>({ 0u << 16 | 3,
+                                                  2u << 16 | 0,
+                                                  3u << 16 | 1,
+                                                  1u << 16 | 2,
+                                                  2u << 16 | 5,
+                                                  3u << 16 | 0 }));
+    const std::vector<int32_t> bad = { 6 };
+    BOOST_CHECK_THROW(kernels::min_sum_qc_records(bad.data(), 1, 1, 6, offsets, blocks),
+                      std::invalid_argument);
+    BOOST_CHECK_THROW(
+        kernels::min_sum_qc_records(shifts.data(), 2, 4, 70000, offsets, blocks),
+        std::invalid_argument);
+
+    // 5G NR BG1's base matrix (46 rows of 316 blocks, rows of up to 19) lifted
+    // by z; only whether the records exist is weighed
+    const uint32_t record = 0;
+    auto bg1 = [&](kernels::min_sum_graph g, unsigned z) {
+        g.qc_z = z;
+        g.qc_rows = 46;
+        g.qc_entries = 316;
+        g.qc_max_row_degree = 19;
+        g.qc_row_offsets = &record;
+        g.qc_blocks = &record;
+        g.run_checks = &record;
+        g.run_offsets = &record;
+        return g;
+    };
+    const kernels::min_sum_graph nr =
+        bg1(code_shape(26112, 17664, 121344, 30, 19, 46), 384);
+    BOOST_CHECK(kernels::min_sum_quasi_cyclic_usable(nr, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(nr, false, fixed));
+    BOOST_CHECK(
+        !kernels::min_sum_quasi_cyclic_usable(nr, true, binary_rule::float_min_sum));
+    kernels::min_sum_choice h100 = h100_choice();
+    h100.sms = 132;
+    auto v = kernels::min_sum_choose(nr, true, fixed, h100);
+    BOOST_CHECK(v.quasi_cyclic && !v.on_chip && !v.split && !v.pairs);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    BOOST_CHECK_EQUAL(v.threads, 384u);
+    BOOST_CHECK_EQUAL(v.shared_bytes,
+                      kernels::binary::qc_shared_bytes(26112, 1, 46, 316));
+    // the beliefs, then 8 bytes a block and the rows' 47 offsets
+    BOOST_CHECK_GE(v.shared_bytes, 2u * 26113 + 8u * 316 + 4u * 47);
+    BOOST_CHECK_EQUAL(v.message_bytes, 8u * 46 * 384);
+    // 32 registers: shared memory holds 4 blocks an SM
+    BOOST_CHECK_EQUAL(v.blocks, 4u * 132);
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 10000),
+                      v.blocks * v.message_bytes);
+    BOOST_CHECK_EQUAL(kernels::min_sum_workspace_bytes(v, 3), 3 * v.message_bytes);
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_describe(v, false),
+        "8-bit min-sum, quasi-cyclic: a base row's checks at once, beliefs "
+        "on chip, compressed check messages in device memory, 528 blocks at "
+        "most, a frame a lane, 1 frame a group, 384 threads a block");
+    const auto key = kernels::min_sum_kernel_of(nr, v, true);
+    BOOST_CHECK(key.family == kernels::min_sum_family::quasi_cyclic);
+    BOOST_CHECK_EQUAL(key.lanes, 1u);
+    BOOST_CHECK_EQUAL(key.row_degree, 24u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    // fewer threads than a base row's checks: refused (checks left out)
+    kernels::min_sum_variant narrow = v;
+    narrow.threads = 256;
+    BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr, narrow, true),
+                      std::invalid_argument);
+    // two frames a lane in 16-bit pairs where allowed: 104 KB of beliefs a
+    // block, 2 an SM
+    kernels::min_sum_choice pairs_allowed = h100;
+    pairs_allowed.wide_pairs = true;
+    auto vp = kernels::min_sum_choose(nr, true, fixed, pairs_allowed);
+    BOOST_CHECK(vp.quasi_cyclic && vp.pairs && vp.wide_pairs);
+    BOOST_CHECK_EQUAL(vp.frames, 2u);
+    BOOST_CHECK_EQUAL(vp.threads, 384u);
+    BOOST_CHECK_EQUAL(vp.shared_bytes,
+                      kernels::binary::qc_shared_bytes(26112, 2, 46, 316));
+    BOOST_CHECK_EQUAL(vp.message_bytes, 16u * 46 * 384);
+    BOOST_CHECK_EQUAL(vp.blocks, 2u * 132);
+    const auto pair_key = kernels::min_sum_kernel_of(nr, vp, true);
+    BOOST_CHECK(pair_key.arithmetic == kernels::min_sum_arithmetic::fixed8_wide_pairs);
+    BOOST_CHECK_EQUAL(pair_key.lanes, 1u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, vp, true));
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_describe(vp, false),
+        "8-bit min-sum, quasi-cyclic: a base row's checks at once, beliefs "
+        "on chip, compressed check messages in device memory, 264 blocks at "
+        "most, two frames a lane in 16-bit integer pairs, 2 frames a group, "
+        "384 threads a block");
+    // pairs whose beliefs do not fit a 99 KiB card: a frame a lane there
+    kernels::min_sum_choice ampere = pairs_allowed;
+    ampere.shared_limit = 99 * 1024;
+    ampere.sm.shared_bytes = 100 * 1024;
+    vp = kernels::min_sum_choose(nr, true, fixed, ampere);
+    BOOST_CHECK(vp.quasi_cyclic && !vp.pairs);
+    BOOST_CHECK_EQUAL(vp.frames, 1u);
+    // a card of 48 KiB a block: the beliefs (52 KB) do not fit
+    kernels::min_sum_choice small_card = h100;
+    small_card.shared_limit = 48 * 1024;
+    small_card.sm.shared_bytes = 64 * 1024;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, small_card).quasi_cyclic);
+    // off, or on_chip off (the global variant for every code)
+    kernels::min_sum_choice off = h100;
+    off.quasi_cyclic = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).quasi_cyclic);
+    off = h100;
+    off.on_chip = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).quasi_cyclic);
+    // base rows of more than 32 blocks: a check's signs exceed a word
+    kernels::min_sum_graph wide = nr;
+    wide.qc_max_row_degree = 33;
+    BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(wide, true, fixed));
+    BOOST_CHECK(!kernels::min_sum_choose(wide, true, fixed, h100).quasi_cyclic);
+    // a variant of another family is refused for the quasi-cyclic kernels
+    kernels::min_sum_variant pairs = v;
+    pairs.pairs = true;
+    BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr, pairs, true),
+                      std::invalid_argument);
+
+    // Z = 2 (BG1: 136 bits): 32 lanes of 2 checks, 64 threads; on chip fits,
+    // and takes the code unless the quasi-cyclic family comes first
+    const kernels::min_sum_graph tiny = bg1(code_shape(136, 92, 632, 30, 19, 46), 2);
+    BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, h100).on_chip);
+    kernels::min_sum_choice first = h100;
+    first.quasi_cyclic_first = true;
+    v = kernels::min_sum_choose(tiny, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    BOOST_CHECK_EQUAL(v.threads, 64u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(tiny, v, true).lanes, 32u);
+    // Z = 15: 32 lanes of 15 checks in 480 threads
+    kernels::min_sum_graph z15 = tiny;
+    z15.qc_z = 15;
+    z15.n = 68 * 15;
+    v = kernels::min_sum_choose(z15, true, fixed, first);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    BOOST_CHECK_EQUAL(v.threads, 480u);
+}
+
+BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
+{
+    // Codes whose base rows have 5G NR's degrees take the kernel with checks
+    // unrolled for those degrees (16-bit pairs, up to 8 lanes); rows that
+    // share no column with those since the last barrier start without one.
+    using kernels::binary_rule;
+    auto records = [](const ldpc_code& c,
+                      std::vector<uint32_t>& offsets,
+                      std::vector<uint32_t>& blocks) {
+        const auto b = c.find_quasi_cyclic_base();
+        BOOST_REQUIRE(b.z != 0);
+        kernels::min_sum_qc_records(
+            b.shifts.data(), b.rows, b.cols, b.z, offsets, blocks);
+        return b.rows;
+    };
+    std::vector<uint32_t> offsets, blocks;
+    for (const unsigned rows : { 4u, 8u, 27u, 46u }) {
+        BOOST_TEST_CONTEXT("BG1, " << rows << " rows")
+        {
+            const unsigned r = records(ldpc_code::nr(1, 8, rows), offsets, blocks);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r, 0), 1u);
+        }
+    }
+    for (const unsigned rows : { 4u, 42u }) {
+        BOOST_TEST_CONTEXT("BG2, " << rows << " rows")
+        {
+            const unsigned r = records(ldpc_code::nr(2, 8, rows), offsets, blocks);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r, 0), 2u);
+        }
+    }
+    // columns of 15 blocks or more (beliefs that may reach the 8-bit rule's
+    // limit) first in each row: BG1's columns 0 and 1, BG2's 0, 1 and 11;
+    // the profiles' kernels limit beliefs at that many first positions
+    for (const unsigned bg : { 1u, 2u }) {
+        BOOST_TEST_CONTEXT("BG" << bg << ", all rows")
+        {
+            const unsigned r = records(ldpc_code::nr(bg, 8), offsets, blocks);
+            const auto before = blocks;
+            const unsigned limited =
+                kernels::min_sum_qc_limited_first(offsets.data(), blocks.data(), r);
+            BOOST_CHECK_EQUAL(limited, bg == 1 ? 2u : 3u);
+            BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), r, limited),
+                              bg);
+            std::vector<unsigned> column_blocks(68, 0);
+            for (const uint32_t b : blocks)
+                ++column_blocks[b >> 16];
+            for (unsigned i = 0; i < r; ++i) {
+                // the same blocks, those of the deep columns first
+                std::vector<uint32_t> was(before.begin() + offsets[i],
+                                          before.begin() + offsets[i + 1]);
+                std::vector<uint32_t> now(blocks.begin() + offsets[i],
+                                          blocks.begin() + offsets[i + 1]);
+                BOOST_CHECK(std::is_permutation(was.begin(), was.end(), now.begin()));
+                BOOST_CHECK(std::is_partitioned(now.begin(), now.end(), [&](uint32_t b) {
+                    return column_blocks[b >> 16] >= 15;
+                }));
+            }
+        }
+    }
+    // a base matrix with a deep column and no profile limiting it: none
+    const std::vector<uint32_t> deep_offsets = { 0, 2, 4 };
+    std::vector<uint32_t> deep_blocks = { 1u << 16, 0u, 1u << 16, 2u << 16 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(deep_offsets.data(), 2, 1), 0u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(deep_offsets.data(), 2, 0), 3u);
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_qc_limited_first(deep_offsets.data(), deep_blocks.data(), 2),
+        0u);
+    // other base matrices: any rows of up to 16 blocks (Wi-Fi: 7 and 8;
+    // BG2's rows with one changed), 64 rows at most
+    const unsigned wifi_rows = records(ldpc_code::wifi(1944, "1/2"), offsets, blocks);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wifi_rows, 0), 3u);
+    const std::vector<uint32_t> longer = { 0, 19, 38, 57, 76, 79, 87, 96, 103, 113 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(longer.data(), 9, 0), 1u);
+    // BG1's first rows with the fifth changed (19 blocks: no profile), BG2's
+    // with its first changed (16 at most: any)
+    const std::vector<uint32_t> changed = { 0, 19, 38, 57, 76, 80 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 5, 0), 0u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 0, 0), 0u);
+    const std::vector<uint32_t> bg2_changed = { 0, 9, 19, 27 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(bg2_changed.data(), 3, 0), 3u);
+    const std::vector<uint32_t> rows_of_17 = { 0, 17 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(rows_of_17.data(), 1, 0), 0u);
+    std::vector<uint32_t> many(66);
+    for (size_t i = 0; i < many.size(); ++i)
+        many[i] = uint32_t(3 * i);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(many.data(), 64, 0), 3u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(many.data(), 65, 0), 0u);
+
+    // rows on columns {0, 1}, {2, 3}, {1, 2}, {4}, {0}: row 2 meets row 0's
+    // column 1 (since the barrier before row 0), row 4 none of rows 2 and 3
+    const std::vector<uint32_t> row_offsets = { 0, 2, 4, 6, 7, 8 };
+    const std::vector<uint32_t> columns = { 0u << 16, 1u << 16 | 3, 2u << 16, 3u << 16,
+                                            1u << 16, 2u << 16 | 1, 4u << 16, 0u << 16 };
+    BOOST_CHECK_EQUAL(
+        kernels::min_sum_qc_sync_rows(row_offsets.data(), columns.data(), 5), 0b00101u);
+    // a column again after rows without a barrier: row 2 reads row 1's
+    const std::vector<uint32_t> again = { 0u << 16, 1u << 16, 1u << 16 };
+    const std::vector<uint32_t> single_rows = { 0, 1, 2, 3 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_sync_rows(single_rows.data(), again.data(), 3),
+                      0b101u);
+    BOOST_CHECK_THROW(kernels::min_sum_qc_sync_rows(single_rows.data(), again.data(), 65),
+                      std::invalid_argument);
+    // BG1: row 0 and 31 of the others wait (rows 16 on come in pairs that
+    // share no column); BG2: row 0 and 27
+    unsigned r = records(ldpc_code::nr(1, 8, 46), offsets, blocks);
+    uint64_t sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
+    BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 32);
+    BOOST_CHECK_EQUAL(sync & 0x1ffffu, 0x1ffffu);
+    BOOST_CHECK_EQUAL((sync >> 17) & 1u, 0u);
+    r = records(ldpc_code::nr(2, 8, 42), offsets, blocks);
+    sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
+    BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 28);
+
+    // the choice: NR BG1 Z = 384 in pairs takes it, and Z = 64 (4 lanes);
+    // off, a frame a lane, or more lanes than 8 (Z = 15: 16) do not
+    const uint32_t record = 0;
+    kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
+    nr.qc_z = 384;
+    nr.qc_rows = 46;
+    nr.qc_entries = 316;
+    nr.qc_max_row_degree = 19;
+    nr.qc_row_offsets = nr.qc_blocks = &record;
+    nr.run_checks = nr.run_offsets = &record;
+    nr.qc_profile = 1;
+    kernels::min_sum_choice pairs = h100_choice();
+    pairs.sms = 132;
+    pairs.wide_pairs = true;
+    const auto fixed = binary_rule::fixed_min_sum;
+    auto v = kernels::min_sum_choose(nr, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && v.qc_half);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 1u);
+    // in fp16 pairs: that arithmetic's key
+    BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
+                kernels::min_sum_arithmetic::fixed8_pairs);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
+                      "unrolled for the base graph's row degrees), beliefs on chip, "
+                      "compressed check messages in device memory, 264 blocks at most, "
+                      "two frames a lane in fp16 pairs, 2 frames a group, 384 "
+                      "threads a block");
+    kernels::min_sum_choice integer = pairs;
+    integer.quasi_cyclic_half = false;
+    v = kernels::min_sum_choose(nr, true, fixed, integer);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && !v.qc_half);
+    BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
+                kernels::min_sum_arithmetic::fixed8_wide_pairs);
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
+                      "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
+                      "unrolled for the base graph's row degrees), beliefs on chip, "
+                      "compressed check messages in device memory, 264 blocks at most, "
+                      "two frames a lane in 16-bit integer pairs, 2 frames a group, 384 "
+                      "threads a block");
+    kernels::min_sum_choice off = pairs;
+    off.quasi_cyclic_unrolled = false;
+    v = kernels::min_sum_choose(nr, true, fixed, off);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled && !v.qc_half);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 0u);
+    off = pairs;
+    off.wide_pairs = false;
+    BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).qc_unrolled);
+    kernels::min_sum_graph z64 = nr;
+    z64.qc_z = 64;
+    z64.n = 68 * 64;
+    kernels::min_sum_choice first = pairs;
+    first.quasi_cyclic_first = true;
+    v = kernels::min_sum_choose(z64, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled);
+    BOOST_CHECK_EQUAL(v.frames, 8u);
+    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(z64, v, true).lanes, 4u);
+    kernels::min_sum_graph z15 = nr;
+    z15.qc_z = 15;
+    z15.n = 68 * 15;
+    v = kernels::min_sum_choose(z15, true, fixed, first);
+    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    // a variant that asks for it where the graph has no profile: refused
+    kernels::min_sum_graph plain = nr;
+    plain.qc_profile = 0;
+    v = kernels::min_sum_choose(nr, true, fixed, pairs);
+    BOOST_CHECK_THROW(kernels::min_sum_kernel_of(plain, v, true), std::invalid_argument);
+}
