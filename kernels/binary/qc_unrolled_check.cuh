@@ -1,0 +1,437 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_BINARY_QC_UNROLLED_CHECK_CUH
+#define INCLUDED_GPULDPC_KERNELS_BINARY_QC_UNROLLED_CHECK_CUH
+
+// A base row's check in the quasi-cyclic family's kernel with checks unrolled
+// by row degree (quasi_cyclic.cu): an instance a degree, its positions
+// compile-time constants and its addresses made once, two frames a lane in
+// 16-bit integer pairs (qc_check_pair_of_degree) or fp16 pairs
+// (qc_check_half_of_degree), chosen a row by qc_check_pair_dispatch.
+
+#include "binary/pair_arithmetic.cuh"
+#include "binary/qc_check.cuh"
+#include "binary/qc_profiles.h"
+#include <cuda_fp16.h>
+#include <type_traits>
+#include <cstdint>
+#include <utility>
+
+namespace gr {
+namespace gpuldpc {
+namespace kernels {
+namespace binary {
+
+// f(std::integral_constant<unsigned, K>) for K = 0 .. N - 1, in order, each
+// K a compile-time constant in f's body.
+template <typename F, unsigned... K>
+__device__ __forceinline__ void for_each_constant(F&& f,
+                                                  std::integer_sequence<unsigned, K...>)
+{
+    (f(std::integral_constant<unsigned, K>{}), ...);
+}
+template <unsigned N, typename F>
+__device__ __forceinline__ void for_each_constant(F&& f)
+{
+    for_each_constant(f, std::make_integer_sequence<unsigned, N>{});
+}
+
+// -x in each half
+__device__ __forceinline__ uint32_t negated16x2(uint32_t x)
+{
+    return __vadd2(~x, 0x00010001u);
+}
+
+// The message of a half: -mag where its mask negative is set, else mag;
+// mag mag2 where at_min is set, else mag1 (minus: -mag1, -mag2).
+__device__ __forceinline__ uint32_t qc_select_message(uint32_t at_min,
+                                                      uint32_t negative,
+                                                      uint32_t mag1,
+                                                      uint32_t mag2,
+                                                      uint32_t minus_mag1,
+                                                      uint32_t minus_mag2)
+{
+    const uint32_t if_min = (minus_mag2 & negative) | (mag2 & ~negative);
+    const uint32_t otherwise = (minus_mag1 & negative) | (mag1 & ~negative);
+    return (if_min & at_min) | (otherwise & ~at_min);
+}
+
+// A pair lane's stored word for base rows of up to 16 blocks: the message
+// signs of position k in bits k (low frame) and 16 + k (high frame) of x,
+// each frame's position of its smallest input as a bit of its half of y
+// (bit k of the half: position k), mag1 in z and mag2 in w (s16x2). A
+// position's masks are then a shift and a PRMT each, and the magnitudes
+// need no unpacking.
+struct qc_one_hot_pair {
+    uint32_t negative, smallest, mag1, mag2, minus_mag1, minus_mag2;
+
+    __device__ __forceinline__ explicit qc_one_hot_pair(uint4 w)
+        : negative(w.x),
+          smallest(w.y),
+          mag1(w.z),
+          mag2(w.w),
+          minus_mag1(negated16x2(w.z)),
+          minus_mag2(negated16x2(w.w))
+    {
+    }
+    // minus the message at position K (what a layered input adds to the
+    // belief)
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t negated_message() const
+    {
+        static_assert(K < 16, "a half holds 16 positions");
+        return qc_select_message(sign_halves(smallest << (15 - K)),
+                                 sign_halves(negative << (15 - K)),
+                                 minus_mag1,
+                                 minus_mag2,
+                                 mag1,
+                                 mag2);
+    }
+};
+
+// The second pass of qc_check_pair_of_degree for rows of up to 16 blocks,
+// the word stored as qc_one_hot_pair reads it (KEEP: the halves of keep
+// stay as they were).
+template <unsigned G, unsigned DEG, bool KEEP, unsigned LIMITED>
+__device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins,
+                                                    uint32_t smallest,
+                                                    const uint32_t (&at)[DEG],
+                                                    const uint32_t (&x)[DEG],
+                                                    uint32_t* belief,
+                                                    uint32_t keep)
+{
+    static_assert(DEG <= 16, "a half holds 16 positions");
+    const uint32_t one_hot =
+        (1u << (smallest & 0xffffu)) | (0x10000u << (smallest >> 16));
+    const uint32_t minus_mag1 = negated16x2(mins.mag1);
+    const uint32_t minus_mag2 = negated16x2(mins.mag2);
+    uint32_t negative_bits = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        const uint32_t sign = mins.signs ^ x[K];
+        negative_bits |= (sign & half_signs) >> (15 - K);
+        uint32_t out = add16x2(x[K],
+                               qc_select_message(sign_halves(one_hot << (15 - K)),
+                                                 sign_halves(sign),
+                                                 mins.mag1,
+                                                 mins.mag2,
+                                                 minus_mag1,
+                                                 minus_mag2));
+        if constexpr (K < LIMITED)
+            out = fixed8_wide_pair_arith::limit(out);
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative_bits, one_hot, uint32_t(mins.mag1), uint32_t(mins.mag2));
+}
+
+// The second pass of qc_check_pair_of_degree: the messages out added to
+// the beliefs at the kept addresses, and the check's stored word (KEEP: the
+// halves of keep stay as they were).
+template <unsigned G, unsigned DEG, bool KEEP, unsigned LIMITED>
+__device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minima& mins,
+                                                           uint32_t smallest,
+                                                           const uint32_t (&at)[DEG],
+                                                           const uint32_t (&x)[DEG],
+                                                           uint32_t* belief,
+                                                           uint32_t keep)
+{
+    uint32_t negative_low = 0, negative_high = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        const uint32_t at_min =
+            sign_halves(__vadd2(smallest ^ (K * 0x00010001u), 0xffffffffu));
+        const uint32_t mag = (mins.mag2 & at_min) | (mins.mag1 & ~at_min);
+        const uint32_t sign = mins.signs ^ x[K];
+        const uint32_t negative = sign_halves(sign);
+        const uint32_t signs = (sign & half_signs) >> (15 - K % 16);
+        if constexpr (K < 16)
+            negative_low |= signs;
+        else
+            negative_high |= signs;
+        uint32_t out = add16x2(add16x2(x[K], mag ^ negative), negative & 0x00010001u);
+        if constexpr (K < LIMITED)
+            out = fixed8_wide_pair_arith::limit(out);
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative_low,
+                      negative_high,
+                      uint32_t(mins.mag1) | smallest << 8,
+                      uint32_t(mins.mag2));
+}
+
+// qc_check_pair for a base row of exactly DEG blocks (its records at row):
+// no test a position, and each position's address made once and kept for
+// the second pass.
+template <unsigned G, unsigned DEG, unsigned LIMITED>
+__device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
+                                                        uint32_t r,
+                                                        uint32_t z,
+                                                        uint32_t* belief,
+                                                        const uint4 old_word,
+                                                        uint4* word,
+                                                        const wide_pair_minima& fresh,
+                                                        uint32_t keep)
+{
+    static_assert(DEG >= 1 && DEG <= min_sum_qc_max_row_degree,
+                  "a base row's checks hold up to 32 positions in a word");
+    // rows of up to 16 blocks store their words as qc_one_hot_pair reads
+    // them, longer ones as qc_stored_pair does
+    constexpr bool one_hot = DEG <= 16;
+    using stored = std::conditional_t<one_hot, qc_one_hot_pair, qc_stored_pair>;
+    const stored old(old_word);
+    qc_pair_keys keys;
+    uint32_t at[DEG], x[DEG];
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        at[K] = qc_bit(row[K], r, z) * G;
+        x[K] = add16x2(belief[at[K]], old.template negated_message<K>());
+        keys.add<K>(x[K]);
+    });
+    wide_pair_minima mins = fresh;
+    uint32_t smallest;
+    keys.finish(mins, smallest);
+    // frames that stay as they were (keep: early termination retired one
+    // of the pair) in a branch of their own, so that the other checks carry
+    // no instructions for them
+    uint4 out;
+    if (keep) {
+        if constexpr (one_hot)
+            out = qc_one_hot_outputs<G, DEG, true, LIMITED>(
+                mins, smallest, at, x, belief, keep);
+        else
+            out = qc_pair_outputs_of_degree<G, DEG, true, LIMITED>(
+                mins, smallest, at, x, belief, keep);
+        out = make_uint4((out.x & ~keep) | (old_word.x & keep),
+                         (out.y & ~keep) | (old_word.y & keep),
+                         (out.z & ~keep) | (old_word.z & keep),
+                         (out.w & ~keep) | (old_word.w & keep));
+    } else if constexpr (one_hot) {
+        out =
+            qc_one_hot_outputs<G, DEG, false, LIMITED>(mins, smallest, at, x, belief, 0);
+    } else {
+        out = qc_pair_outputs_of_degree<G, DEG, false, LIMITED>(
+            mins, smallest, at, x, belief, 0);
+    }
+    *word = out;
+}
+
+// ---- Checks unrolled by degree in fp16 pairs (fixed8_pair_arith) ----
+//
+// The same 8-bit rule, two frames a lane, with the check arithmetic in fp16
+// pairs: every value is a whole number within +-2047 (beliefs limited to
+// +-1920 after each update, decoder.h), which fp16 holds exactly, so the
+// results are the integer rule's. Additions, the magnitude's keys and the
+// signs of the messages out (a product by +-1) take the FMA pipe, abs and
+// negation are operand modifiers; min and max stay on the ALU pipe, which
+// bounds the integer kernel (docs/performance.md).
+
+// A pair lane's stored word in fp16 (up to 20 positions): the message signs
+// of position k < 16 in bits k (low frame) and 16 + k (high frame) of x,
+// the positions of each frame's smallest input likewise in y (a bit each;
+// several where inputs tie, whose messages are alike), mag1 and mag2 as fp16
+// pairs in z and w, whose 4 low bits of each half (zero in a whole number
+// below 128) hold positions 16 to 19: the signs in z, the smallest in w.
+template <unsigned DEG>
+struct qc_half_stored {
+    static_assert(DEG <= 20, "a word holds 20 positions");
+    static constexpr bool high = DEG > 16;
+    uint32_t negative, smallest, mag1, mag2, negative_high, smallest_high;
+
+    __device__ __forceinline__ explicit qc_half_stored(uint4 w)
+        : negative(w.x),
+          smallest(w.y),
+          mag1(high ? w.z & 0xfff0fff0u : w.z),
+          mag2(high ? w.w & 0xfff0fff0u : w.w),
+          negative_high(w.z),
+          smallest_high(w.w)
+    {
+    }
+    // bit K of both halves (K < 16 of lo, else K - 16 of hi) at the halves' tops
+    template <unsigned K>
+    __device__ __forceinline__ static uint32_t at_top(uint32_t lo, uint32_t hi)
+    {
+        if constexpr (K < 16)
+            return lo << (15 - K);
+        else
+            return hi << (31 - K);
+    }
+    // minus the message at position K, what the layered input adds to the
+    // belief: its magnitude with the sign bit where the message is positive
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t negated_message() const
+    {
+        const uint32_t at_min = sign_halves(at_top<K>(smallest, smallest_high));
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        return mag | (~at_top<K>(negative, negative_high) & half_signs);
+    }
+};
+
+// The minima of a check's inputs in fp16 pairs: for rows of up to 16
+// positions as keys, min(|x|, 127) * 16 + position (at most 2047, exact), so
+// that min1's key names the first smallest input's position; for longer
+// rows the magnitudes, the smallest found again in the second pass.
+template <unsigned DEG>
+struct qc_half_minima {
+    static constexpr bool keyed = DEG <= 16;
+    uint32_t min1 = 0x67ff67ffu, min2 = 0x67ff67ffu; // 2047 in both halves
+    uint32_t signs = 0;
+
+    template <unsigned K>
+    __device__ __forceinline__ void add(uint32_t x)
+    {
+        signs ^= x;
+        const __half2 a = __hmin2(__habs2(as_half2(x)), __float2half2_rn(127.0f));
+        uint32_t key;
+        if constexpr (keyed)
+            key =
+                as_bits(__hfma2(a, __float2half2_rn(16.0f), __float2half2_rn(float(K))));
+        else
+            key = as_bits(a);
+        min2 = hmin(min2, hmax(min1, key));
+        min1 = hmin(min1, key);
+    }
+};
+
+// The second pass of qc_check_half_of_degree: the messages out added to the
+// beliefs at the kept addresses, and the check's word (KEEP: the halves of
+// keep stay as they were).
+template <unsigned DEG, bool KEEP, unsigned LIMITED>
+__device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys,
+                                                 const pair_minima& rule,
+                                                 const uint32_t (&at)[DEG],
+                                                 const uint32_t (&x)[DEG],
+                                                 uint32_t* belief,
+                                                 uint32_t keep)
+{
+    constexpr bool keyed = qc_half_minima<DEG>::keyed;
+    // the smallest magnitudes (keys / 16, rounded down: exact) and, keyed,
+    // the first smallest position of each frame as a bit
+    const __half2 sixteenth = __float2half2_rn(0.0625f);
+    uint32_t m1 = keys.min1, m2 = keys.min2, smallest = 0, smallest_high = 0;
+    if constexpr (keyed) {
+        m1 = as_bits(h2floor(__hmul2(as_half2(keys.min1), sixteenth)));
+        m2 = as_bits(h2floor(__hmul2(as_half2(keys.min2), sixteenth)));
+        // position + 1024: its bits in the fp16's low 10 (fp16's step is 1)
+        const uint32_t position = hadd(
+            as_bits(__hfma2(as_half2(m1), __float2half2_rn(-16.0f), as_half2(keys.min1))),
+            half_1024);
+        smallest = (1u << (position & 0xfu)) | (0x10000u << ((position >> 16) & 0xfu));
+    }
+    const uint32_t mag1 = rule.magnitude(m1), mag2 = rule.magnitude(m2);
+    // +-1 in each half: the sign of the others' product with the input's
+    const uint32_t product = (keys.signs & half_signs) | 0x3c003c00u;
+    uint32_t negative = 0, negative_high = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        uint32_t at_min;
+        if constexpr (keyed) {
+            at_min = sign_halves(qc_half_stored<DEG>::template at_top<K>(smallest, 0u));
+        } else {
+            const __half2 a = __hmin2(__habs2(as_half2(x[K])), __float2half2_rn(127.0f));
+            at_min = __heq2_mask(a, as_half2(m1));
+            if constexpr (K < 16)
+                smallest |= (at_min & half_signs) >> (15 - K);
+            else
+                smallest_high |= (at_min & half_signs) >> (31 - K);
+        }
+        const uint32_t sign = product ^ (x[K] & half_signs);
+        if constexpr (K < 16)
+            negative |= (sign & half_signs) >> (15 - K);
+        else
+            negative_high |= (sign & half_signs) >> (31 - K);
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        uint32_t out = as_bits(__hfma2(as_half2(sign), as_half2(mag), as_half2(x[K])));
+        if constexpr (K < LIMITED)
+            out = fixed8_pair_arith::limit(out);
+        if constexpr (KEEP)
+            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+        else
+            belief[at[K]] = out;
+    });
+    return make_uint4(negative, smallest, mag1 | negative_high, mag2 | smallest_high);
+}
+
+// qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs at
+// belief[bit * G]; the word as qc_half_stored reads it).
+template <unsigned G, unsigned DEG, unsigned LIMITED>
+__device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
+                                                        uint32_t r,
+                                                        uint32_t z,
+                                                        uint32_t* belief,
+                                                        const uint4 old_word,
+                                                        uint4* word,
+                                                        const pair_minima& rule,
+                                                        uint32_t keep)
+{
+    const qc_half_stored<DEG> old(old_word);
+    qc_half_minima<DEG> keys;
+    uint32_t at[DEG], x[DEG];
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        at[K] = qc_bit(row[K], r, z) * G;
+        x[K] = hadd(belief[at[K]], old.template negated_message<K>());
+        keys.template add<K>(x[K]);
+    });
+    uint4 out;
+    if (keep) {
+        out = qc_half_outputs<DEG, true, LIMITED>(keys, rule, at, x, belief, keep);
+        out = make_uint4((out.x & ~keep) | (old_word.x & keep),
+                         (out.y & ~keep) | (old_word.y & keep),
+                         (out.z & ~keep) | (old_word.z & keep),
+                         (out.w & ~keep) | (old_word.w & keep));
+    } else {
+        out = qc_half_outputs<DEG, false, LIMITED>(keys, rule, at, x, belief, 0);
+    }
+    *word = out;
+}
+
+// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for the
+// degrees DEG, DEG + 1, ... that rows of profile PROFILE have (a check's code
+// for each degree the profile has, a few KB: the code of every row unrolled
+// in turn, 5G NR BG1's 316 blocks, outgrows the instruction cache).
+template <unsigned G, unsigned PROFILE, bool HALF, unsigned DEG = 1, typename Rule>
+__device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
+                                                       const uint2* row,
+                                                       uint32_t r,
+                                                       uint32_t z,
+                                                       uint32_t* belief,
+                                                       const uint4 old_word,
+                                                       uint4* word,
+                                                       const Rule& rule,
+                                                       uint32_t keep)
+{
+    if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
+        if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG) {
+            // beliefs limited at a row's first positions (the host puts
+            // the columns that may reach the limit there)
+            constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
+            if constexpr (HALF)
+                qc_check_half_of_degree<G, DEG, LIMITED>(
+                    row, r, z, belief, old_word, word, rule, keep);
+            else
+                qc_check_pair_of_degree<G, DEG, LIMITED>(
+                    row, r, z, belief, old_word, word, rule, keep);
+        } else {
+            qc_check_pair_dispatch<G, PROFILE, HALF, DEG + 1>(
+                deg, row, r, z, belief, old_word, word, rule, keep);
+        }
+    }
+}
+
+} // namespace binary
+} // namespace kernels
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_KERNELS_BINARY_QC_UNROLLED_CHECK_CUH */
