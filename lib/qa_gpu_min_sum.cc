@@ -437,30 +437,37 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                                               -128.0f,
                                               127.0f)
                                  : 0.0f);
-        for (int variant = 0; variant < 5; ++variant) {
+        for (int variant = 0; variant < 7; ++variant) {
             // early termination, a frame a lane and (sm_90) pairs; no early
             // termination in pairs; early termination in pairs with the kernel
             // that loops over a check's positions, and with the one with
             // checks unrolled by row degree in 16-bit integer pairs rather
-            // than fp16 (where the unrolled one in fp16 would be chosen)
+            // than fp16 (where the unrolled one in fp16 would be chosen); in
+            // fp16 with 16-byte message words only, and with compact words
+            // wherever rows allow them
             const bool et = variant != 2, pairs = variant > 0, loop = variant == 3,
-                       integer = variant == 4;
-            if ((loop || integer) && !unrollable)
+                       integer = variant == 4, wide_words = variant == 5,
+                       compact = variant == 6;
+            if ((loop || integer || wide_words || compact) && !unrollable)
                 continue;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
             cfg.gpu.quasi_cyclic_first = true;
             cfg.gpu.pairs = pairs;
             cfg.gpu.quasi_cyclic_unrolled = !loop && base_tuning().quasi_cyclic_unrolled;
             cfg.gpu.quasi_cyclic_half = !integer && base_tuning().quasi_cyclic_half;
+            cfg.gpu.quasi_cyclic_compact = wide_words ? 0u
+                                           : compact  ? 2u
+                                                     : base_tuning().quasi_cyclic_compact;
             auto cpu = batch_decoder::make(c.code, cfg, "cpu");
             auto gpu = batch_decoder::make(c.code, cfg, "cuda");
             auto cfg_turns = cfg;
             cfg_turns.gpu.launch_frames = 5;
             cfg_turns.gpu.split_blocks = 2;
             auto turns = batch_decoder::make(c.code, cfg_turns, "cuda");
-            const std::string what = c.name + (et ? " ET" : " fixed") +
-                                     (pairs ? " pairs" : "") + (loop ? " loop" : "") +
-                                     (integer ? " integer" : "");
+            const std::string what =
+                c.name + (et ? " ET" : " fixed") + (pairs ? " pairs" : "") +
+                (loop ? " loop" : "") + (integer ? " integer" : "") +
+                (wide_words ? " 16-byte words" : "") + (compact ? " compact words" : "");
             BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
             if (chosen)
                 BOOST_CHECK_MESSAGE(
@@ -480,6 +487,13 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                                                 ? "fp16 pairs"
                                                 : "16-bit integer pairs") !=
                                         std::string::npos,
+                                    what << " takes " << kv);
+            // in fp16 pairs: compact words where asked for always, none
+            // where turned off
+            if (unrolled_expected && kv.find("fp16 pairs") != std::string::npos &&
+                (wide_words || compact))
+                BOOST_CHECK_MESSAGE((kv.find("compact words") != std::string::npos) ==
+                                        compact,
                                     what << " takes " << kv);
             if (loop)
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") ==

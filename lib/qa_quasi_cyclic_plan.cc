@@ -298,20 +298,54 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     kernels::min_sum_choice pairs = h100_choice();
     pairs.sms = 132;
     pairs.wide_pairs = true;
+    pairs.l2_bytes = 50 << 20;
     const auto fixed = binary_rule::fixed_min_sum;
     auto v = kernels::min_sum_choose(nr, true, fixed, pairs);
     BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && v.qc_half);
     BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 1u);
-    // in fp16 pairs: that arithmetic's key
+    // in fp16 pairs: that arithmetic's key; compact words, the 16-byte words
+    // of 264 blocks (46 x 384 x 16 bytes each, 71.6 MB) outgrowing 50 MiB
     BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
                 kernels::min_sum_arithmetic::fixed8_pairs);
+    BOOST_CHECK_EQUAL(v.message_bytes, 46u * 384 * 16);
+    BOOST_CHECK(v.qc_compact && kernels::min_sum_kernel_of(nr, v, true).qc_compact);
     BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(nr, v, true));
     BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
                       "8-bit min-sum, quasi-cyclic: a base row's checks at once (checks "
                       "unrolled for the base graph's row degrees), beliefs on chip, "
-                      "compressed check messages in device memory, 264 blocks at most, "
-                      "two frames a lane in fp16 pairs, 2 frames a group, 384 "
-                      "threads a block");
+                      "compressed check messages in device memory, compact words for "
+                      "rows of up to 12 blocks, 264 blocks at most, two frames a lane "
+                      "in fp16 pairs, 2 frames a group, 384 threads a block");
+    // where they fit L2 (8 rows: 12.5 MB; or 100 MB of L2), 16-byte words,
+    // unless compact words are asked for always; none when turned off, and
+    // wherever L2 is not known
+    {
+        kernels::min_sum_graph rows8 = nr;
+        rows8.qc_rows = 8;
+        BOOST_CHECK(!kernels::min_sum_choose(rows8, true, fixed, pairs).qc_compact);
+        kernels::min_sum_choice c = pairs;
+        c.l2_bytes = 100 << 20;
+        BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, c).qc_compact);
+        c.quasi_cyclic_compact = 2;
+        BOOST_CHECK(kernels::min_sum_choose(rows8, true, fixed, c).qc_compact);
+        c = pairs;
+        c.quasi_cyclic_compact = 0;
+        v = kernels::min_sum_choose(nr, true, fixed, c);
+        BOOST_CHECK(v.qc_half && !v.qc_compact);
+        BOOST_CHECK(!kernels::min_sum_kernel_of(nr, v, true).qc_compact);
+        c = pairs;
+        c.l2_bytes = 0;
+        BOOST_CHECK(kernels::min_sum_choose(rows8, true, fixed, c).qc_compact);
+        // compact words are fp16 pairs'
+        kernels::min_sum_choice integer = pairs;
+        integer.quasi_cyclic_half = false;
+        integer.quasi_cyclic_compact = 2;
+        v = kernels::min_sum_choose(nr, true, fixed, integer);
+        BOOST_CHECK(!v.qc_half && !v.qc_compact);
+        v.qc_compact = true;
+        BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr, v, true),
+                          std::invalid_argument);
+    }
     kernels::min_sum_choice integer = pairs;
     integer.quasi_cyclic_half = false;
     v = kernels::min_sum_choose(nr, true, fixed, integer);

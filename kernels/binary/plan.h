@@ -141,6 +141,10 @@ struct min_sum_graph {
 //! The quasi-cyclic family: base rows of this many nonzero blocks at most (a
 //! check's message signs in a 32-bit word).
 constexpr unsigned min_sum_qc_max_row_degree = 32;
+//! The quasi-cyclic family in fp16 pairs: base rows of this many blocks at
+//! most keep a check's messages in a compact word, 8 bytes a pair
+//! (min_sum_variant::qc_compact).
+constexpr unsigned min_sum_qc_compact_degree = 12;
 
 /*!
  * The base matrix of a quasi-cyclic code as the quasi-cyclic family reads it
@@ -276,6 +280,10 @@ struct min_sum_variant {
     //! with qc_unrolled: the check arithmetic in fp16 pairs (the 8-bit
     //! rule's values, all within +-2047, exact), else 16-bit integer pairs
     bool qc_half;
+    //! with qc_half: rows of up to min_sum_qc_compact_degree blocks keep a
+    //! check's messages in 8 bytes a pair (signs, the position of each
+    //! frame's smallest input, the magnitudes as bytes), others in 16
+    bool qc_compact;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -327,6 +335,13 @@ struct min_sum_choice {
     //! with quasi_cyclic_unrolled: its check arithmetic in fp16 pairs
     //! (min_sum_variant::qc_half)
     bool quasi_cyclic_half = true;
+    //! with quasi_cyclic_half: compact message words
+    //! (min_sum_variant::qc_compact): 0 never, 1 where the 16-byte words of
+    //! the resident blocks would outgrow l2_bytes, 2 always
+    unsigned quasi_cyclic_compact = 1;
+    //! the device's L2 cache (callers SHOULD set it; 0: compact words
+    //! wherever quasi_cyclic_compact is 1)
+    size_t l2_bytes = 0;
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
     unsigned sms = 1;
@@ -481,6 +496,9 @@ struct min_sum_kernel_key {
     //! qc_profile (min_sum_variant::qc_unrolled); 0 the kernel with a
     //! check's positions in a loop
     unsigned qc_profile;
+    //! with qc_profile, fp16 pairs: compact message words
+    //! (min_sum_variant::qc_compact)
+    bool qc_compact;
     //! the 8-bit rule, layered, on a graph with bits of 15 checks or more
     //! (the only ones whose beliefs reach min_sum_fixed8_belief_limit): the
     //! kernel that limits beliefs (the quasi-cyclic family's always do)

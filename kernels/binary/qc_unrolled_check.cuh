@@ -277,6 +277,34 @@ struct qc_half_stored {
     }
 };
 
+// A pair lane's compact word in fp16 (rows of up to min_sum_qc_compact_degree
+// = 12 positions), 8 bytes: x holds the message signs of position k in bits
+// k (low frame) and 16 + k (high frame) and each frame's position of its
+// smallest input in bits 12 to 15 (low) and 28 to 31 (high); y the
+// magnitudes out, whole numbers 0 .. 127, as bytes: mag1 and mag2 of the low
+// frame, then of the high one (so that each frame's bits are its half of x
+// and of y, as keep masks them).
+struct qc_half_compact {
+    uint32_t negative, smallest, mag1, mag2;
+
+    __device__ __forceinline__ explicit qc_half_compact(uint4 w) : negative(w.x)
+    {
+        const uint32_t position = (w.x >> 12) & 0x000f000fu;
+        smallest = (1u << (position & 0xffffu)) | (0x10000u << (position >> 16));
+        // a byte m as the fp16 1024 + m, less 1024
+        mag1 = hsub((w.y & 0x00ff00ffu) | half_1024, half_1024);
+        mag2 = hsub(((w.y >> 8) & 0x00ff00ffu) | half_1024, half_1024);
+    }
+    template <unsigned K>
+    __device__ __forceinline__ uint32_t negated_message() const
+    {
+        static_assert(K < min_sum_qc_compact_degree, "a compact word holds 12 positions");
+        const uint32_t at_min = sign_halves(smallest << (15 - K));
+        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        return mag | (~(negative << (15 - K)) & half_signs);
+    }
+};
+
 // The minima of a check's inputs in fp16 pairs: for rows of up to 16
 // positions as keys, min(|x|, 127) * 16 + position (at most 2047, exact), so
 // that min1's key names the first smallest input's position; for longer
@@ -306,7 +334,7 @@ struct qc_half_minima {
 // The second pass of qc_check_half_of_degree: the messages out added to the
 // beliefs at the kept addresses, and the check's word (KEEP: the halves of
 // keep stay as they were).
-template <unsigned DEG, bool KEEP, unsigned LIMITED>
+template <unsigned DEG, bool KEEP, unsigned LIMITED, bool COMPACT>
 __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys,
                                                  const pair_minima& rule,
                                                  const uint32_t (&at)[DEG],
@@ -317,13 +345,16 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
     constexpr bool keyed = qc_half_minima<DEG>::keyed;
     // the smallest magnitudes (keys / 16, rounded down: exact) and, keyed,
     // the first smallest position of each frame as a bit
+    static_assert(!COMPACT || DEG <= min_sum_qc_compact_degree,
+                  "a compact word holds 12 positions");
     const __half2 sixteenth = __float2half2_rn(0.0625f);
     uint32_t m1 = keys.min1, m2 = keys.min2, smallest = 0, smallest_high = 0;
+    uint32_t position = 0;
     if constexpr (keyed) {
         m1 = as_bits(h2floor(__hmul2(as_half2(keys.min1), sixteenth)));
         m2 = as_bits(h2floor(__hmul2(as_half2(keys.min2), sixteenth)));
         // position + 1024: its bits in the fp16's low 10 (fp16's step is 1)
-        const uint32_t position = hadd(
+        position = hadd(
             as_bits(__hfma2(as_half2(m1), __float2half2_rn(-16.0f), as_half2(keys.min1))),
             half_1024);
         smallest = (1u << (position & 0xfu)) | (0x10000u << ((position >> 16) & 0xfu));
@@ -359,22 +390,32 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
         else
             belief[at[K]] = out;
     });
-    return make_uint4(negative, smallest, mag1 | negative_high, mag2 | smallest_high);
+    if constexpr (COMPACT) {
+        // the positions in x's bits 12 to 15 of each half, the magnitudes as
+        // the low bytes of 1024 + m
+        const uint32_t bytes =
+            __byte_perm(hadd(mag1, half_1024), hadd(mag2, half_1024), 0x6240);
+        return make_uint4(negative | (position & 0x000f000fu) << 12, bytes, 0u, 0u);
+    } else {
+        return make_uint4(negative, smallest, mag1 | negative_high, mag2 | smallest_high);
+    }
 }
 
 // qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs at
-// belief[bit * G]; the word as qc_half_stored reads it).
-template <unsigned G, unsigned DEG, unsigned LIMITED>
+// belief[bit * G]; the word as qc_half_stored reads it, COMPACT: as
+// qc_half_compact does, 8 bytes at word, in old_word's x and y).
+template <unsigned G, unsigned DEG, unsigned LIMITED, bool COMPACT>
 __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
                                                         uint32_t r,
                                                         uint32_t z,
                                                         uint32_t* belief,
                                                         const uint4 old_word,
-                                                        uint4* word,
+                                                        void* word,
                                                         const pair_minima& rule,
                                                         uint32_t keep)
 {
-    const qc_half_stored<DEG> old(old_word);
+    using stored = std::conditional_t<COMPACT, qc_half_compact, qc_half_stored<DEG>>;
+    const stored old(old_word);
     qc_half_minima<DEG> keys;
     uint32_t at[DEG], x[DEG];
     for_each_constant<DEG>([&](auto k) {
@@ -385,45 +426,60 @@ __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
     });
     uint4 out;
     if (keep) {
-        out = qc_half_outputs<DEG, true, LIMITED>(keys, rule, at, x, belief, keep);
+        out =
+            qc_half_outputs<DEG, true, LIMITED, COMPACT>(keys, rule, at, x, belief, keep);
         out = make_uint4((out.x & ~keep) | (old_word.x & keep),
                          (out.y & ~keep) | (old_word.y & keep),
                          (out.z & ~keep) | (old_word.z & keep),
                          (out.w & ~keep) | (old_word.w & keep));
     } else {
-        out = qc_half_outputs<DEG, false, LIMITED>(keys, rule, at, x, belief, 0);
+        out = qc_half_outputs<DEG, false, LIMITED, COMPACT>(keys, rule, at, x, belief, 0);
     }
-    *word = out;
+    if constexpr (COMPACT)
+        *static_cast<uint2*>(word) = make_uint2(out.x, out.y);
+    else
+        *static_cast<uint4*>(word) = out;
 }
 
 // qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for the
 // degrees DEG, DEG + 1, ... that rows of profile PROFILE have (a check's code
 // for each degree the profile has, a few KB: the code of every row unrolled
 // in turn, 5G NR BG1's 316 blocks, outgrows the instruction cache).
-template <unsigned G, unsigned PROFILE, bool HALF, unsigned DEG = 1, typename Rule>
+// COMPACT (HALF only): rows of up to min_sum_qc_compact_degree blocks keep
+// compact words (qc_half_compact).
+template <unsigned G,
+          unsigned PROFILE,
+          bool HALF,
+          bool COMPACT,
+          unsigned DEG = 1,
+          typename Rule>
 __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        const uint2* row,
                                                        uint32_t r,
                                                        uint32_t z,
                                                        uint32_t* belief,
                                                        const uint4 old_word,
-                                                       uint4* word,
+                                                       void* word,
                                                        const Rule& rule,
                                                        uint32_t keep)
 {
+    static_assert(HALF || !COMPACT, "compact words are fp16 pairs'");
     if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
         if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG) {
             // beliefs limited at a row's first positions (the host puts
             // the columns that may reach the limit there)
             constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
             if constexpr (HALF)
-                qc_check_half_of_degree<G, DEG, LIMITED>(
+                qc_check_half_of_degree<G,
+                                        DEG,
+                                        LIMITED,
+                                        COMPACT && DEG <= min_sum_qc_compact_degree>(
                     row, r, z, belief, old_word, word, rule, keep);
             else
                 qc_check_pair_of_degree<G, DEG, LIMITED>(
-                    row, r, z, belief, old_word, word, rule, keep);
+                    row, r, z, belief, old_word, static_cast<uint4*>(word), rule, keep);
         } else {
-            qc_check_pair_dispatch<G, PROFILE, HALF, DEG + 1>(
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, DEG + 1>(
                 deg, row, r, z, belief, old_word, word, rule, keep);
         }
     }

@@ -117,8 +117,10 @@ __device__ void qc_iterate(const min_sum_params& p,
 // unrolled for its row's degree, and a barrier before row i only where
 // g.qc_sync_rows says that it reads a column a row since the last barrier
 // writes (rows that share no column touch disjoint bits: updated at once,
-// the results of updating them in turn).
-template <unsigned G, unsigned PROFILE, bool HALF>
+// the results of updating them in turn). The words of a row after
+// another's, 16 bytes a lane a check (COMPACT: 8 for rows of up to
+// min_sum_qc_compact_degree blocks).
+template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT>
 __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     const qc_records& rec,
                                                     uint8_t* beliefs,
@@ -131,24 +133,47 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
     const bool mine = live && r < z, read = mine && !first;
-    const size_t row_words = size_t(z) * G;
-    uint4* word = reinterpret_cast<uint4*>(messages) + size_t(r) * G + f;
+    const size_t lane = size_t(r) * G + f, row_words = size_t(z) * G;
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
     using A = std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>;
     const typename A::check_t rule = A::check(p);
+    // a row's word bytes a lane a check
+    auto word_bytes = [&](unsigned i) -> size_t {
+        return COMPACT && rec.row_offsets[i + 1] - rec.row_offsets[i] <=
+                              min_sum_qc_compact_degree
+                   ? 8
+                   : 16;
+    };
+    auto load = [&](const uint8_t* at, size_t bytes) {
+        if (COMPACT && bytes == 8) {
+            const uint2 w = *reinterpret_cast<const uint2*>(at);
+            return make_uint4(w.x, w.y, 0u, 0u);
+        }
+        return *reinterpret_cast<const uint4*>(at);
+    };
+    // the rows' words one after another: this lane's of the next row at
+    // row_start (the bytes of the rows before) + lane * its size
+    size_t row_start = 0, bytes = word_bytes(0);
+    uint8_t* word = messages + lane * bytes;
     uint4 next{};
     if (read)
-        next = *word;
-    for (unsigned i = 0; i < g.qc_rows; ++i, word += row_words) {
+        next = load(word, bytes);
+    for (unsigned i = 0; i < g.qc_rows; ++i) {
         if (i > 0 && ((g.qc_sync_rows >> i) & 1u))
             __syncthreads();
         const uint4 old = next;
-        if (read && i + 1 < g.qc_rows)
-            next = word[row_words];
+        uint8_t* const here = word;
+        if (i + 1 < g.qc_rows) {
+            row_start += row_words * bytes;
+            bytes = word_bytes(i + 1);
+            word = messages + row_start + lane * bytes;
+            if (read)
+                next = load(word, bytes);
+        }
         const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
         if (mine)
-            qc_check_pair_dispatch<G, PROFILE, HALF>(
-                deg, rec.blocks + e0, r, z, belief, old, word, rule, keep);
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(
+                deg, rec.blocks + e0, r, z, belief, old, here, rule, keep);
     }
     __syncthreads();
 }
@@ -196,7 +221,7 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
 
 // Decodes the group of the launch's frames first_frame .. first_frame +
 // team_frames - 1 (at most G P), as decode() does for the other families.
-template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF>
+template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF, bool COMPACT>
 __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           uint8_t* shared,
                                           const qc_records& rec,
@@ -231,7 +256,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
         uint32_t keep = 0;
         const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
         if constexpr (PROFILE != 0)
-            qc_iterate_unrolled<G, PROFILE, HALF>(
+            qc_iterate_unrolled<G, PROFILE, HALF, COMPACT>(
                 p, rec, shared, messages, it == 1, live_lane, keep);
         else
             qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
@@ -253,8 +278,14 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
 }
 
 // A launch's groups, a block taking them in turn (PROFILE: checks unrolled
-// by their rows' degrees, qc_iterate_unrolled; HALF: in fp16 pairs).
-template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF = false>
+// by their rows' degrees, qc_iterate_unrolled; HALF: in fp16 pairs;
+// COMPACT: compact words).
+template <unsigned G,
+          unsigned D,
+          unsigned P,
+          unsigned PROFILE,
+          bool HALF = false,
+          bool COMPACT = false>
 __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 {
     constexpr unsigned F = G * P;
@@ -278,7 +309,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const size_t first = group * F;
-        qc_decode<G, D, P, PROFILE, HALF>(
+        qc_decode<G, D, P, PROFILE, HALF, COMPACT>(
             p,
             shared,
             rec,
@@ -306,7 +337,11 @@ __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
 // on, where the s16x2 instructions are native: not compiled for older
 // targets). A check keeps its addresses and inputs in registers from the
 // first pass to the second: BLOCKS blocks an SM.
-template <unsigned G, unsigned PROFILE, unsigned BLOCKS, bool HALF = false>
+template <unsigned G,
+          unsigned PROFILE,
+          unsigned BLOCKS,
+          bool HALF = false,
+          bool COMPACT = false>
 __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     min_sum_quasi_cyclic_unrolled_kernel(const min_sum_params p)
 {
@@ -314,7 +349,7 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     __trap();
 #else
     constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
-    qc_decode_groups<G, D, 2, PROFILE, HALF>(p);
+    qc_decode_groups<G, D, 2, PROFILE, HALF, COMPACT>(p);
 #endif
 }
 
@@ -354,7 +389,7 @@ const void* qc_instance(const min_sum_kernel_key& key)
     return nullptr;
 }
 
-template <unsigned PROFILE, bool HALF>
+template <unsigned PROFILE, bool HALF, bool COMPACT>
 const void* qc_unrolled_instance(unsigned lanes)
 {
     // two blocks an SM (5G NR BG1 Z = 384: 80 registers); one, with 91,
@@ -362,29 +397,29 @@ const void* qc_unrolled_instance(unsigned lanes)
     switch (lanes) {
     case 1:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<1, PROFILE, 2, HALF>);
+            &min_sum_quasi_cyclic_unrolled_kernel<1, PROFILE, 2, HALF, COMPACT>);
     case 2:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2, HALF>);
+            &min_sum_quasi_cyclic_unrolled_kernel<2, PROFILE, 2, HALF, COMPACT>);
     case 4:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<4, PROFILE, 2, HALF>);
+            &min_sum_quasi_cyclic_unrolled_kernel<4, PROFILE, 2, HALF, COMPACT>);
     case 8:
         return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<8, PROFILE, 2, HALF>);
+            &min_sum_quasi_cyclic_unrolled_kernel<8, PROFILE, 2, HALF, COMPACT>);
     }
     return nullptr;
 }
 
-template <bool HALF>
+template <bool HALF, bool COMPACT = false>
 const void* qc_unrolled_instance_of(unsigned profile, unsigned lanes)
 {
     if (profile == 1)
-        return qc_unrolled_instance<1, HALF>(lanes);
+        return qc_unrolled_instance<1, HALF, COMPACT>(lanes);
     if (profile == 2)
-        return qc_unrolled_instance<2, HALF>(lanes);
+        return qc_unrolled_instance<2, HALF, COMPACT>(lanes);
     if (profile == qc_profile_any16)
-        return qc_unrolled_instance<qc_profile_any16, HALF>(lanes);
+        return qc_unrolled_instance<qc_profile_any16, HALF, COMPACT>(lanes);
     return nullptr;
 }
 
@@ -410,7 +445,10 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
         if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
             return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_pairs)
-            return binary::qc_unrolled_instance_of<true>(key.qc_profile, key.lanes);
+            return key.qc_compact
+                       ? binary::qc_unrolled_instance_of<true, true>(key.qc_profile,
+                                                                     key.lanes)
+                       : binary::qc_unrolled_instance_of<true>(key.qc_profile, key.lanes);
         return nullptr;
     }
     if (key.arithmetic == min_sum_arithmetic::fixed8)

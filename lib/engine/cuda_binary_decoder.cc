@@ -383,6 +383,8 @@ private:
                                        choice.wide_pairs &&
                                        kernels::min_sum_qc_unrolled_built();
         choice.quasi_cyclic_half = tuning.quasi_cyclic_half;
+        choice.quasi_cyclic_compact = tuning.quasi_cyclic_compact;
+        choice.l2_bytes = size_t(std::max(prop.l2CacheSize, 0));
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);
         // an SM's shared memory as the limit allows (a capped limit stands

@@ -112,6 +112,13 @@ gpu_tuning gpu_tuning::from_environment()
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST", t.quasi_cyclic_first);
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_UNROLLED", t.quasi_cyclic_unrolled);
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_HALF", t.quasi_cyclic_half);
+    if (read_number("GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT",
+                    0,
+                    2,
+                    "0 (never), 1 (where 16-byte words outgrow the L2 cache) or 2 "
+                    "(always)",
+                    n))
+        t.quasi_cyclic_compact = unsigned(n);
     if (read_number("GPULDPC_GPU_DECODER_LANES", 1, 32, "1, 2, 4, 8, 16 or 32", n)) {
         if ((n & (n - 1)) != 0)
             unusable(

@@ -41,6 +41,9 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
                 std::to_string(min_sum_qc_pair_threads) +
                 ") and at least a lane for each check of a base row, blocks and "
                 "message_bytes (min_sum_choose), and no on_chip, split or compressed");
+        if (v.qc_compact && !v.qc_half)
+            throw std::invalid_argument(
+                "min_sum_check_variant: variant.qc_compact takes qc_half (fp16 pairs)");
     }
     if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))
         throw std::invalid_argument("min_sum_check_variant: variant.split needs on_chip, "
@@ -117,6 +120,7 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
             k.qc_profile = g.qc_profile;
             if (v.qc_half)
                 k.arithmetic = M::fixed8_pairs;
+            k.qc_compact = v.qc_compact;
         } else if (v.qc_half) {
             throw std::invalid_argument(
                 "min_sum_kernel_of: variant.qc_half takes variant.qc_unrolled");
@@ -198,6 +202,9 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
                               : "") +
                ", beliefs on chip, "
                "compressed check messages in device memory, " +
+               (v.qc_compact ? "compact words for rows of up to " +
+                                   std::to_string(min_sum_qc_compact_degree) + " blocks, "
+                             : std::string()) +
                std::to_string(v.blocks) + " blocks at most, " +
                (v.qc_half      ? "two frames a lane in fp16 pairs, "
                 : v.wide_pairs ? "two frames a lane in 16-bit integer pairs, "

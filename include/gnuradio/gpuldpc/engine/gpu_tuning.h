@@ -94,6 +94,12 @@ struct gpu_tuning {
     //! the signs of the messages out on the FMA pipe), else in 16-bit integer
     //! pairs; the same results. GPULDPC_GPU_DECODER_QUASI_CYCLIC_HALF.
     bool quasi_cyclic_half = true;
+    //! Binary: that kernel in fp16 pairs keeps the check messages of base
+    //! rows of up to 12 blocks in 8-byte words a pair (16 otherwise): 0
+    //! never, 1 where the 16-byte words of the resident blocks would outgrow
+    //! the device's L2 cache, 2 always; the same results.
+    //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT.
+    unsigned quasi_cyclic_compact = 1;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
     //! GPULDPC_GPU_DECODER_LANES.
     unsigned lanes = 0;
