@@ -316,13 +316,23 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
                       "compressed check messages in device memory, compact words for "
                       "rows of up to 12 blocks, 264 blocks at most, two frames a lane "
                       "in fp16 pairs, 2 frames a group, 384 threads a block");
-    // where they fit L2 (8 rows: 12.5 MB; or 100 MB of L2), 16-byte words,
-    // unless compact words are asked for always; none when turned off, and
-    // wherever L2 is not known
+    // where they fit L2 (8 rows: 12.5 MB; or 100 MB of L2) or rows average
+    // fewer than 6 blocks (BG2 at 42 rows: 197 blocks), 16-byte words, unless
+    // compact words are asked for always; none when turned off; compact
+    // words wherever L2 is not known
     {
         kernels::min_sum_graph rows8 = nr;
         rows8.qc_rows = 8;
+        rows8.qc_entries = 103;
         BOOST_CHECK(!kernels::min_sum_choose(rows8, true, fixed, pairs).qc_compact);
+        kernels::min_sum_graph bg2 = nr;
+        bg2.n = 52 * 384;
+        bg2.qc_rows = 42;
+        bg2.qc_entries = 197;
+        bg2.qc_profile = 2;
+        BOOST_CHECK(!kernels::min_sum_choose(bg2, true, fixed, pairs).qc_compact);
+        bg2.qc_entries = 6 * 42;
+        BOOST_CHECK(kernels::min_sum_choose(bg2, true, fixed, pairs).qc_compact);
         kernels::min_sum_choice c = pairs;
         c.l2_bytes = 100 << 20;
         BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, c).qc_compact);

@@ -145,6 +145,9 @@ constexpr unsigned min_sum_qc_max_row_degree = 32;
 //! most keep a check's messages in a compact word, 8 bytes a pair
 //! (min_sum_variant::qc_compact).
 constexpr unsigned min_sum_qc_compact_degree = 12;
+//! Compact words are chosen (min_sum_choice::quasi_cyclic_compact 1) for
+//! base rows of this many blocks on average or more.
+constexpr unsigned min_sum_qc_compact_row_blocks = 6;
 
 /*!
  * The base matrix of a quasi-cyclic code as the quasi-cyclic family reads it
@@ -337,7 +340,8 @@ struct min_sum_choice {
     bool quasi_cyclic_half = true;
     //! with quasi_cyclic_half: compact message words
     //! (min_sum_variant::qc_compact): 0 never, 1 where the 16-byte words of
-    //! the resident blocks would outgrow l2_bytes, 2 always
+    //! the resident blocks would outgrow l2_bytes and base rows average
+    //! min_sum_qc_compact_row_blocks blocks or more, 2 always
     unsigned quasi_cyclic_compact = 1;
     //! the device's L2 cache (callers SHOULD set it; 0: compact words
     //! wherever quasi_cyclic_compact is 1)

@@ -394,13 +394,18 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.blocks = unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
             // compact words (8 bytes a pair a check for rows of up to 12
             // blocks) where the 16-byte words of the resident blocks would
-            // outgrow L2 (H100, same run: 5G NR BG1 Z = 384 at 46 rows, 74 MB
-            // of words, 5.60 -> 5.93 Gbit/s; at 8 rows, 13 MB, 21.1 -> 20.3)
-            v.qc_compact =
-                v.qc_half && (choice.quasi_cyclic_compact == 2 ||
-                              (choice.quasi_cyclic_compact == 1 &&
-                               (choice.l2_bytes == 0 ||
-                                v.message_bytes * v.blocks > choice.l2_bytes)));
+            // outgrow L2 and rows average 6 blocks or more, over which a
+            // check's unpacking is spread (H100, same run: 5G NR BG1 Z = 384
+            // at 46 rows, 74 MB of words, 6.9 blocks a row, 5.69 -> 6.07
+            // Gbit/s, early termination 5.17 -> 5.17; BG2 at 42 rows, 68 MB,
+            // 4.7 blocks a row, 3.46 -> 3.49 but early termination 3.56 ->
+            // 3.31; BG1 at 8 rows, 13 MB, 21.1 -> 20.3)
+            const bool outgrows_l2 =
+                choice.l2_bytes == 0 || v.message_bytes * v.blocks > choice.l2_bytes;
+            v.qc_compact = v.qc_half &&
+                           (choice.quasi_cyclic_compact == 2 ||
+                            (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
+                             g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
             return true;
         }
         return false;

@@ -97,7 +97,8 @@ struct gpu_tuning {
     //! Binary: that kernel in fp16 pairs keeps the check messages of base
     //! rows of up to 12 blocks in 8-byte words a pair (16 otherwise): 0
     //! never, 1 where the 16-byte words of the resident blocks would outgrow
-    //! the device's L2 cache, 2 always; the same results.
+    //! the device's L2 cache and base rows average 6 blocks or more, 2
+    //! always; the same results.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT.
     unsigned quasi_cyclic_compact = 1;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
