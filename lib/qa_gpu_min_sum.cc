@@ -108,6 +108,29 @@ void check_identical(const result& g, const result& c, const std::string& what)
 }
 
 // A punctured quasi-cyclic code: 4 x 8 blocks of 32, base column 0 not sent.
+// A base matrix whose rows of 6 blocks (compact words) come before rows of
+// 14 (16-byte words), at an odd lifting size with a lane a block: the
+// 16-byte words of a row after an odd number of 8-byte ones stay aligned.
+ldpc_code::sptr mixed_rows_qc_code()
+{
+    std::mt19937 rng(12);
+    ldpc_code::base_matrix base;
+    base.rows = 4;
+    base.cols = 20;
+    base.z = 259;
+    base.shifts.assign(size_t(base.rows) * base.cols, -1);
+    const std::vector<std::vector<unsigned>> columns = {
+        { 0, 1, 2, 3, 4, 5 },
+        { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 },
+        { 0, 2, 4, 6, 8, 10 },
+        { 1, 3, 5, 7, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19 },
+    };
+    for (unsigned i = 0; i < base.rows; ++i)
+        for (const unsigned j : columns[i])
+            base.shifts[i * base.cols + j] = int32_t(rng() % base.z);
+    return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+}
+
 ldpc_code::sptr punctured_qc_code()
 {
     std::mt19937 rng(11);
@@ -345,7 +368,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_split_blocks_take_groups_in_turn,
 // against the CPU, frame for frame: 5G NR base graphs 1 and 2 at lifting
 // sizes from 2 to 384 and several row counts (groups of 1 to 32 lanes, base
 // rows of 3 to 19 blocks), Wi-Fi at its three rates (one read from an alist
-// file, its structure found in H), a punctured code from a base matrix; a
+// file, its structure found in H), a punctured code from a base matrix, one
+// whose rows of 6 blocks precede rows of 14 at an odd lifting size; a
 // frame a lane and two in 16-bit pairs (sm_90 and later); early termination
 // on and off, float and 8-bit input with a NaN and an infinity; a batch of
 // one frame; launches of 5 frames and two blocks taking the groups in turn.
@@ -381,6 +405,7 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         // limit of +-1920
         { "nr:1:64 at 6 dB", nr(1, 64, 0), 6.0 },
         { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
+        { "qc rows of 6 and 14 blocks, z 259", mixed_rows_qc_code(), 3.5 },
         { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
         { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
         { "wifi 1944 3/4",
@@ -444,7 +469,7 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             // checks unrolled by row degree in 16-bit integer pairs rather
             // than fp16 (where the unrolled one in fp16 would be chosen); in
             // fp16 with 16-byte message words only, and with compact words
-            // wherever rows allow them
+            // wherever rows allow them (rows of up to 12 blocks)
             const bool et = variant != 2, pairs = variant > 0, loop = variant == 3,
                        integer = variant == 4, wide_words = variant == 5,
                        compact = variant == 6;

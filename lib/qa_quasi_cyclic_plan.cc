@@ -318,8 +318,8 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
                       "in fp16 pairs, 2 frames a group, 384 threads a block");
     // where they fit L2 (8 rows: 12.5 MB; or 100 MB of L2) or rows average
     // fewer than 6 blocks (BG2 at 42 rows: 197 blocks), 16-byte words, unless
-    // compact words are asked for always; none when turned off; compact
-    // words wherever L2 is not known
+    // compact words are asked for always; none when turned off; an unknown
+    // L2 taken as outgrown; 3 is no setting
     {
         kernels::min_sum_graph rows8 = nr;
         rows8.qc_rows = 8;
@@ -346,6 +346,9 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
         c = pairs;
         c.l2_bytes = 0;
         BOOST_CHECK(kernels::min_sum_choose(rows8, true, fixed, c).qc_compact);
+        c.quasi_cyclic_compact = 3;
+        BOOST_CHECK_THROW(kernels::min_sum_choose(nr, true, fixed, c),
+                          std::invalid_argument);
         // compact words are fp16 pairs'
         kernels::min_sum_choice integer = pairs;
         integer.quasi_cyclic_half = false;

@@ -343,8 +343,8 @@ struct min_sum_choice {
     //! the resident blocks would outgrow l2_bytes and base rows average
     //! min_sum_qc_compact_row_blocks blocks or more, 2 always
     unsigned quasi_cyclic_compact = 1;
-    //! the device's L2 cache (callers SHOULD set it; 0: compact words
-    //! wherever quasi_cyclic_compact is 1)
+    //! the device's L2 cache (callers SHOULD set it; 0: unknown, taken as
+    //! outgrown)
     size_t l2_bytes = 0;
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)

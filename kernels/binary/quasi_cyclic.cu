@@ -16,7 +16,8 @@
 // families), its beliefs in shared memory (5G NR BG1 Z = 384: 52 KB a frame)
 // and its check messages compressed in its region of the workspace (a uint2
 // a frame a check: the messages' signs, the two magnitudes out and the
-// position of the smallest input); the blocks take the groups in turn.
+// position of the smallest input; in fp16 pairs, where chosen, 8 bytes a
+// pair for rows of up to 12 blocks); the blocks take the groups in turn.
 //
 // A lane takes one frame (fixed8_arith's check_minima) or two in 16-bit
 // integer pairs (fixed8_wide_pair_arith's wide_pair_minima: the addresses
@@ -119,7 +120,8 @@ __device__ void qc_iterate(const min_sum_params& p,
 // writes (rows that share no column touch disjoint bits: updated at once,
 // the results of updating them in turn). The words of a row after
 // another's, 16 bytes a lane a check (COMPACT: 8 for rows of up to
-// min_sum_qc_compact_degree blocks).
+// min_sum_qc_compact_degree blocks; a row's words from a multiple of 16
+// bytes, within the 16 bytes a check of qc_message_bytes).
 template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT>
 __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     const qc_records& rec,
@@ -151,8 +153,9 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
         }
         return *reinterpret_cast<const uint4*>(at);
     };
-    // the rows' words one after another: this lane's of the next row at
-    // row_start (the bytes of the rows before) + lane * its size
+    // the rows' words one after another, each row's from a multiple of 16
+    // bytes (a 16-byte row after an odd number of 8-byte words stays
+    // aligned): this lane's of the next row at row_start + lane * its size
     size_t row_start = 0, bytes = word_bytes(0);
     uint8_t* word = messages + lane * bytes;
     uint4 next{};
@@ -164,7 +167,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
         const uint4 old = next;
         uint8_t* const here = word;
         if (i + 1 < g.qc_rows) {
-            row_start += row_words * bytes;
+            row_start += align_up(row_words * bytes, 16);
             bytes = word_bytes(i + 1);
             word = messages + row_start + lane * bytes;
             if (read)

@@ -120,7 +120,9 @@ qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries)
 //! The quasi-cyclic family's check messages of a block in global memory, 8
 //! bytes a frame a check (a frame a lane: a uint2, signs; mag1, mag2 and the
 //! position of the smallest input; pair lanes: a uint4 for both frames),
-//! check r of base row i of lane f at word (i z + r) G + f (G lanes).
+//! check r of base row i of lane f at word (i z + r) G + f (G lanes); with
+//! compact words (min_sum_variant::qc_compact) rows of 8 bytes a pair a check
+//! among them, each row from a multiple of 16 bytes, within this size.
 GPULDPC_BINARY_HD constexpr size_t qc_message_bytes(unsigned rows, unsigned z, unsigned F)
 {
     return align_up(8 * size_t(rows) * z * F, state_alignment);

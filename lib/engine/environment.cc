@@ -115,8 +115,8 @@ gpu_tuning gpu_tuning::from_environment()
     if (read_number("GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT",
                     0,
                     2,
-                    "0 (never), 1 (where 16-byte words outgrow the L2 cache, the "
-                    "default) or 2 (always)",
+                    "0 (never), 1 (where 16-byte words outgrow the L2 cache and "
+                    "rows average 6 blocks or more, the default) or 2 (always)",
                     n))
         t.quasi_cyclic_compact = unsigned(n);
     if (read_number("GPULDPC_GPU_DECODER_LANES", 1, 32, "1, 2, 4, 8, 16 or 32", n)) {

@@ -353,6 +353,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Two frames a lane in 16-bit integer pairs where the caller allows them
     // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
     // a check's addresses and instructions serve both.
+    if (choice.quasi_cyclic_compact > 2)
+        throw std::invalid_argument(
+            "min_sum_choose: choice.quasi_cyclic_compact=" +
+            std::to_string(choice.quasi_cyclic_compact) +
+            "; allowed: 0 (never), 1 (where the words outgrow L2), 2 (always)");
     auto quasi_cyclic = [&](min_sum_variant& v) {
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
@@ -390,22 +395,28 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.shared_bytes = shared(frames);
             v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
             v.state_bytes = v.shared_bytes + v.message_bytes;
-            const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
-            v.blocks = unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
+            auto resident = [&] {
+                const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+                return unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
+            };
+            v.blocks = resident();
             // compact words (8 bytes a pair a check for rows of up to 12
             // blocks) where the 16-byte words of the resident blocks would
-            // outgrow L2 and rows average 6 blocks or more, over which a
-            // check's unpacking is spread (H100, same run: 5G NR BG1 Z = 384
-            // at 46 rows, 74 MB of words, 6.9 blocks a row, 5.69 -> 6.07
-            // Gbit/s, early termination 5.17 -> 5.17; BG2 at 42 rows, 68 MB,
-            // 4.7 blocks a row, 3.46 -> 3.49 but early termination 3.56 ->
-            // 3.31; BG1 at 8 rows, 13 MB, 21.1 -> 20.3)
+            // outgrow L2 and rows average 6 blocks or more (measured on two
+            // codes, H100, same run: 5G NR BG1 Z = 384 at 46 rows, 74 MB of
+            // words, 6.9 blocks a row, 5.69 -> 6.07 Gbit/s, early
+            // termination 5.17 -> 5.17; BG2 at 42 rows, 68 MB, 4.7 blocks a
+            // row, 3.46 -> 3.49 but early termination 3.56 -> 3.31; BG1 at 8
+            // rows, 13 MB, 21.1 -> 20.3)
             const bool outgrows_l2 =
                 choice.l2_bytes == 0 || v.message_bytes * v.blocks > choice.l2_bytes;
             v.qc_compact = v.qc_half &&
                            (choice.quasi_cyclic_compact == 2 ||
                             (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
                              g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
+            // the blocks its kernel's registers leave resident
+            if (v.qc_compact)
+                v.blocks = resident();
             return true;
         }
         return false;
