@@ -306,26 +306,32 @@ struct qc_half_compact {
 };
 
 // The minima of a check's inputs in fp16 pairs: for rows of up to 16
-// positions as keys, min(|x|, 127) * 16 + position (at most 2047, exact), so
-// that min1's key names the first smallest input's position; for longer
-// rows the magnitudes, the smallest found again in the second pass.
+// positions as keys, |x| * 16 + position (one HFMA2, abs an operand
+// modifier), so that min1's key names the first smallest input's position;
+// for longer rows the magnitudes min(|x|, 127), the smallest found again in
+// the second pass. A key is exact where |x| <= 127 (at most 2047); above,
+// fp16 rounds it but keeps it at 2048 or more, above every exact key, and
+// those inputs' magnitudes are clipped to 127 after the minima (as the
+// rule clips before them): where the smallest is such an input, every
+// input is, and mag1 == mag2, so the position it names does not matter.
 template <unsigned DEG>
 struct qc_half_minima {
     static constexpr bool keyed = DEG <= 16;
-    uint32_t min1 = 0x67ff67ffu, min2 = 0x67ff67ffu; // 2047 in both halves
+    // above any key (65504, fp16's largest) or magnitude
+    uint32_t min1 = 0x7bff7bffu, min2 = 0x7bff7bffu;
     uint32_t signs = 0;
 
     template <unsigned K>
     __device__ __forceinline__ void add(uint32_t x)
     {
         signs ^= x;
-        const __half2 a = __hmin2(__habs2(as_half2(x)), __float2half2_rn(127.0f));
         uint32_t key;
         if constexpr (keyed)
-            key =
-                as_bits(__hfma2(a, __float2half2_rn(16.0f), __float2half2_rn(float(K))));
+            key = as_bits(__hfma2(__habs2(as_half2(x)),
+                                  __float2half2_rn(16.0f),
+                                  __float2half2_rn(float(K))));
         else
-            key = as_bits(a);
+            key = as_bits(__hmin2(__habs2(as_half2(x)), __float2half2_rn(127.0f)));
         min2 = hmin(min2, hmax(min1, key));
         min1 = hmin(min1, key);
     }
@@ -343,8 +349,8 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
                                                  uint32_t keep)
 {
     constexpr bool keyed = qc_half_minima<DEG>::keyed;
-    // the smallest magnitudes (keys / 16, rounded down: exact) and, keyed,
-    // the first smallest position of each frame as a bit
+    // the smallest magnitudes (keys / 16, rounded down: exact, then clipped
+    // to 127) and, keyed, the first smallest position of each frame as a bit
     static_assert(!COMPACT || DEG <= min_sum_qc_compact_degree,
                   "a compact word holds 12 positions");
     const __half2 sixteenth = __float2half2_rn(0.0625f);
@@ -358,6 +364,9 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
             as_bits(__hfma2(as_half2(m1), __float2half2_rn(-16.0f), as_half2(keys.min1))),
             half_1024);
         smallest = (1u << (position & 0xfu)) | (0x10000u << ((position >> 16) & 0xfu));
+        const uint32_t clip = pair_of(127.0f);
+        m1 = hmin(m1, clip);
+        m2 = hmin(m2, clip);
     }
     const uint32_t mag1 = rule.magnitude(m1), mag2 = rule.magnitude(m2);
     // +-1 in each half: the sign of the others' product with the input's
