@@ -231,49 +231,115 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
 // The same 8-bit rule, two frames a lane, with the check arithmetic in fp16
 // pairs: every value is a whole number within +-2047 (beliefs limited to
 // +-1920 after each update, decoder.h), which fp16 holds exactly, so the
-// results are the integer rule's. Additions, the magnitude's keys and the
-// signs of the messages out (a product by +-1) take the FMA pipe, abs and
-// negation are operand modifiers; min and max stay on the ALU pipe, which
-// bounds the integer kernel (docs/performance.md).
+// results are the integer rule's. Additions, the magnitude's keys, the
+// signs of the messages out (a product by +-1), the choice of mag1 or mag2
+// at an input (from the smallest's position as a number) and the gathering
+// of the signs' bits take the FMA pipe, abs and negation are operand
+// modifiers; min and max stay on the ALU pipe, which the bit masks and
+// selects of the integer kernel saturate (docs/performance.md).
+
+// 1.0 in each half whose biased position (the fp16 1024 + p, a whole
+// number p below 1024) is K, else 0: sat(1 - (p - K)^2), through the FMA
+// pipe (the mask and select it replaces take the ALU pipe, which bounds the
+// kernel).
+template <unsigned K>
+__device__ __forceinline__ __half2 qc_at_position(uint32_t biased)
+{
+    static_assert(K < 20, "a word holds 20 positions");
+    const __half2 t = __hsub2(as_half2(biased), __float2half2_rn(1024.0f + K));
+    return __hfma2_sat(__hneg2(t), t, __float2half2_rn(1.0f));
+}
+
+// Bits from fp16 +-1 values gathered through the FMA pipe: bit K of each
+// half set where the value added at position K was -1. Each run of 10
+// positions keeps the sum of s_K 2^(K mod 10), a whole number within +-1023
+// (exact in fp16), turned into bits once a check.
+template <unsigned DEG>
+struct qc_half_bits {
+    static_assert(DEG <= 20, "a word holds 20 positions");
+    static constexpr unsigned runs = (DEG + 9) / 10;
+    uint32_t sum[runs] = {};
+
+    template <unsigned K>
+    __device__ __forceinline__ void add(uint32_t plus_minus_one)
+    {
+        static_assert(K < DEG, "a position of the check");
+        sum[K / 10] = as_bits(__hfma2(as_half2(plus_minus_one),
+                                      __float2half2_rn(float(1u << (K % 10))),
+                                      as_half2(sum[K / 10])));
+    }
+    // run j's bits in the low 10 of each half: its positions' 2^n - 1 less
+    // the sum, halved, plus 1024
+    template <unsigned J>
+    __device__ __forceinline__ uint32_t run() const
+    {
+        constexpr unsigned n = DEG - 10 * J < 10 ? DEG - 10 * J : 10;
+        const uint32_t v =
+            as_bits(__hfma2(as_half2(sum[J]),
+                            __float2half2_rn(-0.5f),
+                            __float2half2_rn(float((1u << n) - 1) * 0.5f)));
+        return hadd(v, half_1024);
+    }
+    // positions 0 to 15 (bits 0-15 of the low frame's half, 16-31 of the high)
+    __device__ __forceinline__ uint32_t low() const
+    {
+        if constexpr (runs == 1)
+            return run<0>() & 0x03ff03ffu;
+        else
+            return (run<0>() & 0x03ff03ffu) | (run<1>() & 0x003f003fu) << 10;
+    }
+    // positions 16 to 19 in bits 0-3 of each half
+    __device__ __forceinline__ uint32_t high() const
+    {
+        if constexpr (DEG > 16)
+            return (run<1>() >> 6) & 0x000f000fu;
+        else
+            return 0u;
+    }
+};
+
+// minus the old message at position K (what the layered input adds to the
+// belief): its magnitude (mag2 at the smallest input's biased position, else
+// mag1: mag1 + at * diff) with the sign bit where the message was positive
+// (negative_at_top: the top bit of each half set where it was negative)
+template <unsigned K>
+__device__ __forceinline__ uint32_t qc_half_negated_message(uint32_t position,
+                                                            uint32_t mag1,
+                                                            uint32_t diff,
+                                                            uint32_t negative_at_top)
+{
+    const uint32_t mag =
+        as_bits(__hfma2(qc_at_position<K>(position), as_half2(diff), as_half2(mag1)));
+    return mag | (~negative_at_top & half_signs);
+}
 
 // A pair lane's stored word in fp16 (up to 20 positions): the message signs
-// of position k < 16 in bits k (low frame) and 16 + k (high frame) of x,
-// the positions of each frame's smallest input likewise in y (a bit each;
-// several where inputs tie, whose messages are alike), mag1 and mag2 as fp16
-// pairs in z and w, whose 4 low bits of each half (zero in a whole number
-// below 128) hold positions 16 to 19: the signs in z, the smallest in w.
+// of position k < 16 in bits k (low frame) and 16 + k (high frame) of x, of
+// positions 16 to 19 in the 4 low bits of each half of z (zero in a whole
+// number below 128); each frame's position of its smallest input in y,
+// biased (the fp16 1024 + p); mag1 and mag2 as fp16 pairs in z and w.
 template <unsigned DEG>
 struct qc_half_stored {
     static_assert(DEG <= 20, "a word holds 20 positions");
     static constexpr bool high = DEG > 16;
-    uint32_t negative, smallest, mag1, mag2, negative_high, smallest_high;
+    uint32_t negative, position, mag1, diff, negative_high;
 
     __device__ __forceinline__ explicit qc_half_stored(uint4 w)
         : negative(w.x),
-          smallest(w.y),
+          position(w.y),
           mag1(high ? w.z & 0xfff0fff0u : w.z),
-          mag2(high ? w.w & 0xfff0fff0u : w.w),
-          negative_high(w.z),
-          smallest_high(w.w)
+          diff(hsub(w.w, high ? w.z & 0xfff0fff0u : w.z)),
+          negative_high(w.z)
     {
-    }
-    // bit K of both halves (K < 16 of lo, else K - 16 of hi) at the halves' tops
-    template <unsigned K>
-    __device__ __forceinline__ static uint32_t at_top(uint32_t lo, uint32_t hi)
-    {
-        if constexpr (K < 16)
-            return lo << (15 - K);
-        else
-            return hi << (31 - K);
     }
     // minus the message at position K, what the layered input adds to the
-    // belief: its magnitude with the sign bit where the message is positive
+    // belief
     template <unsigned K>
     __device__ __forceinline__ uint32_t negated_message() const
     {
-        const uint32_t at_min = sign_halves(at_top<K>(smallest, smallest_high));
-        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
-        return mag | (~at_top<K>(negative, negative_high) & half_signs);
+        const uint32_t top =
+            K < 16 ? negative << (15 - K % 16) : negative_high << (31 - K);
+        return qc_half_negated_message<K>(position, mag1, diff, top);
     }
 };
 
@@ -285,31 +351,31 @@ struct qc_half_stored {
 // frame, then of the high one (so that each frame's bits are its half of x
 // and of y, as keep masks them).
 struct qc_half_compact {
-    uint32_t negative, smallest, mag1, mag2;
+    uint32_t negative, position, mag1, diff;
 
     __device__ __forceinline__ explicit qc_half_compact(uint4 w) : negative(w.x)
     {
-        const uint32_t position = (w.x >> 12) & 0x000f000fu;
-        smallest = (1u << (position & 0xffffu)) | (0x10000u << (position >> 16));
+        // the fp16 1024 + p
+        position = ((w.x >> 12) & 0x000f000fu) | half_1024;
         // a byte m as the fp16 1024 + m, less 1024
         mag1 = hsub((w.y & 0x00ff00ffu) | half_1024, half_1024);
-        mag2 = hsub(((w.y >> 8) & 0x00ff00ffu) | half_1024, half_1024);
+        diff =
+            hsub(((w.y >> 8) & 0x00ff00ffu) | half_1024, (w.y & 0x00ff00ffu) | half_1024);
     }
     template <unsigned K>
     __device__ __forceinline__ uint32_t negated_message() const
     {
         static_assert(K < min_sum_qc_compact_degree, "a compact word holds 12 positions");
-        const uint32_t at_min = sign_halves(smallest << (15 - K));
-        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
-        return mag | (~(negative << (15 - K)) & half_signs);
+        return qc_half_negated_message<K>(position, mag1, diff, negative << (15 - K));
     }
 };
 
 // The minima of a check's inputs in fp16 pairs: for rows of up to 16
 // positions as keys, |x| * 16 + position (one HFMA2, abs an operand
 // modifier), so that min1's key names the first smallest input's position;
-// for longer rows the magnitudes min(|x|, 127), the smallest found again in
-// the second pass. A key is exact where |x| <= 127 (at most 2047); above,
+// for longer rows the magnitudes |x|, the smallest found again in the second
+// pass (both clipped to 127 after the minima, the rule's clip before them).
+// A key is exact where |x| <= 127 (at most 2047); above,
 // fp16 rounds it but keeps it at 2048 or more, above every exact key, and
 // those inputs' magnitudes are clipped to 127 after the minima (as the
 // rule clips before them): where the smallest is such an input, every
@@ -331,7 +397,7 @@ struct qc_half_minima {
                                   __float2half2_rn(16.0f),
                                   __float2half2_rn(float(K))));
         else
-            key = as_bits(__hmin2(__habs2(as_half2(x)), __float2half2_rn(127.0f)));
+            key = as_bits(__habs2(as_half2(x)));
         min2 = hmin(min2, hmax(min1, key));
         min1 = hmin(min1, key);
     }
@@ -349,48 +415,46 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
                                                  uint32_t keep)
 {
     constexpr bool keyed = qc_half_minima<DEG>::keyed;
-    // the smallest magnitudes (keys / 16, rounded down: exact, then clipped
-    // to 127) and, keyed, the first smallest position of each frame as a bit
     static_assert(!COMPACT || DEG <= min_sum_qc_compact_degree,
                   "a compact word holds 12 positions");
+    // the smallest magnitudes (keyed: keys / 16, rounded down), clipped to
+    // 127, and each frame's position of its smallest input, biased (the fp16
+    // 1024 + p): keyed, the first smallest's, from min1's key; else the sum
+    // of the positions whose input equals min1 (several only where inputs
+    // tie, whose magnitudes out are alike, mag1 == mag2, so that any
+    // position will do)
     const __half2 sixteenth = __float2half2_rn(0.0625f);
-    uint32_t m1 = keys.min1, m2 = keys.min2, smallest = 0, smallest_high = 0;
-    uint32_t position = 0;
+    uint32_t m1 = keys.min1, m2 = keys.min2, position = half_1024;
     if constexpr (keyed) {
         m1 = as_bits(h2floor(__hmul2(as_half2(keys.min1), sixteenth)));
         m2 = as_bits(h2floor(__hmul2(as_half2(keys.min2), sixteenth)));
-        // position + 1024: its bits in the fp16's low 10 (fp16's step is 1)
         position = hadd(
             as_bits(__hfma2(as_half2(m1), __float2half2_rn(-16.0f), as_half2(keys.min1))),
             half_1024);
-        smallest = (1u << (position & 0xfu)) | (0x10000u << ((position >> 16) & 0xfu));
-        const uint32_t clip = pair_of(127.0f);
-        m1 = hmin(m1, clip);
-        m2 = hmin(m2, clip);
     }
+    const uint32_t clip = pair_of(127.0f);
+    m1 = hmin(m1, clip);
+    m2 = hmin(m2, clip);
     const uint32_t mag1 = rule.magnitude(m1), mag2 = rule.magnitude(m2);
+    const uint32_t diff = hsub(mag2, mag1);
     // +-1 in each half: the sign of the others' product with the input's
     const uint32_t product = (keys.signs & half_signs) | 0x3c003c00u;
-    uint32_t negative = 0, negative_high = 0;
+    qc_half_bits<DEG> negative;
     for_each_constant<DEG>([&](auto k) {
         constexpr unsigned K = decltype(k)::value;
-        uint32_t at_min;
+        // the selection and the signs' bits through the FMA pipe
+        __half2 at_min;
         if constexpr (keyed) {
-            at_min = sign_halves(qc_half_stored<DEG>::template at_top<K>(smallest, 0u));
+            at_min = qc_at_position<K>(position);
         } else {
-            const __half2 a = __hmin2(__habs2(as_half2(x[K])), __float2half2_rn(127.0f));
-            at_min = __heq2_mask(a, as_half2(m1));
-            if constexpr (K < 16)
-                smallest |= (at_min & half_signs) >> (15 - K);
-            else
-                smallest_high |= (at_min & half_signs) >> (31 - K);
+            const __half2 t = __hsub2(__habs2(as_half2(x[K])), as_half2(keys.min1));
+            at_min = __hfma2_sat(__hneg2(t), t, __float2half2_rn(1.0f));
+            position =
+                as_bits(__hfma2(at_min, __float2half2_rn(float(K)), as_half2(position)));
         }
+        const uint32_t mag = as_bits(__hfma2(at_min, as_half2(diff), as_half2(mag1)));
         const uint32_t sign = product ^ (x[K] & half_signs);
-        if constexpr (K < 16)
-            negative |= (sign & half_signs) >> (15 - K);
-        else
-            negative_high |= (sign & half_signs) >> (31 - K);
-        const uint32_t mag = (mag2 & at_min) | (mag1 & ~at_min);
+        negative.template add<K>(sign);
         uint32_t out = as_bits(__hfma2(as_half2(sign), as_half2(mag), as_half2(x[K])));
         if constexpr (K < LIMITED)
             out = fixed8_pair_arith::limit(out);
@@ -404,9 +468,9 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
         // the low bytes of 1024 + m
         const uint32_t bytes =
             __byte_perm(hadd(mag1, half_1024), hadd(mag2, half_1024), 0x6240);
-        return make_uint4(negative | (position & 0x000f000fu) << 12, bytes, 0u, 0u);
+        return make_uint4(negative.low() | (position & 0x000f000fu) << 12, bytes, 0u, 0u);
     } else {
-        return make_uint4(negative, smallest, mag1 | negative_high, mag2 | smallest_high);
+        return make_uint4(negative.low(), position, mag1 | negative.high(), mag2);
     }
 }
 
