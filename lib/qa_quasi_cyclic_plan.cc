@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
     BOOST_CHECK_EQUAL(v.frames, 1u);
     BOOST_CHECK_EQUAL(v.threads, 384u);
     BOOST_CHECK_EQUAL(v.shared_bytes,
-                      kernels::binary::qc_shared_bytes(26112, 1, 46, 316));
+                      kernels::binary::qc_shared_bytes(26112, 1, 46, 316, false));
     // the beliefs, then 8 bytes a block and the rows' 47 offsets
     BOOST_CHECK_GE(v.shared_bytes, 2u * 26113 + 8u * 316 + 4u * 47);
     BOOST_CHECK_EQUAL(v.message_bytes, 8u * 46 * 384);
@@ -104,11 +104,11 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_variant)
     kernels::min_sum_choice pairs_allowed = h100;
     pairs_allowed.wide_pairs = true;
     auto vp = kernels::min_sum_choose(nr, true, fixed, pairs_allowed);
-    BOOST_CHECK(vp.quasi_cyclic && vp.pairs && vp.wide_pairs);
+    BOOST_CHECK(vp.quasi_cyclic && vp.pairs && vp.wide_pairs && !vp.qc_unrolled);
     BOOST_CHECK_EQUAL(vp.frames, 2u);
     BOOST_CHECK_EQUAL(vp.threads, 384u);
     BOOST_CHECK_EQUAL(vp.shared_bytes,
-                      kernels::binary::qc_shared_bytes(26112, 2, 46, 316));
+                      kernels::binary::qc_shared_bytes(26112, 2, 46, 316, false));
     BOOST_CHECK_EQUAL(vp.message_bytes, 16u * 46 * 384);
     BOOST_CHECK_EQUAL(vp.blocks, 2u * 132);
     const auto pair_key = kernels::min_sum_kernel_of(nr, vp, true);
@@ -363,6 +363,12 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     integer.quasi_cyclic_half = false;
     v = kernels::min_sum_choose(nr, true, fixed, integer);
     BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled && !v.qc_half);
+    // the unrolled kernels' rows (16 bytes each) and scaled blocks (8 each)
+    // beside the records
+    BOOST_CHECK_EQUAL(
+        v.shared_bytes,
+        kernels::binary::qc_shared_bytes(nr.n, 2, nr.qc_rows, nr.qc_entries, false) +
+            16 * nr.qc_rows + kernels::binary::align_up(8 * nr.qc_entries, 16));
     BOOST_CHECK(kernels::min_sum_kernel_of(nr, v, true).arithmetic ==
                 kernels::min_sum_arithmetic::fixed8_wide_pairs);
     BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, false),
@@ -376,6 +382,9 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     v = kernels::min_sum_choose(nr, true, fixed, off);
     BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled && !v.qc_half);
     BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(nr, v, true).qc_profile, 0u);
+    BOOST_CHECK_EQUAL(
+        v.shared_bytes,
+        kernels::binary::qc_shared_bytes(nr.n, 2, nr.qc_rows, nr.qc_entries, false));
     off = pairs;
     off.wide_pairs = false;
     BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).qc_unrolled);

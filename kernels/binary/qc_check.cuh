@@ -33,11 +33,42 @@ __device__ __forceinline__ uint32_t qc_bit(uint2 block, uint32_t r, uint32_t z)
     return block.x + min(c, c - z);
 }
 
+// qc_bit in bytes, for the kernels with checks unrolled by degree: a block's
+// record scaled by S, the bytes of a bit's belief words (G lanes of 4-byte
+// pair words: S = 4 G), the column's first byte in x and the shift times S
+// in y; with rs = r S and minus_zs = -z S, the first byte of check r's
+// bit's words: no multiply or shift an edge, and the unsigned minimum of c
+// and c - z S one instruction on sm_90 (an add and a minimum), where
+// minus_zs is a register the compiler cannot take apart (read from shared
+// memory: a multiple of z it would make every edge).
+__device__ __forceinline__ uint32_t qc_byte(uint2 scaled, uint32_t rs, uint32_t minus_zs)
+{
+    const uint32_t c = rs + scaled.y;
+    return scaled.x + min(c, c + minus_zs);
+}
+// the word at byte offset \p byte of \p base
+__device__ __forceinline__ uint32_t& qc_word(uint32_t* base, uint32_t byte)
+{
+    return *reinterpret_cast<uint32_t*>(reinterpret_cast<uint8_t*>(base) + byte);
+}
+
+//! A base row as the kernels with checks unrolled by degree read it once a
+//! row: its first record, its degree, its message words' first byte in a
+//! block's region (lane 0's) and their bytes a lane a check.
+struct qc_row_record {
+    uint32_t first, degree, word_offset, word_bytes;
+};
+
 // The base matrix's records in shared memory (min_sum_graph::qc_*, the
-// blocks as qc_bit reads them).
+// blocks as qc_bit reads them; for the kernels with checks unrolled by
+// degree also the blocks scaled as qc_byte reads them and the rows as
+// qc_row_record has them).
 struct qc_records {
     const uint32_t* row_offsets;
     const uint2* blocks;
+    const uint2* scaled = nullptr;
+    const qc_row_record* rows = nullptr;
+    const uint32_t* minus_zs = nullptr; // -z S (qc_byte)
 };
 
 // A check's messages out, stored: the sign of the message at position k in

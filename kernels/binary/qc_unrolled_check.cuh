@@ -125,9 +125,9 @@ __device__ __forceinline__ uint4 qc_one_hot_outputs(const wide_pair_minima& mins
         if constexpr (K < LIMITED)
             out = fixed8_wide_pair_arith::limit(out);
         if constexpr (KEEP)
-            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+            qc_word(belief, at[K]) = (out & ~keep) | (qc_word(belief, at[K]) & keep);
         else
-            belief[at[K]] = out;
+            qc_word(belief, at[K]) = out;
     });
     return make_uint4(negative_bits, one_hot, uint32_t(mins.mag1), uint32_t(mins.mag2));
 }
@@ -160,9 +160,9 @@ __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minim
         if constexpr (K < LIMITED)
             out = fixed8_wide_pair_arith::limit(out);
         if constexpr (KEEP)
-            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+            qc_word(belief, at[K]) = (out & ~keep) | (qc_word(belief, at[K]) & keep);
         else
-            belief[at[K]] = out;
+            qc_word(belief, at[K]) = out;
     });
     return make_uint4(negative_low,
                       negative_high,
@@ -170,13 +170,15 @@ __device__ __forceinline__ uint4 qc_pair_outputs_of_degree(const wide_pair_minim
                       uint32_t(mins.mag2));
 }
 
-// qc_check_pair for a base row of exactly DEG blocks (its records at row):
-// no test a position, and each position's address made once and kept for
-// the second pass.
+// qc_check_pair for a base row of exactly DEG blocks (its records at row,
+// scaled to bytes as qc_byte reads them, with rs and minus_zs: check r of the
+// row's lane reads the belief words at belief + qc_byte(...)): no test a
+// position, and each position's address made once and kept for the second
+// pass.
 template <unsigned G, unsigned DEG, unsigned LIMITED>
 __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
-                                                        uint32_t r,
-                                                        uint32_t z,
+                                                        uint32_t rs,
+                                                        uint32_t minus_zs,
                                                         uint32_t* belief,
                                                         const uint4 old_word,
                                                         uint4* word,
@@ -194,8 +196,8 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     uint32_t at[DEG], x[DEG];
     for_each_constant<DEG>([&](auto k) {
         constexpr unsigned K = decltype(k)::value;
-        at[K] = qc_bit(row[K], r, z) * G;
-        x[K] = add16x2(belief[at[K]], old.template negated_message<K>());
+        at[K] = qc_byte(row[K], rs, minus_zs);
+        x[K] = add16x2(qc_word(belief, at[K]), old.template negated_message<K>());
         keys.add<K>(x[K]);
     });
     wide_pair_minima mins = fresh;
@@ -459,9 +461,9 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
         if constexpr (K < LIMITED)
             out = fixed8_pair_arith::limit(out);
         if constexpr (KEEP)
-            belief[at[K]] = (out & ~keep) | (belief[at[K]] & keep);
+            qc_word(belief, at[K]) = (out & ~keep) | (qc_word(belief, at[K]) & keep);
         else
-            belief[at[K]] = out;
+            qc_word(belief, at[K]) = out;
     });
     if constexpr (COMPACT) {
         // the positions in x's bits 12 to 15 of each half, the magnitudes as
@@ -474,13 +476,13 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
     }
 }
 
-// qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs at
-// belief[bit * G]; the word as qc_half_stored reads it, COMPACT: as
-// qc_half_compact does, 8 bytes at word, in old_word's x and y).
+// qc_check_pair_of_degree in fp16 pairs (beliefs fp16 pairs; the word as
+// qc_half_stored reads it, COMPACT: as qc_half_compact does, 8 bytes at
+// word, in old_word's x and y).
 template <unsigned G, unsigned DEG, unsigned LIMITED, bool COMPACT>
 __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
-                                                        uint32_t r,
-                                                        uint32_t z,
+                                                        uint32_t rs,
+                                                        uint32_t minus_zs,
                                                         uint32_t* belief,
                                                         const uint4 old_word,
                                                         void* word,
@@ -493,8 +495,8 @@ __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
     uint32_t at[DEG], x[DEG];
     for_each_constant<DEG>([&](auto k) {
         constexpr unsigned K = decltype(k)::value;
-        at[K] = qc_bit(row[K], r, z) * G;
-        x[K] = hadd(belief[at[K]], old.template negated_message<K>());
+        at[K] = qc_byte(row[K], rs, minus_zs);
+        x[K] = hadd(qc_word(belief, at[K]), old.template negated_message<K>());
         keys.template add<K>(x[K]);
     });
     uint4 out;
@@ -528,8 +530,8 @@ template <unsigned G,
           typename Rule>
 __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        const uint2* row,
-                                                       uint32_t r,
-                                                       uint32_t z,
+                                                       uint32_t rs,
+                                                       uint32_t minus_zs,
                                                        uint32_t* belief,
                                                        const uint4 old_word,
                                                        void* word,
@@ -547,13 +549,19 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                         DEG,
                                         LIMITED,
                                         COMPACT && DEG <= min_sum_qc_compact_degree>(
-                    row, r, z, belief, old_word, word, rule, keep);
+                    row, rs, minus_zs, belief, old_word, word, rule, keep);
             else
-                qc_check_pair_of_degree<G, DEG, LIMITED>(
-                    row, r, z, belief, old_word, static_cast<uint4*>(word), rule, keep);
+                qc_check_pair_of_degree<G, DEG, LIMITED>(row,
+                                                         rs,
+                                                         minus_zs,
+                                                         belief,
+                                                         old_word,
+                                                         static_cast<uint4*>(word),
+                                                         rule,
+                                                         keep);
         } else {
             qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, DEG + 1>(
-                deg, row, r, z, belief, old_word, word, rule, keep);
+                deg, row, rs, minus_zs, belief, old_word, word, rule, keep);
         }
     }
 }

@@ -135,48 +135,47 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
     const bool mine = live && r < z, read = mine && !first;
-    const size_t lane = size_t(r) * G + f, row_words = size_t(z) * G;
+    const uint32_t lane = r * G + f;
+    // the bytes of a bit's belief words (qc_byte)
+    constexpr uint32_t S = 4 * G;
+    const uint32_t rs = r * S, minus_zs = *rec.minus_zs;
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
     using A = std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>;
     const typename A::check_t rule = A::check(p);
-    // a row's word bytes a lane a check
-    auto word_bytes = [&](unsigned i) -> size_t {
-        return COMPACT && rec.row_offsets[i + 1] - rec.row_offsets[i] <=
-                              min_sum_qc_compact_degree
-                   ? 8
-                   : 16;
-    };
-    auto load = [&](const uint8_t* at, size_t bytes) {
+    auto load = [&](const uint8_t* at, uint32_t bytes) {
         if (COMPACT && bytes == 8) {
             const uint2 w = *reinterpret_cast<const uint2*>(at);
             return make_uint4(w.x, w.y, 0u, 0u);
         }
         return *reinterpret_cast<const uint4*>(at);
     };
-    // the rows' words one after another, each row's from a multiple of 16
-    // bytes (a 16-byte row after an odd number of 8-byte words stays
-    // aligned): this lane's of the next row at row_start + lane * its size
-    size_t row_start = 0, bytes = word_bytes(0);
-    uint8_t* word = messages + lane * bytes;
+    // this lane's word of row i at its row's offset + lane * its bytes
+    qc_row_record row = rec.rows[0];
     uint4 next{};
     if (read)
-        next = load(word, bytes);
+        next = load(messages + row.word_offset + lane * row.word_bytes, row.word_bytes);
     for (unsigned i = 0; i < g.qc_rows; ++i) {
         if (i > 0 && ((g.qc_sync_rows >> i) & 1u))
             __syncthreads();
         const uint4 old = next;
-        uint8_t* const here = word;
+        uint8_t* const here = messages + row.word_offset + lane * row.word_bytes;
+        const qc_row_record now = row;
         if (i + 1 < g.qc_rows) {
-            row_start += align_up(row_words * bytes, 16);
-            bytes = word_bytes(i + 1);
-            word = messages + row_start + lane * bytes;
+            row = rec.rows[i + 1];
             if (read)
-                next = load(word, bytes);
+                next = load(messages + row.word_offset + lane * row.word_bytes,
+                            row.word_bytes);
         }
-        const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
         if (mine)
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(
-                deg, rec.blocks + e0, r, z, belief, old, here, rule, keep);
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
+                                                              rec.scaled + now.first,
+                                                              rs,
+                                                              minus_zs,
+                                                              belief,
+                                                              old,
+                                                              here,
+                                                              rule,
+                                                              keep);
     }
     __syncthreads();
 }
@@ -295,6 +294,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     extern __shared__ __align__(16) uint8_t shared[];
     __shared__ uint32_t syndrome[F], invalid[F], iterations[F], done[F];
     __shared__ int active;
+    __shared__ uint32_t minus_zs;
     const min_sum_graph& g = p.graph;
     // the base matrix's records after the beliefs, read by every check: the
     // blocks as qc_bit reads them, then the rows' offsets
@@ -306,8 +306,39 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     }
     for (uint32_t w = threadIdx.x; w <= g.qc_rows; w += blockDim.x)
         row_offsets[w] = __ldg(g.qc_row_offsets + w);
+    qc_records rec{ row_offsets, blocks };
+    if constexpr (PROFILE != 0) {
+        // the kernels with checks unrolled by degree: the rows and the
+        // blocks scaled to bytes (qc_byte, S bytes a bit: pair words)
+        static_assert(P == 2, "checks unrolled by degree take pair lanes");
+        constexpr uint32_t S = 4 * G;
+        const size_t at = qc_unrolled_records_offset(g.n, F, g.qc_rows, g.qc_entries);
+        qc_row_record* const rows = reinterpret_cast<qc_row_record*>(shared + at);
+        uint2* const scaled = reinterpret_cast<uint2*>(rows + g.qc_rows);
+        for (uint32_t w = threadIdx.x; w < g.qc_entries; w += blockDim.x) {
+            const uint32_t b = __ldg(g.qc_blocks + w);
+            scaled[w] = make_uint2((b >> 16) * g.qc_z * S, (b & 0xffffu) * S);
+        }
+        if (threadIdx.x == 0) {
+            // each row's words from a multiple of 16 bytes (a 16-byte row
+            // after an odd number of 8-byte words stays aligned)
+            uint32_t offset = 0;
+            for (uint32_t i = 0; i < g.qc_rows; ++i) {
+                const uint32_t first = __ldg(g.qc_row_offsets + i);
+                const uint32_t degree = __ldg(g.qc_row_offsets + i + 1) - first;
+                const uint32_t bytes =
+                    COMPACT && degree <= min_sum_qc_compact_degree ? 8 : 16;
+                rows[i] = qc_row_record{ first, degree, offset, bytes };
+                offset += uint32_t(align_up(size_t(g.qc_z) * G * bytes, 16));
+            }
+        }
+        if (threadIdx.x == 0)
+            minus_zs = 0u - g.qc_z * S;
+        rec.scaled = scaled;
+        rec.rows = rows;
+        rec.minus_zs = &minus_zs;
+    }
     __syncthreads();
-    const qc_records rec{ row_offsets, blocks };
     uint8_t* const messages = p.workspace + size_t(blockIdx.x) * p.variant.message_bytes;
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {

@@ -106,16 +106,24 @@ struct state_layout {
 //! (16 bits a bit, frame-interleaved, a bit past the last as state_layout
 //! has them), then the base matrix's records from this offset: its blocks,
 //! 8 bytes each (the column's first bit and the shift), and the rows'
-//! offsets (min_sum_qc_records).
+//! offsets (min_sum_qc_records); then, from qc_unrolled_records_offset, for
+//! the kernels with checks unrolled by degree (\p unrolled), the rows (16
+//! bytes each) and the blocks again, scaled to bytes (8 bytes each).
 GPULDPC_BINARY_HD constexpr size_t qc_records_offset(size_t n, unsigned F)
 {
     return align_up(2 * (n + 1) * size_t(F), 16);
 }
 GPULDPC_BINARY_HD constexpr size_t
-qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries)
+qc_unrolled_records_offset(size_t n, unsigned F, unsigned rows, unsigned entries)
 {
     return qc_records_offset(n, F) +
            align_up(8 * size_t(entries) + 4 * (size_t(rows) + 1), 16);
+}
+GPULDPC_BINARY_HD constexpr size_t
+qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries, bool unrolled)
+{
+    return qc_unrolled_records_offset(n, F, rows, entries) +
+           (unrolled ? 16 * size_t(rows) + align_up(8 * size_t(entries), 16) : 0);
 }
 //! The quasi-cyclic family's check messages of a block in global memory, 8
 //! bytes a frame a check (a frame a lane: a uint2, signs; mag1, mag2 and the

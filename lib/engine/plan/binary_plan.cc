@@ -362,11 +362,18 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
-        auto shared = [&](unsigned frames) {
-            return binary::qc_shared_bytes(g.n, frames, g.qc_rows, g.qc_entries);
-        };
         const bool allow_pairs = choice.pairs && choice.wide_pairs;
         for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
+            // the kernels with checks unrolled by degree keep their rows
+            // and scaled blocks beside the records
+            auto unrolled = [&](unsigned lanes) {
+                return choice.quasi_cyclic_unrolled && per_lane == 2 &&
+                       g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
+            };
+            auto shared = [&](unsigned lanes) {
+                return binary::qc_shared_bytes(
+                    g.n, lanes * per_lane, g.qc_rows, g.qc_entries, unrolled(lanes));
+            };
             unsigned lanes = 1;
             while (lanes < max_block_frames &&
                    size_t(lanes) * g.qc_z < min_sum_qc_threads)
@@ -376,23 +383,21 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
                 lanes /= 2;
             if (size_t(lanes) * g.qc_z > most)
                 continue;
-            while (lanes > 1 && shared(lanes * per_lane) +
-                                        counter_bytes(lanes * per_lane) >
-                                    choice.shared_limit)
+            while (lanes > 1 &&
+                   shared(lanes) + counter_bytes(lanes * per_lane) > choice.shared_limit)
                 lanes /= 2;
             const unsigned frames = lanes * per_lane;
-            if (shared(frames) + counter_bytes(frames) > choice.shared_limit)
+            if (shared(lanes) + counter_bytes(frames) > choice.shared_limit)
                 continue;
             v = min_sum_variant{};
             v.rule = rule;
             v.quasi_cyclic = true;
             v.pairs = v.wide_pairs = per_lane == 2;
-            v.qc_unrolled = choice.quasi_cyclic_unrolled && v.wide_pairs &&
-                            g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
+            v.qc_unrolled = unrolled(lanes);
             v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
             v.frames = frames;
             v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
-            v.shared_bytes = shared(frames);
+            v.shared_bytes = shared(lanes);
             v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
             v.state_bytes = v.shared_bytes + v.message_bytes;
             auto resident = [&] {
