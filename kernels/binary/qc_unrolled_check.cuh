@@ -300,9 +300,18 @@ struct qc_half_bits {
     }
 };
 
+// the magnitude at position K: mag2 at the smallest input's biased
+// position, else mag1 (mag1 + at * diff, diff = mag2 - mag1)
+template <unsigned K>
+__device__ __forceinline__ uint32_t qc_half_magnitude(uint32_t position,
+                                                      uint32_t mag1,
+                                                      uint32_t diff)
+{
+    return as_bits(__hfma2(qc_at_position<K>(position), as_half2(diff), as_half2(mag1)));
+}
+
 // minus the old message at position K (what the layered input adds to the
-// belief): its magnitude (mag2 at the smallest input's biased position, else
-// mag1: mag1 + at * diff) with the sign bit where the message was positive
+// belief): its magnitude with the sign bit where the message was positive
 // (negative_at_top: the top bit of each half set where it was negative)
 template <unsigned K>
 __device__ __forceinline__ uint32_t qc_half_negated_message(uint32_t position,
@@ -310,9 +319,7 @@ __device__ __forceinline__ uint32_t qc_half_negated_message(uint32_t position,
                                                             uint32_t diff,
                                                             uint32_t negative_at_top)
 {
-    const uint32_t mag =
-        as_bits(__hfma2(qc_at_position<K>(position), as_half2(diff), as_half2(mag1)));
-    return mag | (~negative_at_top & half_signs);
+    return qc_half_magnitude<K>(position, mag1, diff) | (~negative_at_top & half_signs);
 }
 
 // A pair lane's stored word in fp16 (up to 20 positions): the message signs
@@ -360,9 +367,9 @@ struct qc_half_compact {
         // the fp16 1024 + p
         position = ((w.x >> 12) & 0x000f000fu) | half_1024;
         // a byte m as the fp16 1024 + m, less 1024
-        mag1 = hsub((w.y & 0x00ff00ffu) | half_1024, half_1024);
-        diff =
-            hsub(((w.y >> 8) & 0x00ff00ffu) | half_1024, (w.y & 0x00ff00ffu) | half_1024);
+        const uint32_t biased1 = (w.y & 0x00ff00ffu) | half_1024;
+        mag1 = hsub(biased1, half_1024);
+        diff = hsub(((w.y >> 8) & 0x00ff00ffu) | half_1024, biased1);
     }
     template <unsigned K>
     __device__ __forceinline__ uint32_t negated_message() const

@@ -151,20 +151,21 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     };
     // this lane's word of row i at its row's offset + lane * its bytes
     qc_row_record row = rec.rows[0];
+    uint8_t* word = messages + row.word_offset + lane * row.word_bytes;
     uint4 next{};
     if (read)
-        next = load(messages + row.word_offset + lane * row.word_bytes, row.word_bytes);
+        next = load(word, row.word_bytes);
     for (unsigned i = 0; i < g.qc_rows; ++i) {
         if (i > 0 && ((g.qc_sync_rows >> i) & 1u))
             __syncthreads();
         const uint4 old = next;
-        uint8_t* const here = messages + row.word_offset + lane * row.word_bytes;
+        uint8_t* const here = word;
         const qc_row_record now = row;
         if (i + 1 < g.qc_rows) {
             row = rec.rows[i + 1];
+            word = messages + row.word_offset + lane * row.word_bytes;
             if (read)
-                next = load(messages + row.word_offset + lane * row.word_bytes,
-                            row.word_bytes);
+                next = load(word, row.word_bytes);
         }
         if (mine)
             qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
@@ -331,9 +332,8 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
                 rows[i] = qc_row_record{ first, degree, offset, bytes };
                 offset += uint32_t(align_up(size_t(g.qc_z) * G * bytes, 16));
             }
-        }
-        if (threadIdx.x == 0)
             minus_zs = 0u - g.qc_z * S;
+        }
         rec.scaled = scaled;
         rec.rows = rows;
         rec.minus_zs = &minus_zs;
