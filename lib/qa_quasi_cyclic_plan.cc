@@ -11,6 +11,7 @@
 // need a barrier, the columns whose beliefs the kernels limit.
 
 #include "binary/plan.h"
+#include "binary/qc_profiles.h"
 #include "binary/state_layout.h"
 #include "qa_plan_helpers.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
@@ -388,21 +389,80 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     off = pairs;
     off.wide_pairs = false;
     BOOST_CHECK(!kernels::min_sum_choose(nr, true, fixed, off).qc_unrolled);
+    // smaller lifting sizes: the family before the on-chip groups, the
+    // smallest group of up to 8 lanes and 2 warps or more that keeps
+    // min_sum_qc_resident_warps warps resident an SM
+    auto lanes_of = [&](const kernels::min_sum_graph& graph,
+                        const kernels::min_sum_choice& c) {
+        const auto chosen = kernels::min_sum_choose(graph, true, fixed, c);
+        BOOST_CHECK(chosen.quasi_cyclic && chosen.wide_pairs && chosen.qc_unrolled);
+        return chosen.quasi_cyclic && chosen.qc_unrolled
+                   ? kernels::min_sum_kernel_of(graph, chosen, true).lanes
+                   : 0u;
+    };
+    // the warps that groups of lanes lanes leave resident an SM
+    auto warps = [&](const kernels::min_sum_graph& graph, unsigned lanes) {
+        kernels::min_sum_choice c = pairs;
+        c.lanes = lanes;
+        const auto chosen = kernels::min_sum_choose(graph, true, fixed, c);
+        BOOST_CHECK(chosen.quasi_cyclic && chosen.qc_unrolled);
+        BOOST_CHECK_EQUAL(chosen.frames, 2 * lanes);
+        return size_t(chosen.blocks / pairs.sms) * (chosen.threads / 32);
+    };
+    auto smallest_busy = [&](const kernels::min_sum_graph& graph) {
+        const unsigned lanes = lanes_of(graph, pairs);
+        BOOST_CHECK(lanes >= 1 && lanes <= 8);
+        BOOST_CHECK_GE(warps(graph, lanes), kernels::min_sum_qc_resident_warps);
+        for (unsigned other = 1; other < lanes; other *= 2)
+            if (other * graph.qc_z > 32)
+                BOOST_CHECK_LT(warps(graph, other), kernels::min_sum_qc_resident_warps);
+        return lanes;
+    };
     kernels::min_sum_graph z64 = nr;
     z64.qc_z = 64;
     z64.n = 68 * 64;
+    smallest_busy(z64);
     kernels::min_sum_choice first = pairs;
     first.quasi_cyclic_first = true;
-    v = kernels::min_sum_choose(z64, true, fixed, first);
-    BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && v.qc_unrolled);
-    BOOST_CHECK_EQUAL(v.frames, 8u);
-    BOOST_CHECK_EQUAL(kernels::min_sum_kernel_of(z64, v, true).lanes, 4u);
     kernels::min_sum_graph z15 = nr;
     z15.qc_z = 15;
     z15.n = 68 * 15;
-    v = kernels::min_sum_choose(z15, true, fixed, first);
+    // Z = 15: groups of 1 and 2 lanes fill less than a warp (and 2 warps),
+    // passed over for those of 4 or 8 (64 or 128 threads)
+    BOOST_CHECK_GE(lanes_of(z15, pairs), 4u);
+    BOOST_CHECK_GE(lanes_of(z15, first), 4u);
+    // choice.lanes takes that group where it fits: 16 lanes of 15 checks
+    // exceed the unrolled kernels' 8, and go to the loop kernel in pairs
+    kernels::min_sum_choice sixteen = pairs;
+    sixteen.lanes = 16;
+    v = kernels::min_sum_choose(z15, true, fixed, sixteen);
     BOOST_CHECK(v.quasi_cyclic && v.wide_pairs && !v.qc_unrolled);
     BOOST_CHECK_EQUAL(v.frames, 32u);
+    // where that group does not fit (Z = 384: 16 lanes of 384 checks), the
+    // family's own choice
+    v = kernels::min_sum_choose(nr, true, fixed, sixteen);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled);
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    // IEEE 802.11n n = 1944 (Z = 81, rows of up to 16 blocks): one lane of
+    // 81 checks in 96 threads keeps warps enough resident, and is chosen
+    // before the on-chip group of fp16 pairs
+    kernels::min_sum_graph wifi = code_shape(1944, 972, 88 * 81, 11, 8, 12);
+    wifi.qc_z = 81;
+    wifi.qc_rows = 12;
+    wifi.qc_entries = 88;
+    wifi.qc_max_row_degree = 8;
+    wifi.qc_row_offsets = wifi.qc_blocks = &record;
+    wifi.run_checks = wifi.run_offsets = &record;
+    wifi.qc_profile = kernels::binary::qc_profile_any16;
+    v = kernels::min_sum_choose(wifi, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.qc_half);
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_EQUAL(v.threads, 96u);
+    BOOST_CHECK_EQUAL(smallest_busy(wifi), 1u);
+    // without 16-bit pair instructions (before sm_90) the on-chip group
+    kernels::min_sum_choice older = pairs;
+    older.wide_pairs = false;
+    BOOST_CHECK(kernels::min_sum_choose(wifi, true, fixed, older).on_chip);
     // a variant that asks for it where the graph has no profile: refused
     kernels::min_sum_graph plain = nr;
     plain.qc_profile = 0;

@@ -330,7 +330,8 @@ struct min_sum_choice {
     //! the quasi-cyclic family where min_sum_quasi_cyclic_usable(), one
     //! frame's beliefs fit a block and no on-chip group is chosen
     bool quasi_cyclic = true;
-    //! with quasi_cyclic: that family before the on-chip groups
+    //! with quasi_cyclic: that family before the on-chip groups (where its
+    //! checks are not unrolled: they come first anyway)
     bool quasi_cyclic_first = false;
     //! with quasi_cyclic: the kernel with checks unrolled by row degree
     //! where the variant allows it (min_sum_variant::qc_unrolled)
@@ -358,11 +359,18 @@ struct min_sum_choice {
 
 /*!
  * The variant for a code. Quasi-cyclic (choice.quasi_cyclic and
- * min_sum_quasi_cyclic_usable(); before the on-chip groups with
- * choice.quasi_cyclic_first, else where none is chosen): the smallest group
- * whose lanes give a block min_sum_qc_threads threads (a lane a check of a
- * base row; at most 32 lanes and 1024 threads), halved until its beliefs
- * fit; its blocks those resident on choice.sms SMs. Otherwise: a group of G
+ * min_sum_quasi_cyclic_usable(); before the on-chip groups where its checks
+ * are unrolled by degree (min_sum_variant::qc_unrolled) or with
+ * choice.quasi_cyclic_first, else where none is chosen): with checks
+ * unrolled, of the groups of up to min_sum_qc_unrolled_lanes lanes that fit
+ * and whose blocks have 2 warps or more, the smallest that keeps
+ * min_sum_qc_resident_warps warps resident an SM, where none does the one
+ * with the most checks' lanes resident (blocks of 2 warps or more first, of
+ * as many the smaller); else the smallest
+ * group whose lanes give a block min_sum_qc_threads threads (a lane a check
+ * of a base row; at most 32 lanes and 1024 threads), halved until its
+ * beliefs fit; choice.lanes, where set and its group fits: that group; its blocks
+ * those resident on choice.sms SMs. Otherwise: a group of G
  * lanes (G = 1, 2, ... 32; a lane one
  * frame, or two in fp16 pairs where min_sum_pairs_exact()) a thread block,
  * its state in shared memory, or the global variant where no group fits.
@@ -400,6 +408,10 @@ constexpr unsigned min_sum_qc_pair_threads = 384;
 //! The quasi-cyclic family with checks unrolled by row degree: lanes a
 //! group at most (lifting sizes above 24 in 16-bit pairs).
 constexpr unsigned min_sum_qc_unrolled_lanes = 8;
+
+//! The quasi-cyclic family with checks unrolled by row degree: warps
+//! resident an SM that the choice of a group aims at.
+constexpr unsigned min_sum_qc_resident_warps = 20;
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;

@@ -358,21 +358,112 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             "min_sum_choose: choice.quasi_cyclic_compact=" +
             std::to_string(choice.quasi_cyclic_compact) +
             "; allowed: 0 (never), 1 (where the words outgrow L2), 2 (always)");
+    // The variant of the family for groups of lanes lanes, per_lane frames
+    // a lane; false where its block does not fit.
+    auto qc_variant = [&](unsigned lanes, unsigned per_lane, min_sum_variant& v) {
+        // the kernels with checks unrolled by degree keep their rows and
+        // scaled blocks beside the records
+        const bool unrolled = choice.quasi_cyclic_unrolled && per_lane == 2 &&
+                              g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
+        const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
+        const unsigned frames = lanes * per_lane;
+        const size_t shared =
+            binary::qc_shared_bytes(g.n, frames, g.qc_rows, g.qc_entries, unrolled);
+        if (size_t(lanes) * g.qc_z > most ||
+            shared + counter_bytes(frames) > choice.shared_limit)
+            return false;
+        v = min_sum_variant{};
+        v.rule = rule;
+        v.quasi_cyclic = true;
+        v.pairs = v.wide_pairs = per_lane == 2;
+        v.qc_unrolled = unrolled;
+        v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
+        v.frames = frames;
+        v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
+        v.shared_bytes = shared;
+        v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
+        v.state_bytes = v.shared_bytes + v.message_bytes;
+        auto resident = [&] {
+            const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
+            return unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
+        };
+        v.blocks = resident();
+        // compact words (8 bytes a pair a check for rows of up to 12
+        // blocks) where the 16-byte words of the resident blocks would
+        // outgrow L2 and rows average 6 blocks or more (measured on two
+        // codes, H100, same run: 5G NR BG1 Z = 384 at 46 rows, 74 MB of
+        // words, 6.9 blocks a row, 5.69 -> 6.07 Gbit/s, early
+        // termination 5.17 -> 5.17; BG2 at 42 rows, 68 MB, 4.7 blocks a
+        // row, 3.46 -> 3.49 but early termination 3.56 -> 3.31; BG1 at 8
+        // rows, 13 MB, 21.1 -> 20.3)
+        const bool outgrows_l2 =
+            choice.l2_bytes == 0 || v.message_bytes * v.blocks > choice.l2_bytes;
+        v.qc_compact =
+            v.qc_half && (choice.quasi_cyclic_compact == 2 ||
+                          (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
+                           g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
+        // the blocks its kernel's registers leave resident
+        if (v.qc_compact)
+            v.blocks = resident();
+        return true;
+    };
     auto quasi_cyclic = [&](min_sum_variant& v) {
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
         const bool allow_pairs = choice.pairs && choice.wide_pairs;
         for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
-            // the kernels with checks unrolled by degree keep their rows
-            // and scaled blocks beside the records
-            auto unrolled = [&](unsigned lanes) {
-                return choice.quasi_cyclic_unrolled && per_lane == 2 &&
-                       g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
-            };
-            auto shared = [&](unsigned lanes) {
+            // choice.lanes: that group where it fits, else the family's own
+            if (choice.lanes != 0 && qc_variant(choice.lanes, per_lane, v))
+                return true;
+            if (choice.quasi_cyclic_unrolled && per_lane == 2 && g.qc_profile != 0) {
+                // checks unrolled by degree: of the groups of up to
+                // min_sum_qc_unrolled_lanes lanes whose blocks have 2 warps
+                // or more, the smallest that keeps
+                // min_sum_qc_resident_warps warps resident an SM (fewer
+                // frames a group: under early termination a group waits for
+                // its slowest); where none does, the one with the most
+                // checks' lanes resident. H100, same run, Gbit/s at 10
+                // iterations / early termination, groups of 1, 2, 4 lanes:
+                // Wi-Fi n = 1944 rate 2/3 (Z = 81; 24, 24, 22 warps) 16.7 /
+                // 18.3, 16.4 / 16.2, 17.2 / 14.2; n = 648 rate 3/4 (Z = 27;
+                // one warp, 24, 24) 17.9 / 17.6, 19.1 / 17.6, 19.7 / 17.0;
+                // 5G NR BG1 Z = 64 (16, 20, 24 warps) 6.4 / 4.2, 7.3 / 4.5,
+                // 7.3 / 3.9; BG2 Z = 32 (one warp, 24, 28) 3.2 / 2.3, 3.4 /
+                // 2.4, 3.4 / 1.9
+                min_sum_variant best{};
+                size_t best_busy = 0;
+                bool found = false, best_roomy = false;
+                for (unsigned lanes = 1; lanes <= min_sum_qc_unrolled_lanes; lanes *= 2) {
+                    min_sum_variant c{};
+                    if (!qc_variant(lanes, per_lane, c))
+                        continue;
+                    const bool roomy = c.threads >= 2 * 32;
+                    const size_t per_sm = min_sum_blocks_per_sm(c, sm, registers(c));
+                    if (roomy && per_sm * (c.threads / 32) >= min_sum_qc_resident_warps) {
+                        v = c;
+                        return true;
+                    }
+                    const size_t busy = per_sm * lanes * g.qc_z;
+                    if (!found || (roomy && !best_roomy) ||
+                        (roomy == best_roomy && busy > best_busy)) {
+                        best = c;
+                        best_busy = busy;
+                        best_roomy = roomy;
+                        found = true;
+                    }
+                }
+                if (found) {
+                    v = best;
+                    return true;
+                }
+            }
+            auto fits = [&](unsigned lanes) {
+                const size_t frames = lanes * per_lane;
                 return binary::qc_shared_bytes(
-                    g.n, lanes * per_lane, g.qc_rows, g.qc_entries, unrolled(lanes));
+                           g.n, frames, g.qc_rows, g.qc_entries, false) +
+                           counter_bytes(frames) <=
+                       choice.shared_limit;
             };
             unsigned lanes = 1;
             while (lanes < max_block_frames &&
@@ -381,53 +472,22 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
             while (lanes > 1 && size_t(lanes) * g.qc_z > most)
                 lanes /= 2;
-            if (size_t(lanes) * g.qc_z > most)
-                continue;
-            while (lanes > 1 &&
-                   shared(lanes) + counter_bytes(lanes * per_lane) > choice.shared_limit)
+            while (lanes > 1 && !fits(lanes))
                 lanes /= 2;
-            const unsigned frames = lanes * per_lane;
-            if (shared(lanes) + counter_bytes(frames) > choice.shared_limit)
-                continue;
-            v = min_sum_variant{};
-            v.rule = rule;
-            v.quasi_cyclic = true;
-            v.pairs = v.wide_pairs = per_lane == 2;
-            v.qc_unrolled = unrolled(lanes);
-            v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
-            v.frames = frames;
-            v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
-            v.shared_bytes = shared(lanes);
-            v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
-            v.state_bytes = v.shared_bytes + v.message_bytes;
-            auto resident = [&] {
-                const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
-                return unsigned(std::max<size_t>(per_sm, 1) * std::max(choice.sms, 1u));
-            };
-            v.blocks = resident();
-            // compact words (8 bytes a pair a check for rows of up to 12
-            // blocks) where the 16-byte words of the resident blocks would
-            // outgrow L2 and rows average 6 blocks or more (measured on two
-            // codes, H100, same run: 5G NR BG1 Z = 384 at 46 rows, 74 MB of
-            // words, 6.9 blocks a row, 5.69 -> 6.07 Gbit/s, early
-            // termination 5.17 -> 5.17; BG2 at 42 rows, 68 MB, 4.7 blocks a
-            // row, 3.46 -> 3.49 but early termination 3.56 -> 3.31; BG1 at 8
-            // rows, 13 MB, 21.1 -> 20.3)
-            const bool outgrows_l2 =
-                choice.l2_bytes == 0 || v.message_bytes * v.blocks > choice.l2_bytes;
-            v.qc_compact = v.qc_half &&
-                           (choice.quasi_cyclic_compact == 2 ||
-                            (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
-                             g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
-            // the blocks its kernel's registers leave resident
-            if (v.qc_compact)
-                v.blocks = resident();
-            return true;
+            if (qc_variant(lanes, per_lane, v))
+                return true;
         }
         return false;
     };
+    // The family before the on-chip groups where its checks are unrolled by
+    // degree (H100, same run, Gbit/s at 10 iterations / early termination,
+    // on chip against quasi-cyclic: Wi-Fi n = 1944 rate 1/2 10.3 / 7.3
+    // against 11.7 / 8.4, rate 3/4 12.4 / 11.5 against 20.2 / 20.1; n = 648
+    // rate 3/4 12.5 / 9.6 against 19.1 / 17.6; 5G NR BG1 Z = 16 at 8 rows
+    // 12.8 / 5.1 against 21.0 / 9.9)
     min_sum_variant qc{};
-    if (choice.quasi_cyclic_first && quasi_cyclic(qc))
+    const bool qc_chosen = quasi_cyclic(qc);
+    if (qc_chosen && (choice.quasi_cyclic_first || qc.qc_unrolled))
         return qc;
 
     min_sum_variant best{};
@@ -473,9 +533,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             (choice.lanes && best_frames > 0))
             return best;
     }
-    // Quasi-cyclic where no on-chip group is chosen (Wi-Fi n = 1944 on chip in
-    // pairs 10.3 Gbit/s, quasi-cyclic 4.3: H100)
-    if (quasi_cyclic(qc))
+    // Quasi-cyclic (a frame a lane, or pairs without the unrolled checks)
+    // where no on-chip group is chosen (Wi-Fi n = 1944 on chip in pairs 10.3
+    // Gbit/s, the loop kernel in pairs 4.3: H100)
+    if (qc_chosen)
         return qc;
     // Split: one lane's beliefs in shared memory, in pairs where they fit;
     // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one

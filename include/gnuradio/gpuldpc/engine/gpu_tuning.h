@@ -82,8 +82,10 @@ struct gpu_tuning {
     //! base matrix decoded in its base rows (addresses computed from the
     //! shifts). GPULDPC_GPU_DECODER_QUASI_CYCLIC.
     bool quasi_cyclic = true;
-    //! Binary: the quasi-cyclic family before the on-chip groups (else where
-    //! none is chosen). GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST.
+    //! Binary: the quasi-cyclic family before the on-chip groups with its
+    //! loop kernel too (with checks unrolled by row degree it comes first
+    //! anyway; else where no on-chip group is chosen).
+    //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST.
     bool quasi_cyclic_first = false;
     //! Binary: the quasi-cyclic family's kernel with checks unrolled by row
     //! degree (16-bit pairs; 5G NR's base graphs, rows of up to 16 blocks),
@@ -101,7 +103,8 @@ struct gpu_tuning {
     //! always; the same results.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT.
     unsigned quasi_cyclic_compact = 1;
-    //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32.
+    //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32 (the
+    //! quasi-cyclic family: that group where it fits).
     //! GPULDPC_GPU_DECODER_LANES.
     unsigned lanes = 0;
     //! Binary on chip: threads a block, 0 (chosen) or a multiple of 32 up to
