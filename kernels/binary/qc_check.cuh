@@ -53,11 +53,15 @@ __device__ __forceinline__ uint32_t& qc_word(uint32_t* base, uint32_t byte)
 }
 
 //! A base row as the kernels with checks unrolled by degree read it once a
-//! row: its first record, its degree, its message words' first byte in a
-//! block's region (lane 0's) and their bytes a lane a check.
-struct qc_row_record {
+//! row (one 16-byte load): its first record (with qc_row_barrier set where
+//! the row starts with a barrier, min_sum_graph::qc_sync_rows), its degree,
+//! its message words' first byte in a block's region (lane 0's) and their
+//! bytes a lane a check.
+struct alignas(16) qc_row_record {
     uint32_t first, degree, word_offset, word_bytes;
 };
+//! qc_row_record::first's flag: a barrier before the row
+constexpr uint32_t qc_row_barrier = 0x80000000u;
 
 // The base matrix's records in shared memory (min_sum_graph::qc_*, the
 // blocks as qc_bit reads them; for the kernels with checks unrolled by

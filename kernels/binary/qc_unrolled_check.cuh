@@ -523,17 +523,40 @@ __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
         *static_cast<uint4*>(word) = out;
 }
 
-// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for the
-// degrees DEG, DEG + 1, ... that rows of profile PROFILE have (a check's code
-// for each degree the profile has, a few KB: the code of every row unrolled
-// in turn, 5G NR BG1's 316 blocks, outgrows the instruction cache).
-// COMPACT (HALF only): rows of up to min_sum_qc_compact_degree blocks keep
-// compact words (qc_half_compact).
+// The degrees of profile PROFILE from LO to HI, and the n-th of them from
+// LO on (0 past the last).
+GPULDPC_BINARY_HD constexpr unsigned
+qc_profile_degrees_in(unsigned profile, unsigned lo, unsigned hi)
+{
+    unsigned count = 0;
+    for (unsigned d = lo; d <= hi; ++d)
+        count += qc_profile_has_degree(profile, d) ? 1 : 0;
+    return count;
+}
+GPULDPC_BINARY_HD constexpr unsigned
+qc_profile_nth_degree(unsigned profile, unsigned lo, unsigned n)
+{
+    for (unsigned d = lo; d <= min_sum_qc_max_row_degree; ++d)
+        if (qc_profile_has_degree(profile, d) && n-- == 0)
+            return d;
+    return 0;
+}
+
+// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for a row
+// of deg blocks, one of the degrees LO .. HI that rows of profile PROFILE
+// have (the host gives the kernel of a profile only codes whose rows have
+// its degrees): a check's code for each degree the profile has, a few KB
+// (the code of every row unrolled in turn, 5G NR BG1's 316 blocks, outgrows
+// the instruction cache), chosen by halving the profile's degrees (Wi-Fi
+// rate 3/4's rows of 14 and 15 blocks: 4 tests a row instead of 14 or 15 in
+// a chain). COMPACT (HALF only): rows of up to min_sum_qc_compact_degree
+// blocks keep compact words (qc_half_compact).
 template <unsigned G,
           unsigned PROFILE,
           bool HALF,
           bool COMPACT,
-          unsigned DEG = 1,
+          unsigned LO = 1,
+          unsigned HI = qc_profile_max_degree(PROFILE),
           typename Rule>
 __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        const uint2* row,
@@ -546,30 +569,37 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        uint32_t keep)
 {
     static_assert(HALF || !COMPACT, "compact words are fp16 pairs'");
-    if constexpr (DEG <= qc_profile_max_degree(PROFILE)) {
-        if (qc_profile_has_degree(PROFILE, DEG) && deg == DEG) {
-            // beliefs limited at a row's first positions (the host puts
-            // the columns that may reach the limit there)
-            constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
-            if constexpr (HALF)
-                qc_check_half_of_degree<G,
-                                        DEG,
-                                        LIMITED,
-                                        COMPACT && DEG <= min_sum_qc_compact_degree>(
-                    row, rs, minus_zs, belief, old_word, word, rule, keep);
-            else
-                qc_check_pair_of_degree<G, DEG, LIMITED>(row,
-                                                         rs,
-                                                         minus_zs,
-                                                         belief,
-                                                         old_word,
-                                                         static_cast<uint4*>(word),
-                                                         rule,
-                                                         keep);
-        } else {
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, DEG + 1>(
+    constexpr unsigned count = qc_profile_degrees_in(PROFILE, LO, HI);
+    static_assert(count >= 1, "a range of the profile's degrees");
+    if constexpr (count == 1) {
+        constexpr unsigned DEG = qc_profile_nth_degree(PROFILE, LO, 0);
+        // beliefs limited at a row's first positions (the host puts the
+        // columns that may reach the limit there)
+        constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
+        if constexpr (HALF)
+            qc_check_half_of_degree<G,
+                                    DEG,
+                                    LIMITED,
+                                    COMPACT && DEG <= min_sum_qc_compact_degree>(
+                row, rs, minus_zs, belief, old_word, word, rule, keep);
+        else
+            qc_check_pair_of_degree<G, DEG, LIMITED>(row,
+                                                     rs,
+                                                     minus_zs,
+                                                     belief,
+                                                     old_word,
+                                                     static_cast<uint4*>(word),
+                                                     rule,
+                                                     keep);
+    } else {
+        // the first degree of the upper half
+        constexpr unsigned MID = qc_profile_nth_degree(PROFILE, LO, count / 2);
+        if (deg < MID)
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, LO, MID - 1>(
                 deg, row, rs, minus_zs, belief, old_word, word, rule, keep);
-        }
+        else
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, MID, HI>(
+                deg, row, rs, minus_zs, belief, old_word, word, rule, keep);
     }
 }
 

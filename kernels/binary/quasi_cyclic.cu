@@ -156,7 +156,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     if (read)
         next = load(word, row.word_bytes);
     for (unsigned i = 0; i < g.qc_rows; ++i) {
-        if (i > 0 && ((g.qc_sync_rows >> i) & 1u))
+        if (row.first & qc_row_barrier)
             __syncthreads();
         const uint4 old = next;
         uint8_t* const here = word;
@@ -168,15 +168,16 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                 next = load(word, row.word_bytes);
         }
         if (mine)
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
-                                                              rec.scaled + now.first,
-                                                              rs,
-                                                              minus_zs,
-                                                              belief,
-                                                              old,
-                                                              here,
-                                                              rule,
-                                                              keep);
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(
+                now.degree,
+                rec.scaled + (now.first & ~qc_row_barrier),
+                rs,
+                minus_zs,
+                belief,
+                old,
+                here,
+                rule,
+                keep);
     }
     __syncthreads();
 }
@@ -329,7 +330,10 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
                 const uint32_t degree = __ldg(g.qc_row_offsets + i + 1) - first;
                 const uint32_t bytes =
                     COMPACT && degree <= min_sum_qc_compact_degree ? 8 : 16;
-                rows[i] = qc_row_record{ first, degree, offset, bytes };
+                const bool barrier = i > 0 && ((g.qc_sync_rows >> i) & 1u);
+                rows[i] = qc_row_record{
+                    first | (barrier ? qc_row_barrier : 0u), degree, offset, bytes
+                };
                 offset += uint32_t(align_up(size_t(g.qc_z) * G * bytes, 16));
             }
             minus_zs = 0u - g.qc_z * S;
