@@ -285,8 +285,8 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     sync = kernels::min_sum_qc_sync_rows(offsets.data(), blocks.data(), r);
     BOOST_CHECK_EQUAL(__builtin_popcountll(sync), 28);
 
-    // the choice: NR BG1 Z = 384 in pairs takes it, and Z = 64 (4 lanes);
-    // off, a frame a lane, or more lanes than 8 (Z = 15: 16) do not
+    // the choice: NR BG1 Z = 384 in pairs takes it, and smaller Z (below);
+    // off, a frame a lane, or more lanes than 8 do not
     const uint32_t record = 0;
     kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
     nr.qc_z = 384;
@@ -433,6 +433,7 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     BOOST_CHECK_GE(lanes_of(z15, first), 4u);
     // choice.lanes takes that group where it fits: 16 lanes of 15 checks
     // exceed the unrolled kernels' 8, and go to the loop kernel in pairs
+    // (z15 keeps BG1 Z = 384's checks and edges: no on-chip group fits)
     kernels::min_sum_choice sixteen = pairs;
     sixteen.lanes = 16;
     v = kernels::min_sum_choose(z15, true, fixed, sixteen);
@@ -459,10 +460,28 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     BOOST_CHECK_EQUAL(v.frames, 2u);
     BOOST_CHECK_EQUAL(v.threads, 96u);
     BOOST_CHECK_EQUAL(smallest_busy(wifi), 1u);
-    // without 16-bit pair instructions (before sm_90) the on-chip group
+    // without 16-bit pair instructions (before sm_90) the on-chip group;
+    // and where choice.lanes asks for another group than the family's (8
+    // lanes of 81 checks do not fit its blocks) that group on chip
     kernels::min_sum_choice older = pairs;
     older.wide_pairs = false;
     BOOST_CHECK(kernels::min_sum_choose(wifi, true, fixed, older).on_chip);
+    kernels::min_sum_choice eight = pairs;
+    eight.lanes = 8;
+    v = kernels::min_sum_choose(wifi, true, fixed, eight);
+    BOOST_CHECK(v.on_chip && v.frames == 16);
+    // a value that is no group (3) is not taken
+    eight.lanes = 3;
+    v = kernels::min_sum_choose(wifi, true, fixed, eight);
+    BOOST_CHECK(v.quasi_cyclic && v.frames == 2);
+    // Z = 2 (5G NR BG1, 136 bits): 8 lanes fill half a warp; the on-chip
+    // group comes first
+    kernels::min_sum_graph tiny = z15;
+    tiny.qc_z = 2;
+    tiny.n = 68 * 2;
+    tiny.checks = 46 * 2;
+    tiny.edges = 316 * 2;
+    BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, pairs).on_chip);
     // a variant that asks for it where the graph has no profile: refused
     kernels::min_sum_graph plain = nr;
     plain.qc_profile = 0;

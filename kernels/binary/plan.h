@@ -327,8 +327,9 @@ struct min_sum_choice {
     //! the split variant where no on-chip group is chosen and one lane's
     //! beliefs fit a block (layered, the 8-bit rule, compact records)
     bool split = true;
-    //! the quasi-cyclic family where min_sum_quasi_cyclic_usable(), one
-    //! frame's beliefs fit a block and no on-chip group is chosen
+    //! the quasi-cyclic family where min_sum_quasi_cyclic_usable() and one
+    //! frame's beliefs fit a block (before the on-chip groups where its
+    //! checks are unrolled by degree, else where no on-chip group is chosen)
     bool quasi_cyclic = true;
     //! with quasi_cyclic: that family before the on-chip groups (where its
     //! checks are not unrolled: they come first anyway)
@@ -350,7 +351,8 @@ struct min_sum_choice {
     //! SMs of the device: split, the blocks of a launch are those resident
     //! on all of them (callers SHOULD set it; 1 launches an SM's worth)
     unsigned sms = 1;
-    //! lanes a group on chip: 0 (chosen), or 1, 2, 4 ... 32
+    //! lanes a group on chip and in the quasi-cyclic family: 0 (chosen), or
+    //! 1, 2, 4 ... 32
     unsigned lanes = 0;
     //! registers a thread of the block kernel of a variant (the
     //! kernels' own: min_sum_block_registers()); null: 64, their bound
@@ -359,19 +361,20 @@ struct min_sum_choice {
 
 /*!
  * The variant for a code. Quasi-cyclic (choice.quasi_cyclic and
- * min_sum_quasi_cyclic_usable(); before the on-chip groups where its checks
- * are unrolled by degree (min_sum_variant::qc_unrolled) or with
- * choice.quasi_cyclic_first, else where none is chosen): with checks
- * unrolled, of the groups of up to min_sum_qc_unrolled_lanes lanes that fit
- * and whose blocks have 2 warps or more, the smallest that keeps
- * min_sum_qc_resident_warps warps resident an SM, where none does the one
- * with the most checks' lanes resident (blocks of 2 warps or more first, of
- * as many the smaller); else the smallest
- * group whose lanes give a block min_sum_qc_threads threads (a lane a check
- * of a base row; at most 32 lanes and 1024 threads), halved until its
- * beliefs fit; choice.lanes, where set and its group fits: that group; its blocks
- * those resident on choice.sms SMs. Otherwise: a group of G
- * lanes (G = 1, 2, ... 32; a lane one
+ * min_sum_quasi_cyclic_usable()): with checks unrolled by degree
+ * (min_sum_variant::qc_unrolled), of the groups of up to
+ * min_sum_qc_unrolled_lanes lanes that fit and whose blocks have 2 warps or
+ * more, the smallest that keeps min_sum_qc_resident_warps warps resident an
+ * SM, where none does the one with the most checks' lanes resident (blocks
+ * of 2 warps or more first, of as many the smaller); else the smallest group
+ * whose lanes give a block min_sum_qc_threads threads (a lane a check of a
+ * base row; at most 32 lanes and 1024 threads), halved until its beliefs
+ * fit; choice.lanes, where set and its group fits: that group; its blocks
+ * those resident on choice.sms SMs. The family comes before the on-chip
+ * groups where its checks are unrolled, its blocks have 2 warps or more and
+ * choice.lanes, where set, is its group, or with choice.quasi_cyclic_first;
+ * else where no on-chip group is chosen. Otherwise: a group of G lanes (G =
+ * 1, 2, ... 32; a lane one
  * frame, or two in fp16 pairs where min_sum_pairs_exact()) a thread block,
  * its state in shared memory, or the global variant where no group fits.
  * - Flooding: the smallest group that fits (the most blocks an SM, each a
@@ -406,7 +409,7 @@ constexpr unsigned min_sum_qc_threads = 256;
 constexpr unsigned min_sum_qc_pair_threads = 384;
 
 //! The quasi-cyclic family with checks unrolled by row degree: lanes a
-//! group at most (lifting sizes above 24 in 16-bit pairs).
+//! group at most (a group's threads min_sum_qc_pair_threads at most).
 constexpr unsigned min_sum_qc_unrolled_lanes = 8;
 
 //! The quasi-cyclic family with checks unrolled by row degree: warps

@@ -346,10 +346,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             std::clamp<size_t>(std::max<size_t>(fill, min_flooding_threads), 32, 1024));
     };
 
-    // Quasi-cyclic: a base row's checks at once, a lane each, in groups
-    // whose lanes give a block min_sum_qc_threads threads (5G NR Z = 384: one
-    // lane, a frame or a pair, a block of 384 threads; Z = 2: 32 lanes of 64
-    // threads; choice.lanes is not weighed here)
+    // Quasi-cyclic: a base row's checks at once, a lane each; with checks
+    // unrolled by degree the group of up to 8 lanes chosen below, else
+    // groups whose lanes give a block min_sum_qc_threads threads (5G NR Z =
+    // 384: one lane, a frame or a pair, a block of 384 threads; Z = 2: 32
+    // lanes of 64 threads); choice.lanes, where that group fits
     // Two frames a lane in 16-bit integer pairs where the caller allows them
     // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
     // a check's addresses and instructions serve both.
@@ -413,8 +414,12 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             return false;
         const bool allow_pairs = choice.pairs && choice.wide_pairs;
         for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
-            // choice.lanes: that group where it fits, else the family's own
-            if (choice.lanes != 0 && qc_variant(choice.lanes, per_lane, v))
+            // choice.lanes: that group where it fits (1, 2, 4 ... 32; other
+            // values fit no group), else the family's own
+            const bool lanes_valid = choice.lanes != 0 &&
+                                     (choice.lanes & (choice.lanes - 1)) == 0 &&
+                                     choice.lanes <= max_block_frames;
+            if (lanes_valid && qc_variant(choice.lanes, per_lane, v))
                 return true;
             if (choice.quasi_cyclic_unrolled && per_lane == 2 && g.qc_profile != 0) {
                 // checks unrolled by degree: of the groups of up to
@@ -485,9 +490,17 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // against 11.7 / 8.4, rate 3/4 12.4 / 11.5 against 20.2 / 20.1; n = 648
     // rate 3/4 12.5 / 9.6 against 19.1 / 17.6; 5G NR BG1 Z = 16 at 8 rows
     // 12.8 / 5.1 against 21.0 / 9.9)
+    // Not where its blocks would have less than 2 warps (Z of 4 or less: 8
+    // lanes fill a warp at most; BG1 Z = 16 at 8 rows in one lane, half a
+    // warp, 11.0 Gbit/s against 12.8 on chip), nor where choice.lanes asks
+    // for another group than its own (the on-chip group of those lanes is
+    // weighed first).
     min_sum_variant qc{};
     const bool qc_chosen = quasi_cyclic(qc);
-    if (qc_chosen && (choice.quasi_cyclic_first || qc.qc_unrolled))
+    const unsigned qc_lanes = qc.frames / (qc.pairs ? 2 : 1);
+    if (qc_chosen &&
+        (choice.quasi_cyclic_first || (qc.qc_unrolled && qc.threads >= 2 * 32 &&
+                                       (choice.lanes == 0 || qc_lanes == choice.lanes))))
         return qc;
 
     min_sum_variant best{};
