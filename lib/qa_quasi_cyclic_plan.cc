@@ -288,14 +288,25 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     // the choice: NR BG1 Z = 384 in pairs takes it, and smaller Z (below);
     // off, a frame a lane, or more lanes than 8 do not
     const uint32_t record = 0;
-    kernels::min_sum_graph nr = code_shape(26112, 17664, 121344, 30, 19, 46);
-    nr.qc_z = 384;
-    nr.qc_rows = 46;
-    nr.qc_entries = 316;
-    nr.qc_max_row_degree = 19;
-    nr.qc_row_offsets = nr.qc_blocks = &record;
-    nr.run_checks = nr.run_offsets = &record;
-    nr.qc_profile = 1;
+    // a code's shape with a base matrix (only whether its records exist is
+    // weighed)
+    auto base_matrix = [&](kernels::min_sum_graph g,
+                           unsigned z,
+                           unsigned rows,
+                           unsigned entries,
+                           unsigned max_row_degree,
+                           unsigned profile) {
+        g.qc_z = z;
+        g.qc_rows = rows;
+        g.qc_entries = entries;
+        g.qc_max_row_degree = max_row_degree;
+        g.qc_row_offsets = g.qc_blocks = &record;
+        g.run_checks = g.run_offsets = &record;
+        g.qc_profile = profile;
+        return g;
+    };
+    kernels::min_sum_graph nr =
+        base_matrix(code_shape(26112, 17664, 121344, 30, 19, 46), 384, 46, 316, 19, 1);
     kernels::min_sum_choice pairs = h100_choice();
     pairs.sms = 132;
     pairs.wide_pairs = true;
@@ -447,14 +458,13 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     // IEEE 802.11n n = 1944 (Z = 81, rows of up to 16 blocks): one lane of
     // 81 checks in 96 threads keeps warps enough resident, and is chosen
     // before the on-chip group of fp16 pairs
-    kernels::min_sum_graph wifi = code_shape(1944, 972, 88 * 81, 11, 8, 12);
-    wifi.qc_z = 81;
-    wifi.qc_rows = 12;
-    wifi.qc_entries = 88;
-    wifi.qc_max_row_degree = 8;
-    wifi.qc_row_offsets = wifi.qc_blocks = &record;
-    wifi.run_checks = wifi.run_offsets = &record;
-    wifi.qc_profile = kernels::binary::qc_profile_any16;
+    const kernels::min_sum_graph wifi =
+        base_matrix(code_shape(1944, 972, 88 * 81, 11, 8, 12),
+                    81,
+                    12,
+                    88,
+                    8,
+                    kernels::binary::qc_profile_any16);
     v = kernels::min_sum_choose(wifi, true, fixed, pairs);
     BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.qc_half);
     BOOST_CHECK_EQUAL(v.frames, 2u);

@@ -408,17 +408,19 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             v.blocks = resident();
         return true;
     };
+    // blocks of fewer threads leave a warp's lanes idle
+    constexpr unsigned qc_roomy_threads = 2 * 32;
     auto quasi_cyclic = [&](min_sum_variant& v) {
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
         const bool allow_pairs = choice.pairs && choice.wide_pairs;
+        // choice.lanes: that group where it fits (1, 2, 4 ... 32; other
+        // values fit no group), else the family's own
+        const bool lanes_valid = choice.lanes != 0 &&
+                                 (choice.lanes & (choice.lanes - 1)) == 0 &&
+                                 choice.lanes <= max_block_frames;
         for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
-            // choice.lanes: that group where it fits (1, 2, 4 ... 32; other
-            // values fit no group), else the family's own
-            const bool lanes_valid = choice.lanes != 0 &&
-                                     (choice.lanes & (choice.lanes - 1)) == 0 &&
-                                     choice.lanes <= max_block_frames;
             if (lanes_valid && qc_variant(choice.lanes, per_lane, v))
                 return true;
             if (choice.quasi_cyclic_unrolled && per_lane == 2 && g.qc_profile != 0) {
@@ -443,7 +445,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
                     min_sum_variant c{};
                     if (!qc_variant(lanes, per_lane, c))
                         continue;
-                    const bool roomy = c.threads >= 2 * 32;
+                    const bool roomy = c.threads >= qc_roomy_threads;
                     const size_t per_sm = min_sum_blocks_per_sm(c, sm, registers(c));
                     if (roomy && per_sm * (c.threads / 32) >= min_sum_qc_resident_warps) {
                         v = c;
@@ -463,24 +465,15 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
                     return true;
                 }
             }
-            auto fits = [&](unsigned lanes) {
-                const size_t frames = lanes * per_lane;
-                return binary::qc_shared_bytes(
-                           g.n, frames, g.qc_rows, g.qc_entries, false) +
-                           counter_bytes(frames) <=
-                       choice.shared_limit;
-            };
+            // the group that gives min_sum_qc_threads threads, halved until
+            // its block fits
             unsigned lanes = 1;
             while (lanes < max_block_frames &&
                    size_t(lanes) * g.qc_z < min_sum_qc_threads)
                 lanes *= 2;
-            const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
-            while (lanes > 1 && size_t(lanes) * g.qc_z > most)
-                lanes /= 2;
-            while (lanes > 1 && !fits(lanes))
-                lanes /= 2;
-            if (qc_variant(lanes, per_lane, v))
-                return true;
+            for (; lanes >= 1; lanes /= 2)
+                if (qc_variant(lanes, per_lane, v))
+                    return true;
         }
         return false;
     };
@@ -499,7 +492,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     const bool qc_chosen = quasi_cyclic(qc);
     const unsigned qc_lanes = qc.frames / (qc.pairs ? 2 : 1);
     if (qc_chosen &&
-        (choice.quasi_cyclic_first || (qc.qc_unrolled && qc.threads >= 2 * 32 &&
+        (choice.quasi_cyclic_first || (qc.qc_unrolled && qc.threads >= qc_roomy_threads &&
                                        (choice.lanes == 0 || qc_lanes == choice.lanes))))
         return qc;
 
