@@ -51,6 +51,11 @@ __device__ __forceinline__ uint32_t& qc_word(uint32_t* base, uint32_t byte)
 {
     return *reinterpret_cast<uint32_t*>(reinterpret_cast<uint8_t*>(base) + byte);
 }
+__device__ __forceinline__ uint32_t qc_word(const uint32_t* base, uint32_t byte)
+{
+    return *reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(base) +
+                                              byte);
+}
 
 //! A base row as the kernels with checks unrolled by degree read it once a
 //! row (one 16-byte load): its first record (with qc_row_barrier set where

@@ -603,6 +603,36 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
     }
 }
 
+// The exclusive or of a check's bits' belief words (their signs: the
+// halves' top bits) for a row of deg blocks, one of the degrees LO .. HI of
+// profile PROFILE, its addresses as qc_check_pair_dispatch makes them and its
+// degree found the same way: the syndrome of the kernels with checks
+// unrolled by degree, an add, a minimum, a load and an exclusive or an edge.
+template <unsigned PROFILE, unsigned LO = 1, unsigned HI = qc_profile_max_degree(PROFILE)>
+__device__ __forceinline__ uint32_t qc_row_parity_dispatch(unsigned deg,
+                                                           const uint2* row,
+                                                           uint32_t rs,
+                                                           uint32_t minus_zs,
+                                                           const uint32_t* belief)
+{
+    constexpr unsigned count = qc_profile_degrees_in(PROFILE, LO, HI);
+    static_assert(count >= 1, "a range of the profile's degrees");
+    if constexpr (count == 1) {
+        constexpr unsigned DEG = qc_profile_nth_degree(PROFILE, LO, 0);
+        uint32_t parity = 0;
+#pragma unroll
+        for (unsigned k = 0; k < DEG; ++k)
+            parity ^= qc_word(belief, qc_byte(row[k], rs, minus_zs));
+        return parity;
+    } else {
+        constexpr unsigned MID = qc_profile_nth_degree(PROFILE, LO, count / 2);
+        if (deg < MID)
+            return qc_row_parity_dispatch<PROFILE, LO, MID - 1>(
+                deg, row, rs, minus_zs, belief);
+        return qc_row_parity_dispatch<PROFILE, MID, HI>(deg, row, rs, minus_zs, belief);
+    }
+}
+
 } // namespace binary
 } // namespace kernels
 } // namespace gpuldpc

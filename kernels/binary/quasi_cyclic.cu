@@ -183,8 +183,10 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
 }
 
 // Unsatisfied checks of the frames that count (all: every frame of the
-// group; else those not done) into k.syndrome, 0 for them on entry.
-template <unsigned G, unsigned P>
+// group; else those not done) into k.syndrome, 0 for them on entry
+// (PROFILE: a row's parity as the kernels with checks unrolled by degree
+// address its bits, qc_row_parity_dispatch).
+template <unsigned G, unsigned P, unsigned PROFILE>
 __device__ void qc_count_syndromes(const min_sum_graph& g,
                                    const qc_records& rec,
                                    const uint8_t* beliefs,
@@ -201,16 +203,32 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
         counts[j] = r < z && fr < team_frames && (all || !k.done[fr]);
         any |= counts[j];
     }
-    if (any) {
-        uint32_t count[P] = {};
-        for (unsigned i = 0; i < g.qc_rows; ++i) {
-            uint32_t parity = 0; // the halves' top bits (a frame a lane: bit 15)
+    // a row's parity: the halves' top bits (a frame a lane: bit 15)
+    auto parity_of_row = [&](unsigned i) {
+        uint32_t parity = 0;
+        if constexpr (PROFILE != 0) {
+            static_assert(P == 2, "checks unrolled by degree take pair lanes");
+            const qc_row_record row = rec.rows[i];
+            parity = qc_row_parity_dispatch<PROFILE>(
+                row.degree,
+                rec.scaled + (row.first & ~qc_row_barrier),
+                r * (4 * G),
+                *rec.minus_zs,
+                reinterpret_cast<const uint32_t*>(beliefs) + f);
+        } else {
             for (uint32_t e = rec.row_offsets[i]; e < rec.row_offsets[i + 1]; ++e) {
                 const uint32_t at = qc_bit(rec.blocks[e], r, z) * G + f;
                 parity ^= P == 1
                               ? uint32_t(reinterpret_cast<const uint16_t*>(beliefs)[at])
                               : reinterpret_cast<const uint32_t*>(beliefs)[at];
             }
+        }
+        return parity;
+    };
+    if (any) {
+        uint32_t count[P] = {};
+        for (unsigned i = 0; i < g.qc_rows; ++i) {
+            const uint32_t parity = parity_of_row(i);
 #pragma unroll
             for (unsigned j = 0; j < P; ++j)
                 count[j] += (parity >> (15 + 16 * j)) & 1u;
@@ -250,7 +268,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
     read_channel<A, true, G>(p, team, state, 1, first_frame, team_frames, k);
     team.sync();
     if (p.early_termination) {
-        qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, true);
+        qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, true);
         retire_converged(team, team_frames, k);
     }
     const unsigned f = threadIdx.x & (G - 1);
@@ -268,7 +286,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
             if (!k.done[fr])
                 k.iterations[fr] = it;
         if (p.early_termination) {
-            qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, false);
+            qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, false);
             retire_converged(team, team_frames, k);
         }
     }
@@ -276,7 +294,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
     for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
         k.syndrome[fr] = 0;
     team.sync();
-    qc_count_syndromes<G, P>(g, rec, shared, team_frames, k, true);
+    qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, true);
     write_decisions<A, G>(p, team, state, first_frame, team_frames, team_frames * g.n);
     write_status(p, team, first_frame, team_frames, k);
 }
