@@ -183,7 +183,8 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
 }
 
 // Unsatisfied checks of the frames that count (all: every frame of the
-// group; else those not done) into k.syndrome, 0 for them on entry
+// group, counted; else those not done, k.syndrome nonzero for those with
+// one or more) into k.syndrome, 0 for them on entry
 // (PROFILE: a row's parity as the kernels with checks unrolled by degree
 // address its bits, qc_row_parity_dispatch).
 template <unsigned G, unsigned P, unsigned PROFILE>
@@ -225,7 +226,7 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
         }
         return parity;
     };
-    if (any) {
+    if (any && all) {
         uint32_t count[P] = {};
         for (unsigned i = 0; i < g.qc_rows; ++i) {
             const uint32_t parity = parity_of_row(i);
@@ -237,6 +238,36 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
         for (unsigned j = 0; j < P; ++j)
             if (counts[j] && count[j])
                 atomicAdd(&k.syndrome[f * P + j], count[j]);
+    } else if (any) {
+        // Between iterations only whether a frame has a failing check
+        // matters (retire_converged), not how many: a thread marks the
+        // frames whose checks it finds failing and stops once every frame
+        // it counts is marked, by it or by another thread (a frame far from
+        // converging fails checks in most rows). Frames without a failing
+        // check are never marked, so their every check is still read.
+        bool open[P];
+#pragma unroll
+        for (unsigned j = 0; j < P; ++j)
+            open[j] = counts[j];
+        for (unsigned i = 0; i < g.qc_rows; ++i) {
+            const uint32_t parity = parity_of_row(i);
+            bool more = false;
+#pragma unroll
+            for (unsigned j = 0; j < P; ++j) {
+                if (!open[j])
+                    continue;
+                uint32_t* const mark = &k.syndrome[f * P + j];
+                if ((parity >> (15 + 16 * j)) & 1u) {
+                    atomicOr(mark, 1u);
+                    open[j] = false;
+                } else if (*static_cast<volatile uint32_t*>(mark) != 0) {
+                    open[j] = false;
+                }
+                more |= open[j];
+            }
+            if (!more)
+                break;
+        }
     }
     __syncthreads();
 }
