@@ -607,7 +607,7 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
 // halves' top bits) for a row of deg blocks, one of the degrees LO .. HI of
 // profile PROFILE, its addresses as qc_check_pair_dispatch makes them and its
 // degree found the same way: the syndrome of the kernels with checks
-// unrolled by degree, an add, a minimum, a load and an exclusive or an edge.
+// unrolled by degree: an edge's qc_byte address, a load and an exclusive or.
 template <unsigned PROFILE, unsigned LO = 1, unsigned HI = qc_profile_max_degree(PROFILE)>
 __device__ __forceinline__ uint32_t qc_row_parity_dispatch(unsigned deg,
                                                            const uint2* row,
