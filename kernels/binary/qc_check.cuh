@@ -46,6 +46,10 @@ __device__ __forceinline__ uint32_t qc_byte(uint2 scaled, uint32_t rs, uint32_t 
     const uint32_t c = rs + scaled.y;
     return scaled.x + min(c, c + minus_zs);
 }
+// qc_byte's S: the bytes of a bit's belief words in a group of G lanes of
+// 4-byte pair words
+template <unsigned G>
+constexpr uint32_t qc_pair_bit_bytes = 4 * G;
 // the word at byte offset \p byte of \p base
 __device__ __forceinline__ uint32_t& qc_word(uint32_t* base, uint32_t byte)
 {
@@ -78,6 +82,12 @@ struct qc_records {
     const uint2* scaled = nullptr;
     const qc_row_record* rows = nullptr;
     const uint32_t* minus_zs = nullptr; // -z S (qc_byte)
+
+    // the scaled blocks of \p row
+    __device__ __forceinline__ const uint2* row_blocks(const qc_row_record& row) const
+    {
+        return scaled + (row.first & ~qc_row_barrier);
+    }
 };
 
 // A check's messages out, stored: the sign of the message at position k in

@@ -542,22 +542,38 @@ qc_profile_nth_degree(unsigned profile, unsigned lo, unsigned n)
     return 0;
 }
 
-// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for a row
-// of deg blocks, one of the degrees LO .. HI that rows of profile PROFILE
-// have (the host gives the kernel of a profile only codes whose rows have
-// its degrees): a check's code for each degree the profile has, a few KB
-// (the code of every row unrolled in turn, 5G NR BG1's 316 blocks, outgrows
-// the instruction cache), chosen by halving the profile's degrees (Wi-Fi
-// rate 3/4's rows of 14 and 15 blocks: 4 tests a row instead of 14 or 15 in
-// a chain). COMPACT (HALF only): rows of up to min_sum_qc_compact_degree
-// blocks keep compact words (qc_half_compact).
-template <unsigned G,
-          unsigned PROFILE,
-          bool HALF,
-          bool COMPACT,
+// f(std::integral_constant<unsigned, deg>) for a row of deg blocks, one of
+// the degrees LO .. HI that rows of profile PROFILE have (the host gives the
+// kernels of a profile only codes whose rows have its degrees): the degree
+// found by halving the profile's degrees at compile time (Wi-Fi rate 3/4's
+// rows of 14 and 15 blocks: 4 tests a row instead of 14 or 15 in a chain).
+template <unsigned PROFILE,
           unsigned LO = 1,
           unsigned HI = qc_profile_max_degree(PROFILE),
-          typename Rule>
+          typename F>
+__device__ __forceinline__ auto qc_with_row_degree(unsigned deg, F&& f)
+{
+    constexpr unsigned count = qc_profile_degrees_in(PROFILE, LO, HI);
+    static_assert(count >= 1, "a range of the profile's degrees");
+    if constexpr (count == 1) {
+        return f(
+            std::integral_constant<unsigned, qc_profile_nth_degree(PROFILE, LO, 0)>{});
+    } else {
+        // the first degree of the upper half
+        constexpr unsigned MID = qc_profile_nth_degree(PROFILE, LO, count / 2);
+        if (deg < MID)
+            return qc_with_row_degree<PROFILE, LO, MID - 1>(deg, f);
+        return qc_with_row_degree<PROFILE, MID, HI>(deg, f);
+    }
+}
+
+// qc_check_pair_of_degree<G, deg> (HALF: qc_check_half_of_degree) for a row
+// of deg blocks of profile PROFILE: a check's code for each degree the
+// profile has, a few KB (the code of every row unrolled in turn, 5G NR
+// BG1's 316 blocks, outgrows the instruction cache). COMPACT (HALF only):
+// rows of up to min_sum_qc_compact_degree blocks keep compact words
+// (qc_half_compact).
+template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT, typename Rule>
 __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        const uint2* row,
                                                        uint32_t rs,
@@ -569,10 +585,8 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                        uint32_t keep)
 {
     static_assert(HALF || !COMPACT, "compact words are fp16 pairs'");
-    constexpr unsigned count = qc_profile_degrees_in(PROFILE, LO, HI);
-    static_assert(count >= 1, "a range of the profile's degrees");
-    if constexpr (count == 1) {
-        constexpr unsigned DEG = qc_profile_nth_degree(PROFILE, LO, 0);
+    qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
+        constexpr unsigned DEG = decltype(degree)::value;
         // beliefs limited at a row's first positions (the host puts the
         // columns that may reach the limit there)
         constexpr unsigned LIMITED = qc_profile_limited_positions(PROFILE);
@@ -591,46 +605,28 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
                                                      static_cast<uint4*>(word),
                                                      rule,
                                                      keep);
-    } else {
-        // the first degree of the upper half
-        constexpr unsigned MID = qc_profile_nth_degree(PROFILE, LO, count / 2);
-        if (deg < MID)
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, LO, MID - 1>(
-                deg, row, rs, minus_zs, belief, old_word, word, rule, keep);
-        else
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT, MID, HI>(
-                deg, row, rs, minus_zs, belief, old_word, word, rule, keep);
-    }
+    });
 }
 
 // The exclusive or of a check's bits' belief words (their signs: the
-// halves' top bits) for a row of deg blocks, one of the degrees LO .. HI of
-// profile PROFILE, its addresses as qc_check_pair_dispatch makes them and its
-// degree found the same way: the syndrome of the kernels with checks
-// unrolled by degree: an edge's qc_byte address, a load and an exclusive or.
-template <unsigned PROFILE, unsigned LO = 1, unsigned HI = qc_profile_max_degree(PROFILE)>
+// halves' top bits) for a row of deg blocks of profile PROFILE, its
+// addresses as qc_check_pair_dispatch makes them: the syndrome of the
+// kernels with checks unrolled by degree, an edge's qc_byte address, a load
+// and an exclusive or.
+template <unsigned PROFILE>
 __device__ __forceinline__ uint32_t qc_row_parity_dispatch(unsigned deg,
                                                            const uint2* row,
                                                            uint32_t rs,
                                                            uint32_t minus_zs,
                                                            const uint32_t* belief)
 {
-    constexpr unsigned count = qc_profile_degrees_in(PROFILE, LO, HI);
-    static_assert(count >= 1, "a range of the profile's degrees");
-    if constexpr (count == 1) {
-        constexpr unsigned DEG = qc_profile_nth_degree(PROFILE, LO, 0);
+    return qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
         uint32_t parity = 0;
 #pragma unroll
-        for (unsigned k = 0; k < DEG; ++k)
+        for (unsigned k = 0; k < decltype(degree)::value; ++k)
             parity ^= qc_word(belief, qc_byte(row[k], rs, minus_zs));
         return parity;
-    } else {
-        constexpr unsigned MID = qc_profile_nth_degree(PROFILE, LO, count / 2);
-        if (deg < MID)
-            return qc_row_parity_dispatch<PROFILE, LO, MID - 1>(
-                deg, row, rs, minus_zs, belief);
-        return qc_row_parity_dispatch<PROFILE, MID, HI>(deg, row, rs, minus_zs, belief);
-    }
+    });
 }
 
 } // namespace binary

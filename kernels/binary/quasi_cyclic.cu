@@ -137,7 +137,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     const bool mine = live && r < z, read = mine && !first;
     const uint32_t lane = r * G + f;
     // the bytes of a bit's belief words (qc_byte)
-    constexpr uint32_t S = 4 * G;
+    constexpr uint32_t S = qc_pair_bit_bytes<G>;
     const uint32_t rs = r * S, minus_zs = *rec.minus_zs;
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
     using A = std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>;
@@ -168,16 +168,15 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                 next = load(word, row.word_bytes);
         }
         if (mine)
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(
-                now.degree,
-                rec.scaled + (now.first & ~qc_row_barrier),
-                rs,
-                minus_zs,
-                belief,
-                old,
-                here,
-                rule,
-                keep);
+            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
+                                                              rec.row_blocks(now),
+                                                              rs,
+                                                              minus_zs,
+                                                              belief,
+                                                              old,
+                                                              here,
+                                                              rule,
+                                                              keep);
     }
     __syncthreads();
 }
@@ -212,8 +211,8 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
             const qc_row_record row = rec.rows[i];
             parity = qc_row_parity_dispatch<PROFILE>(
                 row.degree,
-                rec.scaled + (row.first & ~qc_row_barrier),
-                r * (4 * G),
+                rec.row_blocks(row),
+                r * qc_pair_bit_bytes<G>,
                 *rec.minus_zs,
                 reinterpret_cast<const uint32_t*>(beliefs) + f);
         } else {
@@ -362,7 +361,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
         // the kernels with checks unrolled by degree: the rows and the
         // blocks scaled to bytes (qc_byte, S bytes a bit: pair words)
         static_assert(P == 2, "checks unrolled by degree take pair lanes");
-        constexpr uint32_t S = 4 * G;
+        constexpr uint32_t S = qc_pair_bit_bytes<G>;
         const size_t at = qc_unrolled_records_offset(g.n, F, g.qc_rows, g.qc_entries);
         qc_row_record* const rows = reinterpret_cast<qc_row_record*>(shared + at);
         uint2* const scaled = reinterpret_cast<uint2*>(rows + g.qc_rows);
