@@ -122,6 +122,7 @@ BOOST_AUTO_TEST_CASE(builtin_names)
     BOOST_CHECK_EQUAL(load_named_code("dvbs2:1/2:short").n(), 16200u);
     BOOST_CHECK_EQUAL(load_named_code("nr:2:52").n(), 52u * 52);
     BOOST_CHECK_EQUAL(load_named_code("wifi:648:3/4").k(), 486u);
+    BOOST_CHECK_EQUAL(load_named_code("wimax:576:5/6").k(), 480u);
 }
 
 BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
@@ -136,6 +137,9 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
                               "nr:x:52",
                               "wifi:1944",
                               "wifi:big:1/2",
+                              "wimax",
+                              "wimax:2304",
+                              "wimax:1/2:2304",
                               "regular_3_6_n97_gf2",
                               "regular_3_6_n96_gf2.qc",
                               "" }) {
@@ -145,6 +149,8 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
                                   "nr:BG:Z",
                                   "wifi:N:RATE",
                                   "1944",
+                                  "wimax:N:RATE",
+                                  "3/4B",
                                   "regular_3_6_n96_gf2",
                                   "regular_2_4_n64_gf256" })
             BOOST_CHECK_MESSAGE(what.find(part) != std::string::npos,
@@ -152,8 +158,11 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
         BOOST_CHECK_MESSAGE(what.find("code '" + std::string(spec) + "'") == 0, what);
     }
     // parameters a family does not have: its own allowed values, with the name
-    for (const char* spec :
-         { "dvbs2:7/8", "dvbs2:9/10:short", "nr:3:52", "wifi:1000:1/2" }) {
+    for (const char* spec : { "dvbs2:7/8",
+                              "dvbs2:9/10:short",
+                              "nr:3:52",
+                              "wifi:1000:1/2",
+                              "wimax:2304:7/8" }) {
         const std::string what = message_of<std::invalid_argument>(spec);
         BOOST_CHECK_MESSAGE(what.find("code '" + std::string(spec) + "': ") == 0 &&
                                 what.find("allowed") != std::string::npos,

@@ -255,8 +255,20 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
                1.5,
                small() ? 2 : 40,
                3);
-    if (!small())
+    // DVB-S2 at other rates: checks of 4 to 5 edges (1/4) and of 30 (9/10)
+    check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/4", "short")),
+               1.0,
+               small() ? 2 : 40,
+               8);
+    check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("8/9", "short")),
+               3.8,
+               small() ? 2 : 40,
+               9);
+    if (!small()) {
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 1.0, 33, 4);
+        check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("3/5")), 2.3, 21, 10);
+        check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("9/10")), 3.9, 21, 11);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(gpu_min_sum_wide_pairs_equal_cpu, *utf::precondition(gpu_present()))
@@ -411,6 +423,22 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "wifi 1944 3/4",
           std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "3/4")),
           3.2 },
+        // IEEE 802.16e: z = 24 (the smallest), z = 56 with rate 2/3A's shifts
+        // taken modulo z, z = 96 at rate 3/4B, and rate 5/6 (rows of 20
+        // blocks: beyond the unrolled kernels' profiles)
+        { "wimax 576 1/2",
+          std::make_shared<ldpc_code>(ldpc_code::wimax(576, "1/2")),
+          2.2 },
+        { "wimax 1344 2/3A",
+          std::make_shared<ldpc_code>(ldpc_code::wimax(1344, "2/3A")),
+          2.8 },
+        { "wimax 2304 3/4B",
+          std::make_shared<ldpc_code>(ldpc_code::wimax(2304, "3/4B")),
+          3.2 },
+        { "wimax 2304 5/6",
+          std::make_shared<ldpc_code>(ldpc_code::wimax(2304, "5/6")),
+          4.0 },
+        { "wifi 648 5/6", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "5/6")), 4.2 },
     };
     {
         // through an alist file: the structure found in H

@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Codes of standards built into the module: DVB-S2, 5G NR and IEEE 802.11n.
+// Codes of standards built into the module: DVB-S2, 5G NR, IEEE 802.11n and
+// IEEE 802.16e.
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -408,12 +409,12 @@ BOOST_AUTO_TEST_CASE(wifi_codes_have_the_standards_shape)
     std::mt19937 rng(13);
     // nonzero blocks of the base matrices: the tables are read whole
     const std::map<std::string, unsigned> blocks = {
-        { "648 1/2", 88 },  { "648 2/3", 88 },  { "648 3/4", 88 },
-        { "1296 1/2", 86 }, { "1296 2/3", 88 }, { "1296 3/4", 88 },
-        { "1944 1/2", 86 }, { "1944 2/3", 88 }, { "1944 3/4", 85 }
+        { "648 1/2", 88 },  { "648 2/3", 88 },  { "648 3/4", 88 },  { "1296 1/2", 86 },
+        { "1296 2/3", 88 }, { "1296 3/4", 88 }, { "1944 1/2", 86 }, { "1944 2/3", 88 },
+        { "1944 3/4", 85 }, { "648 5/6", 88 },  { "1296 5/6", 85 }, { "1944 5/6", 79 }
     };
     for (unsigned n : { 648u, 1296u, 1944u })
-        for (const char* rate : { "1/2", "2/3", "3/4" }) {
+        for (const char* rate : { "1/2", "2/3", "3/4", "5/6" }) {
             BOOST_TEST_CONTEXT("n=" << n << ", rate " << rate)
             {
                 const auto code = ldpc_code::wifi(n, rate);
@@ -444,12 +445,104 @@ BOOST_AUTO_TEST_CASE(wifi_codes_have_the_standards_shape)
         }
     BOOST_CHECK_EQUAL(ldpc_code::load("wifi:1296:2/3").k(), 864u);
     for (const char* bad :
-         { "wifi:1944:5/6", "wifi:1000:1/2", "wifi:1944", "wifi:x:1/2" }) {
+         { "wifi:1944:7/8", "wifi:1000:1/2", "wifi:1944", "wifi:x:1/2" }) {
         try {
             ldpc_code::load(bad);
             BOOST_ERROR("accepted " << bad);
         } catch (const std::invalid_argument& e) {
             BOOST_TEST_MESSAGE(e.what());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(wimax_codes_have_the_standards_shape)
+{
+    std::mt19937 rng(17);
+    struct rate_shape {
+        const char* rate;
+        unsigned info_columns; // of 24
+        unsigned blocks;       // nonzero blocks of the base matrix
+    };
+    const rate_shape rates[] = { { "1/2", 12, 76 },  { "2/3A", 16, 80 },
+                                 { "2/3B", 16, 81 }, { "3/4A", 18, 85 },
+                                 { "3/4B", 18, 88 }, { "5/6", 20, 80 } };
+    for (const auto& r : rates) {
+        // every rate at the largest z (the table as printed), its parity part
+        // the dual diagonal that makes it encodable: a first parity column of
+        // three blocks, the outer two of one shift (their sum cancels in the
+        // sum of the rows), then a staircase of unshifted identities
+        const auto largest = ldpc_code::wimax(2304, r.rate).quasi_cyclic_base();
+        BOOST_TEST_CONTEXT("rate " << r.rate)
+        {
+            const unsigned rows = 24 - r.info_columns;
+            BOOST_REQUIRE_EQUAL(largest.rows, rows);
+            BOOST_REQUIRE_EQUAL(largest.cols, 24u);
+            auto at = [&](unsigned i, unsigned j) { return largest.shifts[i * 24 + j]; };
+            std::vector<unsigned> first;
+            for (unsigned i = 0; i < rows; ++i)
+                if (at(i, r.info_columns) >= 0)
+                    first.push_back(i);
+            BOOST_REQUIRE_EQUAL(first.size(), 3u);
+            BOOST_CHECK_EQUAL(first.front(), 0u);
+            BOOST_CHECK_EQUAL(first.back(), rows - 1);
+            BOOST_CHECK_EQUAL(at(0, r.info_columns), at(rows - 1, r.info_columns));
+            for (unsigned j = r.info_columns + 1; j < 24; ++j)
+                for (unsigned i = 0; i < rows; ++i) {
+                    const bool staircase =
+                        i + r.info_columns + 1 == j || i + r.info_columns == j;
+                    BOOST_CHECK_EQUAL(at(i, j), staircase ? 0 : -1);
+                }
+        }
+        for (unsigned n : { 576u, 672u, 1440u, 2304u })
+            BOOST_TEST_CONTEXT("n=" << n << ", rate " << r.rate)
+            {
+                const auto code = ldpc_code::wimax(n, r.rate);
+                const unsigned z = n / 24;
+                BOOST_CHECK_EQUAL(code.n(), n);
+                BOOST_CHECK_EQUAL(code.k(), r.info_columns * z); // H of full rank
+                BOOST_CHECK_EQUAL(code.num_edges(), r.blocks * z);
+                BOOST_CHECK_EQUAL(code.quasi_cyclic_base().z, z);
+                const auto& info_at = code.info_positions();
+                for (unsigned i = 0; i < code.k(); ++i)
+                    BOOST_REQUIRE_EQUAL(info_at[i], i);
+                BOOST_CHECK_EQUAL(code.layered_runs().size() - 1, code.m() / z);
+                std::vector<uint8_t> info(code.k()), cw(code.n());
+                for (auto& b : info)
+                    b = rng() & 1;
+                code.encode(info.data(), cw.data(), 1);
+                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+                BOOST_CHECK(std::equal(info.begin(), info.end(), cw.begin()));
+            }
+    }
+    // the shifts scaled as 802.16-2009 8.4.9.2.5.1 says: floor(p z / 96),
+    // and modulo z for rate 2/3A (entries of the first rows at z0 = 96: rate
+    // 1/2 (0, 1) = 94, (0, 2) = 73; rate 2/3A (1, 4) = 36, (2, 7) = 40)
+    const auto half = ldpc_code::wimax(576, "1/2").quasi_cyclic_base();
+    BOOST_CHECK_EQUAL(half.shifts[1], 94 * 24 / 96);
+    BOOST_CHECK_EQUAL(half.shifts[2], 73 * 24 / 96);
+    BOOST_CHECK_EQUAL(ldpc_code::wimax(1440, "1/2").quasi_cyclic_base().shifts[1],
+                      94 * 60 / 96);
+    const auto a576 = ldpc_code::wimax(576, "2/3A").quasi_cyclic_base();
+    BOOST_CHECK_EQUAL(a576.shifts[24 + 4], 36 % 24);
+    BOOST_CHECK_EQUAL(a576.shifts[48 + 7], 40 % 24);
+    BOOST_CHECK_EQUAL(ldpc_code::wimax(960, "2/3A").quasi_cyclic_base().shifts[24 + 4],
+                      36 % 40);
+    // by name, the type letter in either case
+    BOOST_CHECK_EQUAL(ldpc_code::load("wimax:1152:3/4b").k(), 864u);
+    BOOST_CHECK(ldpc_code::load("wimax:1152:3/4B").quasi_cyclic_base().shifts ==
+                ldpc_code::wimax(1152, "3/4b").quasi_cyclic_base().shifts);
+    for (const char* bad : { "wimax:2304:2/3",
+                             "wimax:600:1/2",
+                             "wimax:2400:1/2",
+                             "wimax:480:1/2",
+                             "wimax:2304",
+                             "wimax:x:1/2" }) {
+        try {
+            ldpc_code::load(bad);
+            BOOST_ERROR("accepted " << bad);
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST_MESSAGE(e.what());
+            BOOST_CHECK(std::string(e.what()).find("allowed") != std::string::npos);
         }
     }
 }

@@ -149,14 +149,17 @@ void run_sections(const context& ctx, const options& o)
         bench_decoder(ctx, only_named(paths, o.only, file_name), reps);
     }
     // binary codes in 8-bit min-sum: the shipped rate-1/2 code, ../shared's
-    // binary codes when given (--code), IEEE 802.11n, DVB-S2 (rate 1/2 also
-    // through an alist: no structure known, the decoder colours it), 5G NR
+    // binary codes when given (--code), IEEE 802.11n and 802.16e (rate 5/6:
+    // rows of 20 blocks), DVB-S2 (rate 1/2 also through an alist: no
+    // structure known, the decoder colours it), 5G NR
     std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist" };
     for (const auto& c : o.extra_codes)
         if (load_bench_code(c).q() == 2)
             binary.push_back(c);
     for (const char* c : { "wifi:648:1/2",
                            "wifi:1944:1/2",
+                           "wimax:2304:1/2",
+                           "wimax:2304:5/6",
                            "dvbs2:1/2:short",
                            "dvbs2:1/4",
                            "dvbs2:1/2",

@@ -147,15 +147,19 @@ ldpc_code builtin_code(const std::string& spec,
             const long rows = params.size() == 3 ? small_number(params[2]) : 0;
             return ldpc_code::nr(unsigned(bg), unsigned(z), unsigned(rows));
         }
-        // wifi
+        // wifi, wimax: N:RATE
+        const bool wifi = family == "wifi";
+        const std::string form = wifi ? "an IEEE 802.11n code is wifi:N:RATE, e.g. "
+                                        "wifi:1944:1/2"
+                                      : "an IEEE 802.16e code is wimax:N:RATE, e.g. "
+                                        "wimax:2304:1/2";
         if (params.size() != 2 || empty_part)
-            throw missing("an IEEE 802.11n code is wifi:N:RATE, e.g. wifi:1944:1/2");
+            throw missing(form);
         const long n = small_number(params[0]);
         if (n < 0)
-            throw missing("'" + params[0] +
-                          "' is not a number; an IEEE 802.11n code is wifi:N:RATE, "
-                          "e.g. wifi:1944:1/2");
-        return ldpc_code::wifi(unsigned(n), params[1]);
+            throw missing("'" + params[0] + "' is not a number; " + form);
+        return wifi ? ldpc_code::wifi(unsigned(n), params[1])
+                    : ldpc_code::wimax(unsigned(n), params[1]);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (what.compare(0, 6, "code '") == 0)
@@ -206,13 +210,14 @@ std::string code_names_help()
            "), nr:BG:Z or nr:BG:Z:ROWS (5G NR, BG 1 or 2, Z = a*2^j <= 384 with a "
            "in 2, 3, 5, 7, 9, 11, 13, 15, ROWS 4 .. 46 for BG1 and 4 .. 42 for "
            "BG2, 0 all), wifi:N:RATE (IEEE 802.11n, N 648, 1296 or 1944, RATE 1/2, "
-           "2/3 or 3/4)";
+           "2/3, 3/4 or 5/6), wimax:N:RATE (IEEE 802.16e, N 576 .. 2304 in steps of 96, "
+           "RATE 1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6)";
 }
 
 ldpc_code load_named_code(const std::string& spec, const code_io_options& opts)
 {
     const std::string family = spec.substr(0, spec.find(':'));
-    if (family == "dvbs2" || family == "nr" || family == "wifi") {
+    if (family == "dvbs2" || family == "nr" || family == "wifi" || family == "wimax") {
         std::vector<std::string> params;
         if (family.size() < spec.size())
             params = split(spec.substr(family.size() + 1), ':');
@@ -235,7 +240,8 @@ ldpc_code load_named_code(const std::string& spec, const code_io_options& opts)
             "cannot open code file '" + spec + "': " + std::strerror(error);
         const std::string base = spec.substr(spec.find_last_of('/') + 1);
         std::string hint = "; expected a code file, a shipped code's name or a built-in "
-                           "code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE)";
+                           "code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, "
+                           "wimax:N:RATE)";
         for (const auto& [name, file] : codes_in(shipped_codes_dir()))
             if (base == name || base == file) {
                 hint = "; the shipped code '" + name + "' loads by its name alone";

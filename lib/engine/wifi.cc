@@ -30,7 +30,7 @@ ldpc_code ldpc_code::wifi(unsigned n, const std::string& rate)
     if (!found)
         throw std::invalid_argument("rate='" + rate +
                                     "' is not available for IEEE 802.11n codes; "
-                                    "allowed: 1/2, 2/3, 3/4");
+                                    "allowed: 1/2, 2/3, 3/4, 5/6");
     base_matrix base;
     base.rows = found->rows;
     base.cols = 24;

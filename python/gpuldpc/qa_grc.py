@@ -118,6 +118,8 @@ def code_sources():
                 "nr_rows": "8"}, "nr:2:52:8"),
         "wifi": ({"code_source": "wifi", "wifi_n": "648", "wifi_rate": "2/3"},
                  "wifi:648:2/3"),
+        "wimax": ({"code_source": "wimax", "wimax_n": "672", "wimax_rate": "3/4B"},
+                  "wimax:672:3/4B"),
     }
 
 

@@ -285,5 +285,24 @@ class qa_ldpc_code(gr_unittest.TestCase):
         self.assertEqual(z, 3)
         np.testing.assert_array_equal(own, shifts)
 
+    def test_wimax(self):
+        # IEEE 802.16e: z = n / 24, the shifts of z0 = 96 scaled down
+        # (floor(p z / 96); modulo z for rate 2/3A), named or constructed
+        rng = np.random.default_rng(5)
+        for n, rate, k in ((576, '1/2', 288), (1344, '2/3A', 896), (2304, '5/6', 1920)):
+            code = gpuldpc.ldpc_code.wimax(n, rate)
+            self.assertEqual((code.n, code.k, code.lifting), (n, k, n // 24))
+            np.testing.assert_array_equal(
+                gpuldpc.ldpc_code.load(f'wimax:{n}:{rate}').base_matrix, code.base_matrix)
+            cw = code.encode(rng.integers(0, 2, (3, code.k), dtype=np.uint8))
+            np.testing.assert_array_equal(code.syndrome_weight(cw), 0)
+        self.assertEqual(gpuldpc.ldpc_code.wimax(576, '1/2').base_matrix[0, 1], 94 * 24 // 96)
+        self.assertEqual(gpuldpc.ldpc_code.wimax(576, '2/3A').base_matrix[1, 4], 36 % 24)
+        with self.assertRaisesRegex(ValueError, r"n=600 is not an IEEE 802\.16e codeword "
+                                    r"length; allowed: 576 \.\. 2304"):
+            gpuldpc.ldpc_code.wimax(600, '1/2')
+        with self.assertRaisesRegex(ValueError, r"rate='2/3' .*allowed: 1/2, 2/3A"):
+            gpuldpc.ldpc_code.wimax(576, '2/3')
+
 if __name__ == '__main__':
     gr_unittest.run(qa_ldpc_code)

@@ -219,10 +219,12 @@ def list_codes():
         lines.append(f"{name:32} n={c.n:<6} k={c.k:<6} GF({c.q})")
     lines += ["built in: dvbs2:RATE[:short] (DVB-S2; RATE 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, "
               "3/4, 4/5, 5/6, 8/9, 9/10, short frames to 8/9)",
-              "          nr:BG:Z (5G NR; BG 1 or 2, Z = a*2^j <= 384, a in 2, 3, 5, 7, 9, "
-              "11, 13, 15)",
-              "          wifi:N:RATE (IEEE 802.11n; N 648, 1296 or 1944, RATE 1/2, 2/3 "
-              "or 3/4)"]
+              "          nr:BG:Z[:ROWS] (5G NR; BG 1 or 2, Z = a*2^j <= 384, a in 2, 3, "
+              "5, 7, 9, 11, 13, 15; ROWS 4 .. 46 for BG1, 4 .. 42 for BG2)",
+              "          wifi:N:RATE (IEEE 802.11n; N 648, 1296 or 1944, RATE 1/2, 2/3, "
+              "3/4 or 5/6)",
+              "          wimax:N:RATE (IEEE 802.16e; N 576 .. 2304 in steps of 96, RATE "
+              "1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6)"]
     return "\n".join(lines)
 
 
@@ -275,7 +277,7 @@ def make_parser():
     p.add_argument("--code",
                    help="a shipped code's name (--list-codes lists them), a parity-check "
                         "matrix file (alist, nb-alist, .qc) or a built-in code: "
-                        "dvbs2:RATE[:short], nr:BG:Z, wifi:N:RATE")
+                        "dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE")
     p.add_argument("--list-codes", action="store_true",
                    help="list the shipped codes (name, n, k, q) and the built-in "
                         "families, then exit")

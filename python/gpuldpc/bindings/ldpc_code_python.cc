@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(b28ebf4b3f4813cf60ab94c41527d6ad) */
+/* BINDTOOL_HEADER_FILE_HASH(8fdde95dbf671cf5ba4e57f3cdb82170) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -160,9 +160,23 @@ void bind_ldpc_code(py::module& m)
             },
             py::arg("n"),
             py::arg("rate"),
-            "An IEEE 802.11n LDPC code (n = 648, 1296 or 1944; rate '1/2', '2/3' or "
-            "'3/4'), from the base matrices of IEEE Std 802.11 Annex F; "
+            "An IEEE 802.11n LDPC code (n = 648, 1296 or 1944; rate '1/2', '2/3', "
+            "'3/4' or '5/6'), from the base matrices of IEEE Std 802.11 Annex F; "
             "load('wifi:1944:1/2') names it too.")
+        .def_static(
+            "wimax",
+            [](long long n_arg, const std::string& rate) {
+                const unsigned n =
+                    int_arg<unsigned>(n_arg, "n", "576 .. 2304 in steps of 96");
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::wimax(n, rate));
+            },
+            py::arg("n"),
+            py::arg("rate"),
+            "An IEEE 802.16e LDPC code (n = 576 .. 2304 in steps of 96; rate '1/2', "
+            "'2/3A', '2/3B', '3/4A', '3/4B' or '5/6'), from the base matrices of IEEE "
+            "Std 802.16 clause 8.4.9.2.5.1 scaled to z = n / 24; "
+            "load('wimax:2304:1/2') names it too.")
         .def_static(
             "from_base_matrix",
             [](py::object shifts_arg, long long z, py::object transmitted) {

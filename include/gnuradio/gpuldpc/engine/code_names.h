@@ -14,7 +14,8 @@
  * files: the codes shipped with the module (the files of its codes
  * directory, named by file name with or without its extension, e.g.
  * "regular_3_6_n1008_gf2" or "regular_3_6_n1008_gf2.alist") and the built-in
- * codes of standards ("dvbs2:RATE[:short]", "nr:BG:Z", "wifi:N:RATE").
+ * codes of standards ("dvbs2:RATE[:short]", "nr:BG:Z[:ROWS]", "wifi:N:RATE",
+ * "wimax:N:RATE").
  * ldpc_code::load() takes these names wherever no file of that name exists,
  * and so does every entry point that takes a code file (the blocks, the
  * Python bindings, gpuldpc-sim, gpuldpc-link, gpuldpc-bench).

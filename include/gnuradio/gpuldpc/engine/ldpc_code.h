@@ -224,10 +224,26 @@ public:
      *
      * Quasi-cyclic (quasi_cyclic_base()); nothing punctured or shortened.
      * \param n 648, 1296 or 1944
-     * \param rate "1/2", "2/3" or "3/4" (5/6 is not built in)
+     * \param rate "1/2", "2/3", "3/4" or "5/6"
      * \throws std::invalid_argument naming the argument and the allowed values
      */
     static ldpc_code wifi(unsigned n, const std::string& rate);
+
+    /*!
+     * \brief An IEEE 802.16e (mobile WiMAX) LDPC code (IEEE Std 802.16-2009,
+     * clause 8.4.9.2.5.1): 24 base columns lifted by z = n / 24, the
+     * standard's shifts for z0 = 96 scaled to z (modulo z for rate 2/3A,
+     * floor(p z / 96) for the others).
+     *
+     * Quasi-cyclic (quasi_cyclic_base()); nothing punctured or shortened;
+     * information bits first.
+     * \param n 576 .. 2304 in steps of 96 (z = 24 .. 96 in steps of 4)
+     * \param rate "1/2", "2/3A", "2/3B", "3/4A", "3/4B" or "5/6" (the code
+     *        type's letter in either case)
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code wimax(unsigned n, const std::string& rate);
+
     /*! Reads from a stream; \p name is used in error messages. */
     static ldpc_code
     read(std::istream& in, const std::string& name, const code_io_options& opts = {});
