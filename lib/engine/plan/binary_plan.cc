@@ -178,16 +178,20 @@ min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limit
         if (same)
             return profile;
     }
-    // other base matrices: rows of up to 16 blocks, and few enough rows for
-    // min_sum_qc_sync_rows()
-    if (rows > 64 ||
-        limited > binary::qc_profile_limited_positions(binary::qc_profile_any16))
+    // other base matrices: rows of up to 16 blocks, or up to 20, and few
+    // enough rows for min_sum_qc_sync_rows()
+    if (rows > 64)
         return 0;
-    for (unsigned i = 0; i < rows; ++i)
-        if (!binary::qc_profile_has_degree(binary::qc_profile_any16,
-                                           row_offsets[i + 1] - row_offsets[i]))
-            return 0;
-    return binary::qc_profile_any16;
+    for (const unsigned profile :
+         { binary::qc_profile_any16, binary::qc_profile_any20 }) {
+        bool fits = limited <= binary::qc_profile_limited_positions(profile);
+        for (unsigned i = 0; i < rows && fits; ++i)
+            fits = binary::qc_profile_has_degree(profile,
+                                                 row_offsets[i + 1] - row_offsets[i]);
+        if (fits)
+            return profile;
+    }
+    return 0;
 }
 
 uint64_t
