@@ -11,7 +11,7 @@
 // The row degrees the quasi-cyclic family unrolls checks for
 // (min_sum_graph::qc_profile): those of 5G NR's base graphs, whose rows the
 // host matches against the tables here, and any degree up to 16, or up to
-// 20, for other base matrices. One definition for nvcc and g++.
+// 24, for other base matrices. One definition for nvcc and g++.
 
 #include "binary/state_layout.h"
 
@@ -24,13 +24,12 @@ namespace binary {
 //! than 5G NR's).
 constexpr unsigned qc_profile_any16 = 3;
 
-//! The profile of base matrices with rows of 17 to 20 blocks (rate 5/6 of
-//! IEEE 802.16e, 20; of IEEE 802.11n n = 1944, 19 and 20): kernels of their
-//! own, so that the larger checks' registers and the deeper dispatch leave
-//! any16's kernels as they are. 20 is what the fp16 kernels' stored word
-//! holds (qc_half_stored); longer rows (IEEE 802.11n n = 648 and 1296 at
-//! rate 5/6: 21 and 22) take the loop kernel.
-constexpr unsigned qc_profile_any20 = 4;
+//! The profile of base matrices with rows of 17 to 24 blocks (rate 5/6 of
+//! IEEE 802.16e, 20; of IEEE 802.11n, 19 to 22): kernels of their own, so
+//! that the larger checks' registers and the deeper dispatch leave any16's
+//! kernels as they are. 24 is what the fp16 kernels' stored word holds
+//! (qc_half_stored).
+constexpr unsigned qc_profile_any24 = 4;
 
 //! Base rows of profile \p profile (1: 5G NR base graph 1, 2: base graph 2;
 //! else 0: any).
@@ -69,8 +68,8 @@ GPULDPC_BINARY_HD constexpr bool qc_profile_has_degree(unsigned profile, unsigne
 {
     if (profile == qc_profile_any16)
         return degree >= 1 && degree <= 16;
-    if (profile == qc_profile_any20)
-        return degree >= 1 && degree <= 20;
+    if (profile == qc_profile_any24)
+        return degree >= 1 && degree <= 24;
     for (unsigned i = 0; i < qc_profile_rows(profile); ++i)
         if (qc_profile_degree(profile, i) == degree)
             return true;
@@ -93,8 +92,8 @@ GPULDPC_BINARY_HD constexpr unsigned qc_profile_max_degree(unsigned profile)
 {
     if (profile == qc_profile_any16)
         return 16;
-    if (profile == qc_profile_any20)
-        return 20;
+    if (profile == qc_profile_any24)
+        return 24;
     unsigned d = 0;
     for (unsigned i = 0; i < qc_profile_rows(profile); ++i)
         d = qc_profile_degree(profile, i) > d ? qc_profile_degree(profile, i) : d;

@@ -247,7 +247,7 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
 template <unsigned K>
 __device__ __forceinline__ __half2 qc_at_position(uint32_t biased)
 {
-    static_assert(K < 20, "a word holds 20 positions");
+    static_assert(K < 24, "a word holds 24 positions");
     const __half2 t = __hsub2(as_half2(biased), __float2half2_rn(1024.0f + K));
     return __hfma2_sat(__hneg2(t), t, __float2half2_rn(1.0f));
 }
@@ -258,7 +258,7 @@ __device__ __forceinline__ __half2 qc_at_position(uint32_t biased)
 // (exact in fp16), turned into bits once a check.
 template <unsigned DEG>
 struct qc_half_bits {
-    static_assert(DEG <= 20, "a word holds 20 positions");
+    static_assert(DEG <= 24, "a word holds 24 positions");
     static constexpr unsigned runs = (DEG + 9) / 10;
     uint32_t sum[runs] = {};
 
@@ -298,6 +298,14 @@ struct qc_half_bits {
         else
             return 0u;
     }
+    // positions 20 to 23 in bits 0-3 of each half
+    __device__ __forceinline__ uint32_t top() const
+    {
+        if constexpr (DEG > 20)
+            return run<2>() & 0x000f000fu;
+        else
+            return 0u;
+    }
 };
 
 // the magnitude at position K: mag2 at the smallest input's biased
@@ -322,23 +330,25 @@ __device__ __forceinline__ uint32_t qc_half_negated_message(uint32_t position,
     return qc_half_magnitude<K>(position, mag1, diff) | (~negative_at_top & half_signs);
 }
 
-// A pair lane's stored word in fp16 (up to 20 positions): the message signs
+// A pair lane's stored word in fp16 (up to 24 positions): the message signs
 // of position k < 16 in bits k (low frame) and 16 + k (high frame) of x, of
-// positions 16 to 19 in the 4 low bits of each half of z (zero in a whole
-// number below 128); each frame's position of its smallest input in y,
-// biased (the fp16 1024 + p); mag1 and mag2 as fp16 pairs in z and w.
+// positions 16 to 19 in the 4 low bits of each half of z and of positions 20
+// to 23 in those of w (zero in a whole number below 128); each frame's
+// position of its smallest input in y, biased (the fp16 1024 + p); mag1 and
+// mag2 as fp16 pairs in z and w.
 template <unsigned DEG>
 struct qc_half_stored {
-    static_assert(DEG <= 20, "a word holds 20 positions");
-    static constexpr bool high = DEG > 16;
-    uint32_t negative, position, mag1, diff, negative_high;
+    static_assert(DEG <= 24, "a word holds 24 positions");
+    static constexpr bool high = DEG > 16, top = DEG > 20;
+    uint32_t negative, position, mag1, diff, negative_high, negative_top;
 
     __device__ __forceinline__ explicit qc_half_stored(uint4 w)
         : negative(w.x),
           position(w.y),
           mag1(high ? w.z & 0xfff0fff0u : w.z),
-          diff(hsub(w.w, high ? w.z & 0xfff0fff0u : w.z)),
-          negative_high(w.z)
+          diff(hsub(top ? w.w & 0xfff0fff0u : w.w, high ? w.z & 0xfff0fff0u : w.z)),
+          negative_high(w.z),
+          negative_top(w.w)
     {
     }
     // minus the message at position K, what the layered input adds to the
@@ -346,9 +356,14 @@ struct qc_half_stored {
     template <unsigned K>
     __device__ __forceinline__ uint32_t negated_message() const
     {
-        const uint32_t top =
-            K < 16 ? negative << (15 - K % 16) : negative_high << (31 - K);
-        return qc_half_negated_message<K>(position, mag1, diff, top);
+        uint32_t sign_at_top;
+        if constexpr (K < 16)
+            sign_at_top = negative << (15 - K);
+        else if constexpr (K < 20)
+            sign_at_top = negative_high << (31 - K);
+        else
+            sign_at_top = negative_top << (35 - K);
+        return qc_half_negated_message<K>(position, mag1, diff, sign_at_top);
     }
 };
 
@@ -479,7 +494,8 @@ __device__ __forceinline__ uint4 qc_half_outputs(const qc_half_minima<DEG>& keys
             __byte_perm(hadd(mag1, half_1024), hadd(mag2, half_1024), 0x6240);
         return make_uint4(negative.low() | (position & 0x000f000fu) << 12, bytes, 0u, 0u);
     } else {
-        return make_uint4(negative.low(), position, mag1 | negative.high(), mag2);
+        return make_uint4(
+            negative.low(), position, mag1 | negative.high(), mag2 | negative.top());
     }
 }
 
