@@ -425,8 +425,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
           3.2 },
         // IEEE 802.16e: z = 24 (the smallest), z = 56 with rate 2/3A's shifts
         // taken modulo z, z = 96 at rate 3/4B, and rate 5/6 (rows of 20
-        // blocks: profile any24, as IEEE 802.11n's rate 5/6, rows of 19 to 22:
-        // signs of positions 16 to 23 in the fp16 word's magnitudes)
+        // blocks: profile any20, as IEEE 802.11n n = 1944's rate 5/6; n = 648
+        // and 1296, 21 and 22: any24, signs of positions 20 to 23 in the
+        // fp16 word's mag2)
         { "wimax 576 1/2",
           std::make_shared<ldpc_code>(ldpc_code::wimax(576, "1/2")),
           2.2 },

@@ -245,26 +245,33 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wifi_rows, 0), 3u);
     const std::vector<uint32_t> longer = { 0, 19, 38, 57, 76, 79, 87, 96, 103, 113 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(longer.data(), 9, 0), 1u);
-    // BG1's first rows with the fifth changed (19 blocks: any of up to 24),
+    // BG1's first rows with the fifth changed (19 blocks: any of up to 20),
     // BG2's with its first changed (16 at most: any of up to 16)
     const std::vector<uint32_t> changed = { 0, 19, 38, 57, 76, 80 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 5, 0),
-                      kernels::binary::qc_profile_any24);
+                      kernels::binary::qc_profile_any20);
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(changed.data(), 0, 0), 0u);
     const std::vector<uint32_t> bg2_changed = { 0, 9, 19, 27 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(bg2_changed.data(), 3, 0), 3u);
-    // rows of 17 to 24 blocks (IEEE 802.16e and 802.11n at rate 5/6: 19 to
-    // 22), not 25
-    const std::vector<uint32_t> rows_of_17 = { 0, 17, 19, 43 };
+    // rows of 17 to 20 blocks, of 21 to 24 (IEEE 802.16e and 802.11n at rate
+    // 5/6: 19 to 22), not 25
+    const std::vector<uint32_t> rows_of_17 = { 0, 17, 19, 39 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(rows_of_17.data(), 3, 0),
+                      kernels::binary::qc_profile_any20);
+    const std::vector<uint32_t> rows_of_24 = { 0, 17, 19, 43 };
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(rows_of_24.data(), 3, 0),
                       kernels::binary::qc_profile_any24);
     const std::vector<uint32_t> rows_of_25 = { 0, 3, 28 };
     BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(rows_of_25.data(), 2, 0), 0u);
     for (unsigned n : { 648u, 1296u, 1944u }) {
         const unsigned rows = records(ldpc_code::wifi(n, "5/6"), offsets, blocks);
         BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), rows, 0),
-                          kernels::binary::qc_profile_any24);
+                          n == 1944 ? kernels::binary::qc_profile_any20
+                                    : kernels::binary::qc_profile_any24);
     }
+    const unsigned wimax_rows = records(ldpc_code::wimax(2304, "5/6"), offsets, blocks);
+    BOOST_CHECK_EQUAL(kernels::min_sum_qc_profile_of(offsets.data(), wimax_rows, 0),
+                      kernels::binary::qc_profile_any20);
     std::vector<uint32_t> many(66);
     for (size_t i = 0; i < many.size(); ++i)
         many[i] = uint32_t(3 * i);

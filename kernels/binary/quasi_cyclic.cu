@@ -506,6 +506,8 @@ const void* qc_unrolled_instance_of(unsigned profile, unsigned lanes)
         return qc_unrolled_instance<2, HALF, COMPACT>(lanes);
     if (profile == qc_profile_any16)
         return qc_unrolled_instance<qc_profile_any16, HALF, COMPACT>(lanes);
+    if (profile == qc_profile_any20)
+        return qc_unrolled_instance<qc_profile_any20, HALF, COMPACT>(lanes);
     if (profile == qc_profile_any24)
         return qc_unrolled_instance<qc_profile_any24, HALF, COMPACT>(lanes);
     return nullptr;

@@ -178,12 +178,13 @@ min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limit
         if (same)
             return profile;
     }
-    // other base matrices: rows of up to 16 blocks, or up to 24, and few
-    // enough rows for min_sum_qc_sync_rows()
+    // other base matrices: rows of up to 16, 20 or 24 blocks (the first
+    // that holds them), and few enough rows for min_sum_qc_sync_rows()
     if (rows > 64)
         return 0;
-    for (const unsigned profile :
-         { binary::qc_profile_any16, binary::qc_profile_any24 }) {
+    for (const unsigned profile : { binary::qc_profile_any16,
+                                    binary::qc_profile_any20,
+                                    binary::qc_profile_any24 }) {
         bool fits = limited <= binary::qc_profile_limited_positions(profile);
         for (unsigned i = 0; i < rows && fits; ++i)
             fits = binary::qc_profile_has_degree(profile,
