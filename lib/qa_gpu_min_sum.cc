@@ -131,6 +131,26 @@ ldpc_code::sptr mixed_rows_qc_code()
     return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
 }
 
+// Base rows of the given numbers of blocks on cols columns lifted by z,
+// random shifts: row i on the columns from 5 i on, cyclically (the rows of
+// the profiles any20 and any24 beyond the standards' 19 to 22 blocks).
+ldpc_code::sptr long_rows_qc_code(uint32_t seed,
+                                  unsigned z,
+                                  unsigned cols,
+                                  const std::vector<unsigned>& degrees)
+{
+    std::mt19937 rng(seed);
+    ldpc_code::base_matrix base;
+    base.rows = unsigned(degrees.size());
+    base.cols = cols;
+    base.z = z;
+    base.shifts.assign(size_t(base.rows) * base.cols, -1);
+    for (unsigned i = 0; i < base.rows; ++i)
+        for (unsigned k = 0; k < degrees[i]; ++k)
+            base.shifts[i * cols + (5 * i + k) % cols] = int32_t(rng() % z);
+    return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+}
+
 ldpc_code::sptr punctured_qc_code()
 {
     std::mt19937 rng(11);
@@ -418,6 +438,14 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "nr:1:64 at 6 dB", nr(1, 64, 0), 6.0 },
         { "qc 4x8, z 32", punctured_qc_code(), 4.0 },
         { "qc rows of 6 and 14 blocks, z 259", mixed_rows_qc_code(), 3.5 },
+        // every degree's sign bits of the fp16 word: rows of 17, 18 and 20
+        // blocks (any20), of 21, 23 and 24 (any24)
+        { "qc rows of 17 to 20 blocks, z 40",
+          long_rows_qc_code(13, 40, 24, { 17, 18, 20 }),
+          4.5 },
+        { "qc rows of 21 to 24 blocks, z 33",
+          long_rows_qc_code(14, 33, 28, { 23, 21, 24 }),
+          4.5 },
         { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
         { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
         { "wifi 1944 3/4",

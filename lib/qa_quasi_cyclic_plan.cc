@@ -488,6 +488,26 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     BOOST_CHECK_EQUAL(v.frames, 2u);
     BOOST_CHECK_EQUAL(v.threads, 96u);
     BOOST_CHECK_EQUAL(smallest_busy(wifi), 1u);
+    // rate 5/6: rows of 19 to 20 blocks (n = 1944, any20) and of 21 and 22
+    // (n = 648, any24) take the unrolled kernel in fp16 pairs as well
+    const kernels::min_sum_graph wifi56 =
+        base_matrix(code_shape(1944, 324, 79 * 81, 4, 20, 4),
+                    81,
+                    4,
+                    79,
+                    20,
+                    kernels::binary::qc_profile_any20);
+    v = kernels::min_sum_choose(wifi56, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.qc_half);
+    const kernels::min_sum_graph wifi648_56 =
+        base_matrix(code_shape(648, 108, 88 * 27, 4, 22, 4),
+                    27,
+                    4,
+                    88,
+                    22,
+                    kernels::binary::qc_profile_any24);
+    v = kernels::min_sum_choose(wifi648_56, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.qc_half);
     // without 16-bit pair instructions (before sm_90) the on-chip group;
     // and where choice.lanes asks for another group than the family's (8
     // lanes of 81 checks do not fit its blocks) that group on chip

@@ -171,10 +171,11 @@ GPULDPC_PLAN_API void min_sum_qc_records(const int32_t* shifts,
  * 5.3.2-2, 46 rows), 2 of base graph 2's (Table 5.3.2-3, 42 rows), else,
  * with 64 rows at most, 3 (qc_profile_any16) where no row has more than 16
  * blocks, 4 (qc_profile_any20) where none has more than 20 and 5
- * (qc_profile_any24) where none has more than 24; 0 otherwise; and where a row has more
- * than \p limited blocks of columns of min_sum_limited_degree blocks or more
- * (min_sum_qc_limited_first()), only a profile whose kernel limits beliefs at that many
- * positions (qc_profile_limited_positions(): 5G NR's, 2 and 3).
+ * (qc_profile_any24) where none has more than 24; 0 otherwise; and where a
+ * row has more than \p limited blocks of columns of min_sum_limited_degree
+ * blocks or more (min_sum_qc_limited_first()), only a profile whose kernel
+ * limits beliefs at that many positions (qc_profile_limited_positions(): 5G
+ * NR's, 2 and 3).
  */
 GPULDPC_PLAN_API unsigned
 min_sum_qc_profile_of(const uint32_t* row_offsets, unsigned rows, unsigned limited);

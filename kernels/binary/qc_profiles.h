@@ -28,7 +28,7 @@ constexpr unsigned qc_profile_any16 = 3;
 //! IEEE 802.16e, 20; of IEEE 802.11n n = 1944, 19 and 20) and of 21 to 24
 //! (IEEE 802.11n n = 648 and 1296 at rate 5/6, 21 and 22): kernels of their
 //! own, so that a longer check's registers leave the shorter rows' kernels
-//! as they are (any24's kernel decodes rows of 20 about 6 % slower than
+//! as they are (any24's kernel decoded rows of 20 3 to 6 % slower than
 //! any20's). 24 is what the fp16 kernels' stored word holds
 //! (qc_half_stored).
 constexpr unsigned qc_profile_any20 = 4;

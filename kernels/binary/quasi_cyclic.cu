@@ -27,7 +27,7 @@
 // gives this family only codes whose layered order is row order), so that
 // decisions, iteration counts and status equal the CPU's on every frame.
 //
-// Codes whose base rows have the degrees of 5G NR's base graphs, or 16
+// Codes whose base rows have the degrees of 5G NR's base graphs, or 24
 // blocks at most (min_sum_graph::qc_profile), take, in pairs, a kernel with
 // a check's positions unrolled for its row's degree (one instance of the
 // check a degree the profile has, chosen a row; unrolling every row instead

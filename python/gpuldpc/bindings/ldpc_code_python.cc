@@ -174,7 +174,8 @@ void bind_ldpc_code(py::module& m)
             py::arg("n"),
             py::arg("rate"),
             "An IEEE 802.16e LDPC code (n = 576 .. 2304 in steps of 96; rate '1/2', "
-            "'2/3A', '2/3B', '3/4A', '3/4B' or '5/6'), from the base matrices of IEEE "
+            "'2/3A', '2/3B', '3/4A', '3/4B' or '5/6', the letter in either case), from "
+            "the base matrices of IEEE "
             "Std 802.16 clause 8.4.9.2.5.1 scaled to z = n / 24; "
             "load('wimax:2304:1/2') names it too.")
         .def_static(

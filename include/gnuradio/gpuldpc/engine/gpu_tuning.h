@@ -88,7 +88,7 @@ struct gpu_tuning {
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST.
     bool quasi_cyclic_first = false;
     //! Binary: the quasi-cyclic family's kernel with checks unrolled by row
-    //! degree (16-bit pairs; 5G NR's base graphs, rows of up to 16 blocks),
+    //! degree (16-bit pairs; 5G NR's base graphs, rows of up to 24 blocks),
     //! else the one with a check's positions in a loop.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_UNROLLED.
     bool quasi_cyclic_unrolled = true;
