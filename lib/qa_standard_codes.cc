@@ -27,6 +27,23 @@ const char* normal_rates[] = { "1/4", "1/3", "2/5", "1/2", "3/5", "2/3",
 const char* short_rates[] = { "1/4", "1/3", "2/5", "1/2", "3/5",
                               "2/3", "3/4", "4/5", "5/6", "8/9" };
 
+// A code of a standard's base matrix lifted by z: systematic (the
+// information bits the first k, encoded into a codeword that starts with
+// them) and layered in runs of z checks (the base rows).
+void check_systematic_base_rows(const ldpc_code& code, unsigned z, std::mt19937& rng)
+{
+    const auto& info_at = code.info_positions();
+    for (unsigned i = 0; i < code.k(); ++i)
+        BOOST_REQUIRE_EQUAL(info_at[i], i);
+    BOOST_CHECK_EQUAL(code.layered_runs().size() - 1, code.m() / z);
+    std::vector<uint8_t> info(code.k()), cw(code.n());
+    for (auto& b : info)
+        b = rng() & 1;
+    code.encode(info.data(), cw.data(), 1);
+    BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
+    BOOST_CHECK(std::equal(info.begin(), info.end(), cw.begin()));
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(dvbs2_codes_have_the_standards_shape)
@@ -429,18 +446,7 @@ BOOST_AUTO_TEST_CASE(wifi_codes_have_the_standards_shape)
                 // matrix, 54 lifted)
                 if (rate[2] == '2')
                     BOOST_CHECK_EQUAL(count_4_cycles(code), 0u);
-                // systematic: the information bits are the first k
-                const auto& info_at = code.info_positions();
-                for (unsigned i = 0; i < code.k(); ++i)
-                    BOOST_REQUIRE_EQUAL(info_at[i], i);
-                // layered: runs of z checks (the base rows)
-                BOOST_CHECK_EQUAL(code.layered_runs().size() - 1, code.m() / z);
-                std::vector<uint8_t> info(code.k()), cw(code.n());
-                for (auto& b : info)
-                    b = rng() & 1;
-                code.encode(info.data(), cw.data(), 1);
-                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
-                BOOST_CHECK(std::equal(info.begin(), info.end(), cw.begin()));
+                check_systematic_base_rows(code, z, rng);
             }
         }
     BOOST_CHECK_EQUAL(ldpc_code::load("wifi:1296:2/3").k(), 864u);
@@ -502,16 +508,7 @@ BOOST_AUTO_TEST_CASE(wimax_codes_have_the_standards_shape)
                 BOOST_CHECK_EQUAL(code.k(), r.info_columns * z); // H of full rank
                 BOOST_CHECK_EQUAL(code.num_edges(), r.blocks * z);
                 BOOST_CHECK_EQUAL(code.quasi_cyclic_base().z, z);
-                const auto& info_at = code.info_positions();
-                for (unsigned i = 0; i < code.k(); ++i)
-                    BOOST_REQUIRE_EQUAL(info_at[i], i);
-                BOOST_CHECK_EQUAL(code.layered_runs().size() - 1, code.m() / z);
-                std::vector<uint8_t> info(code.k()), cw(code.n());
-                for (auto& b : info)
-                    b = rng() & 1;
-                code.encode(info.data(), cw.data(), 1);
-                BOOST_CHECK_EQUAL(code.syndrome_weight(cw.data()), 0u);
-                BOOST_CHECK(std::equal(info.begin(), info.end(), cw.begin()));
+                check_systematic_base_rows(code, z, rng);
             }
     }
     // the shifts scaled as 802.16-2009 8.4.9.2.5.1 says: floor(p z / 96),
