@@ -123,6 +123,7 @@ BOOST_AUTO_TEST_CASE(builtin_names)
     BOOST_CHECK_EQUAL(load_named_code("nr:2:52").n(), 52u * 52);
     BOOST_CHECK_EQUAL(load_named_code("wifi:648:3/4").k(), 486u);
     BOOST_CHECK_EQUAL(load_named_code("wimax:576:5/6").k(), 480u);
+    BOOST_CHECK_EQUAL(load_named_code("ar4ja:1024:2/3").n_transmitted(), 1536u);
 }
 
 BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
@@ -140,6 +141,8 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
                               "wimax",
                               "wimax:2304",
                               "wimax:1/2:2304",
+                              "ar4ja",
+                              "ar4ja:1024",
                               "regular_3_6_n97_gf2",
                               "regular_3_6_n96_gf2.qc",
                               "" }) {
@@ -151,6 +154,8 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
                                   "1944",
                                   "wimax:N:RATE",
                                   "3/4B",
+                                  "ar4ja:K:RATE",
+                                  "16384",
                                   "regular_3_6_n96_gf2",
                                   "regular_2_4_n64_gf256" })
             BOOST_CHECK_MESSAGE(what.find(part) != std::string::npos,
@@ -162,7 +167,9 @@ BOOST_AUTO_TEST_CASE(errors_list_the_families_and_the_shipped_codes)
                               "dvbs2:9/10:short",
                               "nr:3:52",
                               "wifi:1000:1/2",
-                              "wimax:2304:7/8" }) {
+                              "wimax:2304:7/8",
+                              "ar4ja:2048:1/2",
+                              "ar4ja:1024:1/3" }) {
         const std::string what = message_of<std::invalid_argument>(spec);
         BOOST_CHECK_MESSAGE(what.find("code '" + std::string(spec) + "': ") == 0 &&
                                 what.find("allowed") != std::string::npos,

@@ -475,6 +475,17 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "wifi 1944 5/6",
           std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "5/6")),
           4.0 },
+        // CCSDS AR4JA: z = M / 4 (128, 32 with rows of 18 blocks, 256), the
+        // last M bits punctured
+        { "ar4ja 1024 1/2",
+          std::make_shared<ldpc_code>(ldpc_code::ar4ja(1024, "1/2")),
+          1.8 },
+        { "ar4ja 1024 4/5",
+          std::make_shared<ldpc_code>(ldpc_code::ar4ja(1024, "4/5")),
+          3.5 },
+        { "ar4ja 4096 2/3",
+          std::make_shared<ldpc_code>(ldpc_code::ar4ja(4096, "2/3")),
+          2.2 },
     };
     {
         // through an alist file: the structure found in H

@@ -530,6 +530,34 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     tiny.checks = 46 * 2;
     tiny.edges = 316 * 2;
     BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, pairs).on_chip);
+    // CCSDS AR4JA k = 4096 rate 1/2 (Z = 512: more checks a row than the
+    // pair kernels' blocks take): the family's frame a lane gives way to the
+    // split variant in pairs, and is taken where that is off; at Z = 128 (k
+    // = 1024) the unrolled kernel in pairs
+    kernels::min_sum_graph ar4ja =
+        base_matrix(code_shape(10240, 6144, 60 * 512, 6, 6, 12),
+                    512,
+                    12,
+                    60,
+                    6,
+                    kernels::binary::qc_profile_any16);
+    const kernels::min_sum_record slot_record{};
+    ar4ja.slot_edges = &record;
+    ar4ja.slot_variables = &slot_record;
+    ar4ja.longest_run = 512;
+    v = kernels::min_sum_choose(ar4ja, true, fixed, pairs);
+    BOOST_CHECK(!v.quasi_cyclic && v.split && v.pairs);
+    kernels::min_sum_choice no_split = pairs;
+    no_split.split = false;
+    v = kernels::min_sum_choose(ar4ja, true, fixed, no_split);
+    BOOST_CHECK(v.quasi_cyclic && !v.pairs && v.threads == 512);
+    ar4ja.qc_z = 128;
+    ar4ja.n = 2560;
+    ar4ja.checks = 1536;
+    ar4ja.edges = 60 * 128;
+    ar4ja.longest_run = 128;
+    v = kernels::min_sum_choose(ar4ja, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.pairs);
     // a variant that asks for it where the graph has no profile: refused
     kernels::min_sum_graph plain = nr;
     plain.qc_profile = 0;

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Codes of standards built into the module: DVB-S2, 5G NR, IEEE 802.11n and
-// IEEE 802.16e.
+// Codes of standards built into the module: DVB-S2, 5G NR, IEEE 802.11n,
+// IEEE 802.16e and CCSDS AR4JA.
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -615,4 +615,109 @@ BOOST_AUTO_TEST_CASE(quasi_cyclic_structure_is_found_in_h)
     const std::vector<ldpc_code::entry> two = { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
                                                 { 1, 0, 1 }, { 0, 2, 1 }, { 1, 3, 1 } };
     BOOST_CHECK_EQUAL(ldpc_code(4, 2, 2, two).find_quasi_cyclic_base().z, 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ar4ja_codes_have_the_standards_shape)
+{
+    std::mt19937 rng(19);
+    struct rate_shape {
+        const char* rate;
+        unsigned info_blocks; // M-blocks of information: k = info_blocks M
+        unsigned blocks;      // nonzero blocks of the base matrix (z = M / 4)
+    };
+    // CCSDS 131.0-B-5, 7.4.3.2: H_1/2 holds 15 identities or permutations in
+    // 3 x 5 blocks, each 4 circulants at z = M / 4; H_2/3 and H_4/5 add 8
+    // and 16
+    const rate_shape rates[] = { { "1/2", 2, 60 }, { "2/3", 4, 92 }, { "4/5", 8, 156 } };
+    for (const auto& r : rates)
+        for (unsigned k : { 1024u, 4096u }) {
+            BOOST_TEST_CONTEXT("k=" << k << ", rate " << r.rate)
+            {
+                const auto code = ldpc_code::ar4ja(k, r.rate);
+                const unsigned m_size = k / r.info_blocks, z = m_size / 4;
+                const auto& base = code.quasi_cyclic_base();
+                BOOST_CHECK_EQUAL(base.z, z);
+                BOOST_CHECK_EQUAL(base.rows, 12u);
+                BOOST_CHECK_EQUAL(code.n(), k + 3 * m_size);
+                BOOST_CHECK_EQUAL(code.k(), k);
+                BOOST_CHECK_EQUAL(code.rank(), code.m());
+                BOOST_CHECK_EQUAL(code.num_edges(), r.blocks * z);
+                // 7.4.2.1: the last M bits are punctured; rates 1/2, 2/3, 4/5
+                BOOST_CHECK_EQUAL(code.n_transmitted(), k + 2 * m_size);
+                BOOST_CHECK_EQUAL(code.punctured_positions().front(), code.n() - m_size);
+                BOOST_CHECK_EQUAL(code.rate(),
+                                  double(r.info_blocks) / (r.info_blocks + 2));
+                check_systematic_base_rows(code, z, rng);
+            }
+        }
+    // 7.4.2.4: permutation k maps row i of its M x M block to column
+    // M/4 ((theta_k + floor(4i/M)) mod 4) + (phi_k(floor(4i/M), M) + i) mod M/4;
+    // entries of Tables 7-3 and 7-4 written out here, checked on the lifted H
+    struct permutation {
+        const char* rate;
+        unsigned k;
+        unsigned row_block, col_block; // of H_1/2 or H_4/5 as printed
+        unsigned theta;
+        unsigned phi[4];
+    };
+    const permutation checks[] = {
+        { "1/2", 1024, 0, 4, 3, { 16, 0, 0, 0 } },      // pi_1, M = 512
+        { "1/2", 1024, 1, 4, 0, { 103, 53, 8, 35 } },   // pi_2
+        { "1/2", 4096, 2, 1, 3, { 28, 84, 403, 7 } },   // pi_6, M = 2048
+        { "4/5", 1024, 1, 0, 0, { 4, 2, 2, 20 } },      // pi_21, M = 128
+        { "4/5", 4096, 2, 1, 3, { 126, 116, 120, 62 } } // pi_26, M = 512
+    };
+    for (const auto& p : checks)
+        BOOST_TEST_CONTEXT("k=" << p.k << ", rate " << p.rate << ", block ("
+                                << p.row_block << ", " << p.col_block << ")")
+        {
+            const auto code = ldpc_code::ar4ja(p.k, p.rate);
+            const unsigned info_blocks = p.rate[0] == '1' ? 2 : p.rate[0] == '2' ? 4 : 8;
+            const unsigned m_size = p.k / info_blocks;
+            const auto h = code.dense();
+            for (unsigned i = 0; i < m_size; ++i) {
+                const unsigned j = 4 * i / m_size;
+                const unsigned col =
+                    m_size / 4 * ((p.theta + j) % 4) + (p.phi[j] + i) % (m_size / 4);
+                BOOST_REQUIRE_EQUAL(h[size_t(p.row_block * m_size + i) * code.n() +
+                                      p.col_block * m_size + col],
+                                    1);
+            }
+        }
+    // the largest: k = 16384 at rate 4/5 (M = 2048)
+    const auto large = ldpc_code::load("ar4ja:16384:4/5");
+    BOOST_CHECK_EQUAL(large.n_transmitted(), 20480u);
+    check_systematic_base_rows(large, 512, rng);
+    for (const char* bad :
+         { "ar4ja:2048:1/2", "ar4ja:1024:7/8", "ar4ja:1024", "ar4ja:x:1/2" }) {
+        try {
+            ldpc_code::load(bad);
+            BOOST_ERROR("accepted " << bad);
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST_MESSAGE(e.what());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(ar4ja_frames_decode)
+{
+    // the punctured M bits are recovered: layered 8-bit min-sum, CPU or GPU
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::ar4ja(1024, "1/2"));
+    const auto clean = qa::make_batch(*code, 2, INFINITY, 1);
+    const auto noisy = qa::make_batch(*code, 4, 3.0, 2);
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.schedule = decoder_schedule::layered;
+    cfg.max_iterations = 50;
+    cfg.threads = 2;
+    auto dec = batch_decoder::make(code, cfg);
+    for (const auto* b : { &clean, &noisy }) {
+        std::vector<uint8_t> bits(b->info_bits.size());
+        std::vector<frame_status> st(b->llr.size() / code->n_transmitted());
+        dec->decode(b->llr.data(), st.size(), bits.data(), st.data());
+        BOOST_CHECK(bits == b->info_bits);
+        for (const auto& s : st)
+            BOOST_CHECK(s.converged);
+    }
 }

@@ -118,9 +118,9 @@ double ebn0_at_fer(batch_decoder& dec,
 
 std::string code_name(const std::string& spec)
 {
-    // built-in codes by name (dvbs2:1/2, wifi:1944:1/2, wimax:2304:1/2, nr:1:384), also
-    // through an alist (alist:dvbs2:1/2)
-    for (const char* builtin : { "dvbs2:", "wifi:", "wimax:", "nr:", "alist:" })
+    // built-in codes by name (dvbs2:1/2, wifi:1944:1/2, wimax:2304:1/2, nr:1:384,
+    // ar4ja:1024:1/2), also through an alist (alist:dvbs2:1/2)
+    for (const char* builtin : { "dvbs2:", "wifi:", "wimax:", "ar4ja:", "nr:", "alist:" })
         if (spec.rfind(builtin, 0) == 0)
             return spec;
     return spec.substr(spec.find_last_of('/') + 1);

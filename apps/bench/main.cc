@@ -150,8 +150,9 @@ void run_sections(const context& ctx, const options& o)
     }
     // binary codes in 8-bit min-sum: the shipped rate-1/2 code, ../shared's
     // binary codes when given (--code), IEEE 802.11n and 802.16e (rate 5/6:
-    // rows of 20 blocks), DVB-S2 (rate 1/2 also through an alist: no
-    // structure known, the decoder colours it), 5G NR
+    // rows of 20 blocks), CCSDS AR4JA (the shortest and the longest, z = 128
+    // and 2048), DVB-S2 (rate 1/2 also through an alist: no structure known,
+    // the decoder colours it), 5G NR
     std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist" };
     for (const auto& c : o.extra_codes)
         if (load_bench_code(c).q() == 2)
@@ -160,6 +161,8 @@ void run_sections(const context& ctx, const options& o)
                            "wifi:1944:1/2",
                            "wimax:2304:1/2",
                            "wimax:2304:5/6",
+                           "ar4ja:1024:1/2",
+                           "ar4ja:16384:1/2",
                            "dvbs2:1/2:short",
                            "dvbs2:1/4",
                            "dvbs2:1/2",

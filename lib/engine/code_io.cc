@@ -258,7 +258,8 @@ bool shaped_like_two_column_qc(const std::string& text, unsigned long rows)
 
 const char* const expected_code_file =
     "expected a parity-check matrix file (alist, non-binary alist or .qc) or a "
-    "built-in code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE)";
+    "built-in code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE, "
+    "ar4ja:K:RATE)";
 
 } // namespace
 

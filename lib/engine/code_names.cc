@@ -147,19 +147,23 @@ ldpc_code builtin_code(const std::string& spec,
             const long rows = params.size() == 3 ? small_number(params[2]) : 0;
             return ldpc_code::nr(unsigned(bg), unsigned(z), unsigned(rows));
         }
-        // wifi, wimax: N:RATE
-        const bool wifi = family == "wifi";
-        const std::string form = wifi ? "an IEEE 802.11n code is wifi:N:RATE, e.g. "
-                                        "wifi:1944:1/2"
-                                      : "an IEEE 802.16e code is wimax:N:RATE, e.g. "
-                                        "wimax:2304:1/2";
+        // wifi, wimax: N:RATE; ar4ja: K:RATE
+        const std::string form =
+            family == "wifi" ? "an IEEE 802.11n code is wifi:N:RATE, e.g. wifi:1944:1/2"
+            : family == "wimax"
+                ? "an IEEE 802.16e code is wimax:N:RATE, e.g. "
+                  "wimax:2304:1/2"
+                : "a CCSDS AR4JA code is ar4ja:K:RATE, e.g. ar4ja:1024:1/2";
         if (params.size() != 2 || empty_part)
             throw missing(form);
         const long n = small_number(params[0]);
         if (n < 0)
             throw missing("'" + params[0] + "' is not a number; " + form);
-        return wifi ? ldpc_code::wifi(unsigned(n), params[1])
-                    : ldpc_code::wimax(unsigned(n), params[1]);
+        if (family == "wifi")
+            return ldpc_code::wifi(unsigned(n), params[1]);
+        if (family == "wimax")
+            return ldpc_code::wimax(unsigned(n), params[1]);
+        return ldpc_code::ar4ja(unsigned(n), params[1]);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (what.compare(0, 6, "code '") == 0)
@@ -211,13 +215,15 @@ std::string code_names_help()
            "in 2, 3, 5, 7, 9, 11, 13, 15, ROWS 4 .. 46 for BG1 and 4 .. 42 for "
            "BG2, 0 all), wifi:N:RATE (IEEE 802.11n, N 648, 1296 or 1944, RATE 1/2, "
            "2/3, 3/4 or 5/6), wimax:N:RATE (IEEE 802.16e, N 576 .. 2304 in steps of 96, "
-           "RATE 1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6)";
+           "RATE 1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6), ar4ja:K:RATE (CCSDS AR4JA, K 1024, "
+           "4096 or 16384, RATE 1/2, 2/3 or 4/5)";
 }
 
 ldpc_code load_named_code(const std::string& spec, const code_io_options& opts)
 {
     const std::string family = spec.substr(0, spec.find(':'));
-    if (family == "dvbs2" || family == "nr" || family == "wifi" || family == "wimax") {
+    if (family == "dvbs2" || family == "nr" || family == "wifi" || family == "wimax" ||
+        family == "ar4ja") {
         std::vector<std::string> params;
         if (family.size() < spec.size())
             params = split(spec.substr(family.size() + 1), ':');
@@ -241,7 +247,7 @@ ldpc_code load_named_code(const std::string& spec, const code_io_options& opts)
         const std::string base = spec.substr(spec.find_last_of('/') + 1);
         std::string hint = "; expected a code file, a shipped code's name or a built-in "
                            "code (dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, "
-                           "wimax:N:RATE)";
+                           "wimax:N:RATE, ar4ja:K:RATE)";
         for (const auto& [name, file] : codes_in(shipped_codes_dir()))
             if (base == name || base == file) {
                 hint = "; the shipped code '" + name + "' loads by its name alone";

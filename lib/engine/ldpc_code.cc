@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "parity_solver.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <algorithm>
 #include <numeric>
@@ -46,6 +47,17 @@ ldpc_code::ldpc_code(unsigned n,
                      const std::vector<entry>& entries,
                      unsigned poly,
                      const std::vector<uint32_t>& punctured)
+    : ldpc_code(n, m, q, entries, poly, punctured, true)
+{
+}
+
+ldpc_code::ldpc_code(unsigned n,
+                     unsigned m,
+                     unsigned q,
+                     const std::vector<entry>& entries,
+                     unsigned poly,
+                     const std::vector<uint32_t>& punctured,
+                     bool eliminate)
     : d_n(n), d_m(m), d_field(make_field(q, poly))
 {
     if (n == 0)
@@ -67,12 +79,17 @@ ldpc_code::ldpc_code(unsigned n,
         d_rank = d_m;
         for (uint32_t v = 0; v < d_n; ++v)
             (v < d_n - d_m ? d_info_positions : d_parity_positions).push_back(v);
-    } else {
+    } else if (eliminate) {
         build_encoder();
     }
 }
 
 ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
+{
+    return lift_base_matrix(base, true);
+}
+
+ldpc_code ldpc_code::lift_base_matrix(const base_matrix& base, bool eliminate)
 {
     auto fail = [](const std::string& what) {
         throw std::invalid_argument("ldpc_code::from_base_matrix: " + what);
@@ -116,7 +133,8 @@ ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
             for (unsigned r = 0; r < base.z; ++r)
                 punctured.push_back(j * base.z + r);
     }
-    ldpc_code code(base.cols * base.z, base.rows * base.z, 2, entries, 0, punctured);
+    ldpc_code code(
+        base.cols * base.z, base.rows * base.z, 2, entries, 0, punctured, eliminate);
     code.d_base = base;
     if (code.d_base.transmitted.empty())
         code.d_base.transmitted.assign(base.cols, 1);
@@ -560,6 +578,20 @@ void ldpc_code::build_encoder()
         (is_pivot[v] ? d_parity_positions : d_info_positions).push_back(v);
 }
 
+void ldpc_code::set_parity_solver(std::shared_ptr<const detail::parity_solver> solver)
+{
+    d_parity_solver = std::move(solver);
+    d_rank = d_m;
+    d_echelon_pivot.clear();
+    d_echelon_offsets.assign(1, 0);
+    d_echelon_col.clear();
+    d_echelon_value.clear();
+    d_info_positions.clear();
+    d_parity_positions.clear();
+    for (uint32_t v = 0; v < d_n; ++v)
+        (v < d_n - d_m ? d_info_positions : d_parity_positions).push_back(v);
+}
+
 std::vector<ldpc_code::entry> ldpc_code::entries() const
 {
     std::vector<entry> out;
@@ -608,6 +640,10 @@ void ldpc_code::encode(const uint8_t* info, uint8_t* codeword, size_t n_frames) 
                     p ^= cw[d_edge_variable[e]];
                 cw[kk + r] = p;
             }
+            continue;
+        }
+        if (d_parity_solver) {
+            d_parity_solver->solve(*this, cw);
             continue;
         }
         for (size_t p = d_rank; p-- > 0;) {

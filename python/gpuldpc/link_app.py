@@ -349,7 +349,8 @@ def make_parser():
     p.add_argument("--radio", choices=RADIOS, default="zmq")
     p.add_argument("--code", default="wifi:1944:1/2",
                    help="binary code: a file, a shipped code's name or a built-in code "
-                   "(dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE; "
+                   "(dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE, "
+                   "ar4ja:K:RATE; "
                    "default wifi:1944:1/2)")
     p.add_argument("--modulation", default="gpuldpc-qpsk",
                    choices=["gpuldpc-" + m for m in link.MODULATIONS] + list(link.MODULATIONS),

@@ -23,7 +23,8 @@ SOURCE_CODES = os.path.join(os.environ.get("GPULDPC_SOURCE_DIR",
                                            os.path.join(os.path.dirname(__file__),
                                                         "..", "..")), "codes")
 # what an error about a code's name lists
-FAMILIES = ("dvbs2:RATE", "9/10", "nr:BG:Z", "wifi:N:RATE", "1944", "wimax:N:RATE", "3/4B")
+FAMILIES = ("dvbs2:RATE", "9/10", "nr:BG:Z", "wifi:N:RATE", "1944", "wimax:N:RATE", "3/4B",
+            "ar4ja:K:RATE", "16384")
 
 
 def source_code_names():

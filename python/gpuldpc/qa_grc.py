@@ -120,6 +120,8 @@ def code_sources():
                  "wifi:648:2/3"),
         "wimax": ({"code_source": "wimax", "wimax_n": "672", "wimax_rate": "3/4B"},
                   "wimax:672:3/4B"),
+        "ar4ja": ({"code_source": "ar4ja", "ar4ja_k": "1024", "ar4ja_rate": "4/5"},
+                  "ar4ja:1024:4/5"),
     }
 
 

@@ -304,5 +304,25 @@ class qa_ldpc_code(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"rate='2/3' .*allowed: 1/2, 2/3A"):
             gpuldpc.ldpc_code.wimax(576, '2/3')
 
+    def test_ar4ja(self):
+        # CCSDS AR4JA: the information first, the last M = k / 2, k / 4, k / 8
+        # bits punctured, quasi-cyclic at z = M / 4
+        rng = np.random.default_rng(6)
+        for k, rate, m in ((1024, '1/2', 512), (1024, '4/5', 128), (4096, '2/3', 1024)):
+            code = gpuldpc.ldpc_code.ar4ja(k, rate)
+            self.assertEqual((code.k, code.n, code.n_transmitted, code.lifting),
+                             (k, k + 3 * m, k + 2 * m, m // 4))
+            np.testing.assert_array_equal(
+                gpuldpc.ldpc_code.load(f'ar4ja:{k}:{rate}').base_matrix, code.base_matrix)
+            info = rng.integers(0, 2, (3, code.k), dtype=np.uint8)
+            cw = code.encode(info)
+            np.testing.assert_array_equal(code.syndrome_weight(cw), 0)
+            np.testing.assert_array_equal(cw[:, :k], info)
+        with self.assertRaisesRegex(ValueError, r"k=2048 is not an AR4JA information "
+                                    r"length; allowed: 1024, 4096, 16384"):
+            gpuldpc.ldpc_code.ar4ja(2048, '1/2')
+        with self.assertRaisesRegex(ValueError, r"rate='7/8' .*allowed: 1/2, 2/3, 4/5"):
+            gpuldpc.ldpc_code.ar4ja(1024, '7/8')
+
 if __name__ == '__main__':
     gr_unittest.run(qa_ldpc_code)

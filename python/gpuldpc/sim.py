@@ -224,7 +224,9 @@ def list_codes():
               "          wifi:N:RATE (IEEE 802.11n; N 648, 1296 or 1944, RATE 1/2, 2/3, "
               "3/4 or 5/6)",
               "          wimax:N:RATE (IEEE 802.16e; N 576 .. 2304 in steps of 96, RATE "
-              "1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6)"]
+              "1/2, 2/3A, 2/3B, 3/4A, 3/4B or 5/6)",
+              "          ar4ja:K:RATE (CCSDS AR4JA; K 1024, 4096 or 16384, RATE 1/2, "
+              "2/3 or 4/5)"]
     return "\n".join(lines)
 
 
@@ -277,7 +279,8 @@ def make_parser():
     p.add_argument("--code",
                    help="a shipped code's name (--list-codes lists them), a parity-check "
                         "matrix file (alist, nb-alist, .qc) or a built-in code: "
-                        "dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE")
+                        "dvbs2:RATE[:short], nr:BG:Z[:ROWS], wifi:N:RATE, wimax:N:RATE, "
+                        "ar4ja:K:RATE")
     p.add_argument("--list-codes", action="store_true",
                    help="list the shipped codes (name, n, k, q) and the built-in "
                         "families, then exit")

@@ -546,9 +546,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     }
     // Quasi-cyclic (a frame a lane, or pairs without the unrolled checks)
     // where no on-chip group is chosen (Wi-Fi n = 1944 on chip in pairs 10.3
-    // Gbit/s, the loop kernel in pairs 4.3: H100)
-    if (qc_chosen)
-        return qc;
+    // Gbit/s, the loop kernel in pairs 4.3: H100), but not a frame a lane
+    // where the split variant takes pairs: lifting sizes above
+    // min_sum_qc_pair_threads (CCSDS AR4JA k = 4096 rate 1/2, Z = 512,
+    // H200, same run: quasi-cyclic a frame a lane 4.94 Gbit/s, split in
+    // pairs 7.78)
     // Split: one lane's beliefs in shared memory, in pairs where they fit;
     // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one
     // frame a block): the messages of the 132 resident blocks of an H100
@@ -556,8 +558,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Compact records only: a check's bits in two loads (read from the
     // graph's arrays, one dependent load an edge, a step of the few warps
     // takes 8x longer: DVB-S2 rate 3/4).
-    if (choice.on_chip && choice.split && layered && rule == binary_rule::fixed_min_sum &&
-        g.slot_edges && g.slot_variables) {
+    auto split_variant = [&](min_sum_variant& out) {
+        if (!choice.on_chip || !choice.split || !layered ||
+            rule != binary_rule::fixed_min_sum || !g.slot_edges || !g.slot_variables)
+            return false;
         for (const unsigned per_lane : { pairs ? 2u : 1u, 1u }) {
             min_sum_variant v{};
             v.rule = rule;
@@ -583,9 +587,17 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
             if (per_sm * ((run_checks + 31) / 32) < min_split_warps)
                 continue;
             v.blocks = unsigned(per_sm * std::max(choice.sms, 1u));
-            return v;
+            out = v;
+            return true;
         }
-    }
+        return false;
+    };
+    min_sum_variant split{};
+    const bool split_found = split_variant(split);
+    if (qc_chosen && (qc.pairs || !split_found || !split.pairs))
+        return qc;
+    if (split_found)
+        return split;
     min_sum_variant v{};
     v.rule = rule;
     v.pairs = pairs;

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(8fdde95dbf671cf5ba4e57f3cdb82170) */
+/* BINDTOOL_HEADER_FILE_HASH(3a5833bc89745ea62ca11aecb42997ad) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -178,6 +178,18 @@ void bind_ldpc_code(py::module& m)
             "the base matrices of IEEE "
             "Std 802.16 clause 8.4.9.2.5.1 scaled to z = n / 24; "
             "load('wimax:2304:1/2') names it too.")
+        .def_static(
+            "ar4ja",
+            [](long long k_arg, const std::string& rate) {
+                const unsigned k = int_arg<unsigned>(k_arg, "k", "1024, 4096 or 16384");
+                py::gil_scoped_release release;
+                return std::make_shared<ldpc_code>(ldpc_code::ar4ja(k, rate));
+            },
+            py::arg("k"),
+            py::arg("rate"),
+            "A CCSDS AR4JA LDPC code (k = 1024, 4096 or 16384 information bits; rate "
+            "'1/2', '2/3' or '4/5'), CCSDS 131.0-B-5 clause 7.4: the information first, "
+            "the last M parity bits punctured; load('ar4ja:1024:1/2') names it too.")
         .def_static(
             "from_base_matrix",
             [](py::object shifts_arg, long long z, py::object transmitted) {

@@ -61,6 +61,10 @@ GPULDPC_ENGINE_API coef_convention parse_coef_convention(const std::string& s,
  *
  * what() reads "<file>:<line>: <problem>".
  */
+namespace detail {
+class parity_solver; // a structured encoder (lib/engine/parity_solver.h)
+} // namespace detail
+
 class GPULDPC_ENGINE_API code_file_error : public std::runtime_error
 {
 public:
@@ -94,7 +98,10 @@ private:
  * columns form a dual diagonal (H[r][K+r] = 1, H[r][K+r-1] = 1 for r >= 1, no
  * other entry in those columns: the repeat-accumulate structure of DVB-S2,
  * DVB-T2 and ATSC 3.0) needs no elimination: its parity bits accumulate
- * (has_accumulator_parity()).
+ * (has_accumulator_parity()). The CCSDS AR4JA codes (ar4ja()) solve for
+ * their parity through their protograph instead, so that the information
+ * stays in the standard's first k columns, where an elimination would move
+ * some of it.
  *
  * Puncturing: columns of H MAY be punctured, a property of the code. Their
  * symbols are part of every codeword but never transmitted: puncture() keeps
@@ -243,6 +250,21 @@ public:
      * \throws std::invalid_argument naming the argument and the allowed values
      */
     static ldpc_code wimax(unsigned n, const std::string& rate);
+
+    /*!
+     * \brief A CCSDS AR4JA LDPC code (CCSDS 131.0-B-5, TM Synchronization and
+     * Channel Coding, clause 7.4): a protograph of 3 block rows lifted by M =
+     * k / 2, k / 4 or k / 8 for rates 1/2, 2/3, 4/5.
+     *
+     * The standard's codeword: k information bits, then the parity bits, of
+     * which the last M are punctured (n_transmitted() = 2k, 3k/2 or 5k/4).
+     * Quasi-cyclic (quasi_cyclic_base()) with lifting size M / 4: each of the
+     * standard's permutations is four circulants of that size.
+     * \param k 1024, 4096 or 16384
+     * \param rate "1/2", "2/3" or "4/5"
+     * \throws std::invalid_argument naming the argument and the allowed values
+     */
+    static ldpc_code ar4ja(unsigned k, const std::string& rate);
 
     /*! Reads from a stream; \p name is used in error messages. */
     static ldpc_code
@@ -402,7 +424,21 @@ public:
 
 private:
     void build_graph(const std::vector<entry>& entries);
+    // The public constructor's work; without eliminate, the encoder is left to
+    // set_parity_solver() (a code whose elimination would be slow or would
+    // move its information bits).
+    ldpc_code(unsigned n,
+              unsigned m,
+              unsigned q,
+              const std::vector<entry>& entries,
+              unsigned poly,
+              const std::vector<uint32_t>& punctured,
+              bool eliminate);
+    static ldpc_code lift_base_matrix(const base_matrix& base, bool eliminate);
     void build_encoder();
+    // A structured encoder for a full-rank H: the first n - m symbols carry
+    // the information, the solver writes the others.
+    void set_parity_solver(std::shared_ptr<const detail::parity_solver> solver);
     bool detect_accumulator_parity() const;
     void set_punctured(const std::vector<uint32_t>& punctured);
 
@@ -442,6 +478,7 @@ private:
     std::vector<uint32_t> d_echelon_offsets;
     std::vector<uint32_t> d_echelon_col;
     std::vector<uint8_t> d_echelon_value;
+    std::shared_ptr<const detail::parity_solver> d_parity_solver; // or the echelon
 };
 
 /*!
