@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(65e8b560cbd02ae7a21c5a401aa2e684) */
+/* BINDTOOL_HEADER_FILE_HASH(d10e5e6c9d087be84c56c0ebee3bbaa6) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

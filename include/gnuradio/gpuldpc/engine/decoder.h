@@ -151,9 +151,11 @@ struct min_sum_correction {
  * - codes whose parity bits accumulate (has_accumulator_parity(): DVB-S2,
  *   DVB-T2, ATSC 3.0): offset min-sum, scale 1, offset 0.25; offset 0.5
  *   where checks have 5.5 edges or more on average (DVB-S2 rates 2/5 and
- *   up, 6 to 30; not short frames' 1/2, 5.4) and \p max_iterations is 20 or more (1000
- *   frames a point: rate 3/5 at 50 iterations 0.19 dB from sum-product
- *   against 0.54, rate 1/2 0.11 against 0.25);
+ *   up, 6 to 30; not short frames' 1/2, 5.4) and \p max_iterations is 20 or
+ *   more, and where they have 10.5 or more (rates 3/5 and 3/4 and up, 11 to
+ *   30) at every count (1000 frames a point: rate 3/5 at 50 iterations 0.19
+ *   dB from sum-product against 0.54, at 10 0.17 against 0.31; rate 1/2 at
+ *   50 0.11 against 0.25);
  * - the rest (5G NR, IEEE 802.11n, regular and other codes): scale 15/16,
  *   offset 0.5.
  * With min_sum_magnitude_rule::two_smallest (measured the same way): scale 1
