@@ -551,6 +551,14 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     no_split.split = false;
     v = kernels::min_sum_choose(ar4ja, true, fixed, no_split);
     BOOST_CHECK(v.quasi_cyclic && !v.pairs && v.threads == 512);
+    // a frame a lane for want of 16-bit pair instructions (before sm_90), Z
+    // = 384: not weighed against the split variant, the family as before
+    kernels::min_sum_choice older_pairs = pairs;
+    older_pairs.wide_pairs = false;
+    kernels::min_sum_graph z384 = ar4ja;
+    z384.qc_z = 384;
+    v = kernels::min_sum_choose(z384, true, fixed, older_pairs);
+    BOOST_CHECK(v.quasi_cyclic && !v.pairs && v.threads == 384);
     ar4ja.qc_z = 128;
     ar4ja.n = 2560;
     ar4ja.checks = 1536;

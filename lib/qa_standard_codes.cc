@@ -661,11 +661,13 @@ BOOST_AUTO_TEST_CASE(ar4ja_codes_have_the_standards_shape)
         unsigned phi[4];
     };
     const permutation checks[] = {
-        { "1/2", 1024, 0, 4, 3, { 16, 0, 0, 0 } },      // pi_1, M = 512
-        { "1/2", 1024, 1, 4, 0, { 103, 53, 8, 35 } },   // pi_2
-        { "1/2", 4096, 2, 1, 3, { 28, 84, 403, 7 } },   // pi_6, M = 2048
-        { "4/5", 1024, 1, 0, 0, { 4, 2, 2, 20 } },      // pi_21, M = 128
-        { "4/5", 4096, 2, 1, 3, { 126, 116, 120, 62 } } // pi_26, M = 512
+        { "1/2", 1024, 0, 4, 3, { 16, 0, 0, 0 } },          // pi_1, M = 512
+        { "1/2", 1024, 1, 4, 0, { 103, 53, 8, 35 } },       // pi_2
+        { "1/2", 4096, 2, 1, 3, { 28, 84, 403, 7 } },       // pi_6, M = 2048
+        { "4/5", 1024, 1, 0, 0, { 4, 2, 2, 20 } },          // pi_21, M = 128
+        { "4/5", 4096, 2, 1, 3, { 126, 116, 120, 62 } },    // pi_26, M = 512
+        { "2/3", 16384, 1, 0, 2, { 409, 762, 698, 154 } },  // pi_11, M = 4096
+        { "1/2", 16384, 2, 1, 2, { 485, 1989, 757, 1039 } } // pi_5, M = 8192
     };
     for (const auto& p : checks)
         BOOST_TEST_CONTEXT("k=" << p.k << ", rate " << p.rate << ", block ("
@@ -674,20 +676,52 @@ BOOST_AUTO_TEST_CASE(ar4ja_codes_have_the_standards_shape)
             const auto code = ldpc_code::ar4ja(p.k, p.rate);
             const unsigned info_blocks = p.rate[0] == '1' ? 2 : p.rate[0] == '2' ? 4 : 8;
             const unsigned m_size = p.k / info_blocks;
-            const auto h = code.dense();
+            const auto& offsets = code.check_offsets();
+            const auto& variable = code.edge_variable();
             for (unsigned i = 0; i < m_size; ++i) {
                 const unsigned j = 4 * i / m_size;
-                const unsigned col =
-                    m_size / 4 * ((p.theta + j) % 4) + (p.phi[j] + i) % (m_size / 4);
-                BOOST_REQUIRE_EQUAL(h[size_t(p.row_block * m_size + i) * code.n() +
-                                      p.col_block * m_size + col],
-                                    1);
+                const uint32_t col = p.col_block * m_size +
+                                     m_size / 4 * ((p.theta + j) % 4) +
+                                     (p.phi[j] + i) % (m_size / 4);
+                const uint32_t check = p.row_block * m_size + i;
+                BOOST_REQUIRE(std::binary_search(variable.begin() + offsets[check],
+                                                 variable.begin() + offsets[check + 1],
+                                                 col));
             }
         }
-    // the largest: k = 16384 at rate 4/5 (M = 2048)
-    const auto large = ldpc_code::load("ar4ja:16384:4/5");
-    BOOST_CHECK_EQUAL(large.n_transmitted(), 20480u);
-    check_systematic_base_rows(large, 512, rng);
+    // k = 16384 at rates 4/5 and 2/3 (M = 2048, 4096: the encoder's inverse
+    // of 4096 x 4096); rate 1/2's structure above (its inverse is M = 8192's)
+    for (const char* rate : { "4/5", "2/3" })
+        BOOST_TEST_CONTEXT("k=16384, rate " << rate)
+        {
+            const auto large = ldpc_code::load(std::string("ar4ja:16384:") + rate);
+            BOOST_CHECK_EQUAL(large.n_transmitted(), rate[0] == '4' ? 20480u : 24576u);
+            check_systematic_base_rows(large, large.quasi_cyclic_base().z, rng);
+        }
+    // written to a .qc file and read back: the same code, the standard's
+    // encoder (a general elimination would move information columns)
+    {
+        const auto code = ldpc_code::ar4ja(1024, "2/3");
+        code_io_options qc;
+        qc.format = code_format::qc;
+        std::stringstream file;
+        code.write(file, qc);
+        const auto read = ldpc_code::read(file, "ar4ja.qc", qc);
+        BOOST_CHECK(read.punctured_positions() == code.punctured_positions());
+        BOOST_CHECK(read.quasi_cyclic_base().shifts == code.quasi_cyclic_base().shifts);
+        check_systematic_base_rows(read, 64, rng);
+        std::vector<uint8_t> info(1024), cw(code.n()), again(code.n());
+        for (auto& b : info)
+            b = rng() & 1;
+        code.encode(info.data(), cw.data(), 1);
+        read.encode(info.data(), again.data(), 1);
+        BOOST_CHECK(cw == again);
+        // without its puncturing it is another code, of a general elimination
+        auto unpunctured = code.quasi_cyclic_base();
+        unpunctured.transmitted.assign(unpunctured.cols, 1);
+        BOOST_CHECK_EQUAL(ldpc_code::from_base_matrix(unpunctured).n_transmitted(),
+                          code.n());
+    }
     for (const char* bad :
          { "ar4ja:2048:1/2", "ar4ja:1024:7/8", "ar4ja:1024", "ar4ja:x:1/2" }) {
         try {

@@ -16,7 +16,9 @@
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -62,42 +64,18 @@ constexpr unsigned protograph_cols = 11;
 //   (P7 + P8) b + c       = s2,
 // where s is the information's syndrome by block row. So c solves
 // D c = s2 + (P7 + P8) s1 with D = I + (P7 + P8)(P2 + P3 + P4), an M x M
-// matrix whose inverse is kept dense (8 MB at M = 8192), and b and a follow
-// from their rows, where each has the identity. A general elimination would
-// choose other information columns than the standard's.
+// matrix whose inverse is kept dense (8 MB at M = 8192, made at the first
+// encode: decoders never need it), and b and a follow from their rows, where
+// each has the identity. A general elimination would choose other
+// information columns than the standard's.
 class ar4ja_parity : public detail::parity_solver
 {
 public:
-    ar4ja_parity(const ldpc_code& code, unsigned m_size)
-        : d_m(m_size), d_words(m_size / 64), d_inverse(size_t(m_size) * d_words, 0)
-    {
-        const unsigned b_col = code.n() - 2 * d_m, c_col = code.n() - d_m;
-        const auto& offsets = code.check_offsets();
-        const auto& variable = code.edge_variable();
-        // D by rows: row l of (P7 + P8) B is the sum of rows i of B, B = P2 +
-        // P3 + P4 (block row 1 at c's columns), over the i in block row 2's
-        // row l at b's columns
-        std::vector<uint64_t> d(d_inverse.size(), 0);
-        for (unsigned l = 0; l < d_m; ++l) {
-            uint64_t* row = &d[size_t(l) * d_words];
-            row[l / 64] ^= uint64_t(1) << (l % 64);
-            for (uint32_t e = offsets[2 * d_m + l]; e < offsets[2 * d_m + l + 1]; ++e) {
-                const uint32_t v = variable[e];
-                if (v < b_col || v >= c_col)
-                    continue;
-                const unsigned i = v - b_col;
-                for (uint32_t f = offsets[d_m + i]; f < offsets[d_m + i + 1]; ++f)
-                    if (variable[f] >= c_col) {
-                        const unsigned j = variable[f] - c_col;
-                        row[j / 64] ^= uint64_t(1) << (j % 64);
-                    }
-            }
-        }
-        invert(d);
-    }
+    explicit ar4ja_parity(unsigned m_size) : d_m(m_size), d_words(m_size / 64) {}
 
     void solve(const ldpc_code& code, uint8_t* cw) const override
     {
+        std::call_once(d_inverted, [&] { invert(code); });
         const unsigned n = code.n();
         const unsigned a_col = n - 3 * d_m, b_col = n - 2 * d_m, c_col = n - d_m;
         std::fill(cw + a_col, cw + n, uint8_t(0));
@@ -133,9 +111,32 @@ private:
         return sum;
     }
 
-    // Gauss-Jordan elimination of d (destroyed) into d_inverse.
-    void invert(std::vector<uint64_t>& d)
+    // D^-1 into d_inverse, by Gauss-Jordan elimination.
+    void invert(const ldpc_code& code) const
     {
+        const unsigned b_col = code.n() - 2 * d_m, c_col = code.n() - d_m;
+        const auto& offsets = code.check_offsets();
+        const auto& variable = code.edge_variable();
+        // D by rows: row l of (P7 + P8) B is the sum of rows i of B, B = P2 +
+        // P3 + P4 (block row 1 at c's columns), over the i in block row 2's
+        // row l at b's columns
+        std::vector<uint64_t> d(size_t(d_m) * d_words, 0);
+        for (unsigned l = 0; l < d_m; ++l) {
+            uint64_t* row = &d[size_t(l) * d_words];
+            row[l / 64] ^= uint64_t(1) << (l % 64);
+            for (uint32_t e = offsets[2 * d_m + l]; e < offsets[2 * d_m + l + 1]; ++e) {
+                const uint32_t v = variable[e];
+                if (v < b_col || v >= c_col)
+                    continue;
+                const unsigned i = v - b_col;
+                for (uint32_t f = offsets[d_m + i]; f < offsets[d_m + i + 1]; ++f)
+                    if (variable[f] >= c_col) {
+                        const unsigned j = variable[f] - c_col;
+                        row[j / 64] ^= uint64_t(1) << (j % 64);
+                    }
+            }
+        }
+        d_inverse.assign(d.size(), 0);
         for (unsigned r = 0; r < d_m; ++r)
             d_inverse[size_t(r) * d_words + r / 64] = uint64_t(1) << (r % 64);
         for (unsigned col = 0; col < d_m; ++col) {
@@ -168,14 +169,14 @@ private:
         }
     }
 
-    unsigned d_m;
-    unsigned d_words;
-    std::vector<uint64_t> d_inverse; // d_m rows of d_words
+    const unsigned d_m;
+    const unsigned d_words;
+    mutable std::once_flag d_inverted;
+    mutable std::vector<uint64_t> d_inverse; // d_m rows of d_words
 };
 
-} // namespace
-
-ldpc_code ldpc_code::ar4ja(unsigned k, const std::string& rate)
+// The base matrix of ar4ja(k, rate) at lifting size M / 4.
+ldpc_code::base_matrix ar4ja_base(unsigned k, const std::string& rate)
 {
     // 131.0-B-5, Table 7-2: M = K / 2, K / 4, K / 8 for rates 1/2, 2/3, 4/5
     unsigned info_blocks = 0, first_col = 0;
@@ -202,7 +203,7 @@ ldpc_code ldpc_code::ar4ja(unsigned k, const std::string& rate)
     while ((128u << m_index) < m_size)
         ++m_index;
 
-    base_matrix base;
+    ldpc_code::base_matrix base;
     base.z = m_size / 4;
     base.rows = 12;
     base.cols = 4 * (protograph_cols - first_col);
@@ -236,9 +237,45 @@ ldpc_code ldpc_code::ar4ja(unsigned k, const std::string& rate)
             }
         }
     }
+    return base;
+}
+
+} // namespace
+
+namespace detail {
+
+bool ar4ja_parameters_of(const ldpc_code::base_matrix& base,
+                         unsigned& k,
+                         std::string& rate)
+{
+    // 12 rows of 20, 28 or 44 blocks (2, 4 or 8 information blocks of M)
+    // lifted by M / 4, M = 128 .. 8192
+    if (base.rows != 12 || (base.cols != 20 && base.cols != 28 && base.cols != 44) ||
+        base.z < 32 || base.z > 2048 || (base.z & (base.z - 1)))
+        return false;
+    const unsigned info_blocks = base.cols / 4 - 3;
+    const unsigned candidate = info_blocks * 4 * base.z;
+    if (candidate != 1024 && candidate != 4096 && candidate != 16384)
+        return false;
+    const std::string candidate_rate = info_blocks == 2   ? "1/2"
+                                       : info_blocks == 4 ? "2/3"
+                                                          : "4/5";
+    const auto standard = ar4ja_base(candidate, candidate_rate);
+    if (base.shifts != standard.shifts || base.transmitted != standard.transmitted)
+        return false;
+    k = candidate;
+    rate = candidate_rate;
+    return true;
+}
+
+} // namespace detail
+
+ldpc_code ldpc_code::ar4ja(unsigned k, const std::string& rate)
+{
+    const base_matrix base = ar4ja_base(k, rate);
     // the standard's codeword: the k information bits first (7.4.3.4)
     ldpc_code code = lift_base_matrix(base, false);
-    code.set_parity_solver(std::make_shared<ar4ja_parity>(code, m_size));
+    code.set_parity_solver(std::make_shared<ar4ja_parity>(4 * base.z));
     return code;
 }
 

@@ -86,6 +86,12 @@ ldpc_code::ldpc_code(unsigned n,
 
 ldpc_code ldpc_code::from_base_matrix(const base_matrix& base)
 {
+    // a CCSDS AR4JA code written to a .qc file and read back: the standard's
+    // encoder, whose information stays in the first k columns
+    unsigned k = 0;
+    std::string rate;
+    if (detail::ar4ja_parameters_of(base, k, rate))
+        return ar4ja(k, rate);
     return lift_base_matrix(base, true);
 }
 

@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <cstdint>
+#include <string>
 
 namespace gr {
 namespace gpuldpc {
@@ -32,6 +33,15 @@ public:
     virtual ~parity_solver() = default;
     virtual void solve(const ldpc_code& code, uint8_t* codeword) const = 0;
 };
+
+/*!
+ * Whether \p base is the base matrix of ldpc_code::ar4ja(k, rate), with its
+ * puncturing, and then which (\p k and \p rate set): a base matrix read
+ * from a file keeps the standard's encoder and information columns.
+ */
+bool ar4ja_parameters_of(const ldpc_code::base_matrix& base,
+                         unsigned& k,
+                         std::string& rate);
 
 } // namespace detail
 } // namespace gpuldpc

@@ -547,10 +547,12 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Quasi-cyclic (a frame a lane, or pairs without the unrolled checks)
     // where no on-chip group is chosen (Wi-Fi n = 1944 on chip in pairs 10.3
     // Gbit/s, the loop kernel in pairs 4.3: H100), but not a frame a lane
-    // where the split variant takes pairs: lifting sizes above
-    // min_sum_qc_pair_threads (CCSDS AR4JA k = 4096 rate 1/2, Z = 512,
+    // of a lifting size above min_sum_qc_pair_threads (no pairs there) where
+    // the split variant takes pairs (CCSDS AR4JA k = 4096 rate 1/2, Z = 512,
     // H200, same run: quasi-cyclic a frame a lane 4.94 Gbit/s, split in
-    // pairs 7.78)
+    // pairs 7.78). Where the family lacks pairs for other reasons (before
+    // sm_90, shared-memory caps) that comparison is not measured, and it
+    // stays first.
     // Split: one lane's beliefs in shared memory, in pairs where they fit;
     // a lane for each check of a run. DVB-S2 rate 1/2 (64800 bits, one
     // frame a block): the messages of the 132 resident blocks of an H100
@@ -594,7 +596,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     };
     min_sum_variant split{};
     const bool split_found = split_variant(split);
-    if (qc_chosen && (qc.pairs || !split_found || !split.pairs))
+    if (qc_chosen &&
+        (qc.pairs || !split_found || !split.pairs || g.qc_z <= min_sum_qc_pair_threads))
         return qc;
     if (split_found)
         return split;

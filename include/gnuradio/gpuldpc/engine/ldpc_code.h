@@ -56,15 +56,15 @@ GPULDPC_ENGINE_API code_format parse_code_format(const std::string& s,
 GPULDPC_ENGINE_API coef_convention parse_coef_convention(const std::string& s,
                                                          const std::string& arg = "coef");
 
+namespace detail {
+class parity_solver; // a structured encoder (lib/engine/parity_solver.h)
+} // namespace detail
+
 /*!
  * \brief Error in a parity-check matrix file: carries the file name and line.
  *
  * what() reads "<file>:<line>: <problem>".
  */
-namespace detail {
-class parity_solver; // a structured encoder (lib/engine/parity_solver.h)
-} // namespace detail
-
 class GPULDPC_ENGINE_API code_file_error : public std::runtime_error
 {
 public:
@@ -162,6 +162,10 @@ public:
 
     /*!
      * \brief A binary quasi-cyclic code from its base matrix.
+     *
+     * The base matrix of a CCSDS AR4JA code (ar4ja(), puncturing included:
+     * a .qc file written from one) gives that code, with its encoder and
+     * information columns.
      * \param base shifts in -1..z-1; transmitted empty (all) or one 0/1 per column
      * \throws std::invalid_argument naming the bad field
      */
