@@ -11,6 +11,7 @@
 
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
+#include <initializer_list>
 #include <boost/test/unit_test.hpp>
 #include <sstream>
 
@@ -50,49 +51,41 @@ BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
     // accumulate (0.25; 0.5 with checks of 5.5 edges or more on average from 20
     // iterations on, of 10.5 or more at every count), 15/16 and 0.5 elsewhere
     const auto smallest = min_sum_magnitude_rule::smallest;
-    for (const char* name : { "dvbs2:1/4", "dvbs2:1/3", "dvbs2:1/2:short" })
-        for (unsigned iterations : { 10u, 20u, 50u }) {
-            const auto c =
-                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
-            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
-            {
-                BOOST_CHECK_EQUAL(c.scale, 1.0f);
-                BOOST_CHECK_EQUAL(c.offset, 0.25f);
+    // each code's pair at each count: the scale, the offset for the count
+    auto expect = [&](std::initializer_list<const char*> names,
+                      std::initializer_list<unsigned> counts,
+                      float scale,
+                      auto offset_at) {
+        for (const char* name : names) {
+            const auto code = ldpc_code::load(name);
+            for (unsigned iterations : counts) {
+                const auto c = min_sum_auto_correction(code, smallest, iterations);
+                BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
+                {
+                    BOOST_CHECK_EQUAL(c.scale, scale);
+                    BOOST_CHECK_EQUAL(c.offset, offset_at(iterations));
+                }
             }
         }
-    for (const char* name : { "dvbs2:2/5", "dvbs2:1/2", "dvbs2:2/3", "dvbs2:2/3:short" })
-        for (unsigned iterations : { 1u, 10u, 19u, 20u, 50u }) {
-            const auto c =
-                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
-            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
-            {
-                BOOST_CHECK_EQUAL(c.scale, 1.0f);
-                BOOST_CHECK_EQUAL(c.offset, iterations >= 20 ? 0.5f : 0.25f);
-            }
-        }
-    for (const char* name : { "dvbs2:3/5", "dvbs2:3/4", "dvbs2:9/10" })
-        for (unsigned iterations : { 1u, 10u, 50u }) {
-            const auto c =
-                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
-            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
-            {
-                BOOST_CHECK_EQUAL(c.scale, 1.0f);
-                BOOST_CHECK_EQUAL(c.offset, 0.5f);
-            }
-        }
+    };
+    expect({ "dvbs2:1/4", "dvbs2:1/3", "dvbs2:1/2:short" },
+           { 10u, 20u, 50u },
+           1.0f,
+           [](unsigned) { return 0.25f; });
+    expect({ "dvbs2:2/5", "dvbs2:1/2", "dvbs2:2/3", "dvbs2:2/3:short" },
+           { 1u, 10u, 19u, 20u, 50u },
+           1.0f,
+           [](unsigned iterations) { return iterations >= 20 ? 0.5f : 0.25f; });
+    expect({ "dvbs2:3/5", "dvbs2:3/4", "dvbs2:9/10" },
+           { 1u, 10u, 50u },
+           1.0f,
+           [](unsigned) { return 0.5f; });
     // without iterations given: the decoders' default of 50
     BOOST_CHECK_EQUAL(min_sum_auto_correction(ldpc_code::load("dvbs2:1/2")).offset, 0.5f);
-    for (const char* name :
-         { "nr:1:16", "nr:1:16:4", "nr:2:16:8", "wifi:1944:1/2", "wifi:648:3/4" })
-        for (unsigned iterations : { 10u, 50u }) {
-            const auto c =
-                min_sum_auto_correction(ldpc_code::load(name), smallest, iterations);
-            BOOST_TEST_CONTEXT(name << ", " << iterations << " iterations")
-            {
-                BOOST_CHECK_EQUAL(c.scale, 15.0f / 16.0f);
-                BOOST_CHECK_EQUAL(c.offset, 0.5f);
-            }
-        }
+    expect({ "nr:1:16", "nr:1:16:4", "nr:2:16:8", "wifi:1944:1/2", "wifi:648:3/4" },
+           { 10u, 50u },
+           15.0f / 16.0f,
+           [](unsigned) { return 0.5f; });
 }
 
 BOOST_AUTO_TEST_CASE(auto_correction_of_two_smallest)

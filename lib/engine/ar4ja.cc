@@ -15,6 +15,7 @@
 #include "parity_solver.h"
 #include <gnuradio/gpuldpc/engine/ldpc_code.h>
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -71,7 +72,12 @@ constexpr unsigned protograph_cols = 11;
 class ar4ja_parity : public detail::parity_solver
 {
 public:
-    explicit ar4ja_parity(unsigned m_size) : d_m(m_size), d_words(m_size / 64) {}
+    explicit ar4ja_parity(unsigned m_size) : d_m(m_size), d_words(m_size / 64)
+    {
+        if (d_words == 0 || d_words > max_words)
+            throw std::logic_error("ar4ja_parity: M=" + std::to_string(m_size) +
+                                   "; allowed: 128 .. 8192");
+    }
 
     void solve(const ldpc_code& code, uint8_t* cw) const override
     {
@@ -82,7 +88,7 @@ public:
         // b with c = 0, then the right-hand side of D c
         for (unsigned r = 0; r < d_m; ++r)
             cw[b_col + r] = row_sum(code, d_m + r, cw);
-        std::vector<uint64_t> rhs(d_words, 0);
+        std::array<uint64_t, max_words> rhs{};
         for (unsigned r = 0; r < d_m; ++r)
             rhs[r / 64] |= uint64_t(row_sum(code, 2 * d_m + r, cw)) << (r % 64);
         for (unsigned r = 0; r < d_m; ++r) {
@@ -169,6 +175,8 @@ private:
         }
     }
 
+    // the largest M, 8192: a frame's right-hand side on the stack
+    static constexpr unsigned max_words = 8192 / 64;
     const unsigned d_m;
     const unsigned d_words;
     mutable std::once_flag d_inverted;

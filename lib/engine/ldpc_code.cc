@@ -76,9 +76,7 @@ ldpc_code::ldpc_code(unsigned n,
     build_layered_runs();
     d_accumulator_parity = detect_accumulator_parity();
     if (d_accumulator_parity) {
-        d_rank = d_m;
-        for (uint32_t v = 0; v < d_n; ++v)
-            (v < d_n - d_m ? d_info_positions : d_parity_positions).push_back(v);
+        take_information_first();
     } else if (eliminate) {
         build_encoder();
     }
@@ -584,18 +582,19 @@ void ldpc_code::build_encoder()
         (is_pivot[v] ? d_parity_positions : d_info_positions).push_back(v);
 }
 
-void ldpc_code::set_parity_solver(std::shared_ptr<const detail::parity_solver> solver)
+void ldpc_code::take_information_first()
 {
-    d_parity_solver = std::move(solver);
     d_rank = d_m;
-    d_echelon_pivot.clear();
-    d_echelon_offsets.assign(1, 0);
-    d_echelon_col.clear();
-    d_echelon_value.clear();
     d_info_positions.clear();
     d_parity_positions.clear();
     for (uint32_t v = 0; v < d_n; ++v)
         (v < d_n - d_m ? d_info_positions : d_parity_positions).push_back(v);
+}
+
+void ldpc_code::set_parity_solver(std::shared_ptr<const detail::parity_solver> solver)
+{
+    d_parity_solver = std::move(solver);
+    take_information_first();
 }
 
 std::vector<ldpc_code::entry> ldpc_code::entries() const

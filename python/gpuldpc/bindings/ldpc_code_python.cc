@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(c59c5386679a9b947ffaaea082074e47) */
+/* BINDTOOL_HEADER_FILE_HASH(50d7285b64ba84a918befe2d1063edf0) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -440,8 +440,12 @@ private:
               bool eliminate);
     static ldpc_code lift_base_matrix(const base_matrix& base, bool eliminate);
     void build_encoder();
-    // A structured encoder for a full-rank H: the first n - m symbols carry
-    // the information, the solver writes the others.
+    // Rank m, the first n - m symbols the information, the others parity (an
+    // encoder that is not the elimination's).
+    void take_information_first();
+    // A structured encoder for a full-rank H (a code made without
+    // elimination): the first n - m symbols carry the information, the
+    // solver writes the others.
     void set_parity_solver(std::shared_ptr<const detail::parity_solver> solver);
     bool detect_accumulator_parity() const;
     void set_punctured(const std::vector<uint32_t>& punctured);
