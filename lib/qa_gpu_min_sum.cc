@@ -111,13 +111,13 @@ void check_identical(const result& g, const result& c, const std::string& what)
 // A base matrix whose rows of 6 blocks (compact words) come before rows of
 // 14 (16-byte words), at an odd lifting size with a lane a block: the
 // 16-byte words of a row after an odd number of 8-byte ones stay aligned.
-ldpc_code::sptr mixed_rows_qc_code()
+ldpc_code::sptr mixed_rows_qc_code(unsigned z = 259)
 {
     std::mt19937 rng(12);
     ldpc_code::base_matrix base;
     base.rows = 4;
     base.cols = 20;
-    base.z = 259;
+    base.z = z;
     base.shifts.assign(size_t(base.rows) * base.cols, -1);
     const std::vector<std::vector<unsigned>> columns = {
         { 0, 1, 2, 3, 4, 5 },
@@ -486,6 +486,16 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "ar4ja 4096 2/3",
           std::make_shared<ldpc_code>(ldpc_code::ar4ja(4096, "2/3")),
           2.2 },
+        // lifting sizes above the pair kernels' blocks of 384 threads: the
+        // strided instances, a thread two checks of a row (z = 512), and
+        // two or three (z = 1000: 352 threads; z = 777: 288)
+        { "ar4ja 4096 1/2",
+          std::make_shared<ldpc_code>(ldpc_code::ar4ja(4096, "1/2")),
+          1.6 },
+        { "qc rows of 6 and 14 blocks, z 1000", mixed_rows_qc_code(1000), 3.5 },
+        { "qc rows of 17 to 20 blocks, z 777",
+          long_rows_qc_code(13, 777, 24, { 17, 18, 20 }),
+          4.5 },
     };
     {
         // through an alist file: the structure found in H
@@ -510,6 +520,15 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
     if (!small()) {
         cases.push_back({ "nr:1:384", nr(1, 384, 0), 1.1 });
         cases.push_back({ "nr:2:384:8", nr(2, 384, 8), 2.5 });
+        // strided at z = 1024 (rows of up to 10 blocks, compact words
+        // where the L2 would not hold 16-byte ones) and z = 512 with rows
+        // of 18 blocks (any20)
+        cases.push_back({ "ar4ja 16384 2/3",
+                          std::make_shared<ldpc_code>(ldpc_code::ar4ja(16384, "2/3")),
+                          2.0 });
+        cases.push_back({ "ar4ja 16384 4/5",
+                          std::make_shared<ldpc_code>(ldpc_code::ar4ja(16384, "4/5")),
+                          3.0 });
     }
     const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
     uint32_t seed = 40;
@@ -603,6 +622,13 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("checks unrolled") !=
                                         std::string::npos,
                                     what << " takes " << gpu->kernel_variant());
+            // a lifting size above the blocks' 384 threads: several checks a
+            // thread (rows of up to 20 blocks), where pairs are taken
+            if (unrolled_expected && base.z > 384 && most_blocks <= 20 &&
+                base_tuning().quasi_cyclic_strided)
+                BOOST_CHECK_MESSAGE(kv.find("several checks a thread") !=
+                                        std::string::npos,
+                                    what << " takes " << kv);
             const auto want = run(*cpu, batch.llr, frames);
             const auto want8 = run(*cpu, llr8, frames);
             check_identical(run(*gpu, batch.llr, frames), want, what + " float input");

@@ -531,7 +531,8 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     tiny.edges = 316 * 2;
     BOOST_CHECK(kernels::min_sum_choose(tiny, true, fixed, pairs).on_chip);
     // CCSDS AR4JA k = 4096 rate 1/2 (Z = 512: more checks a row than the
-    // pair kernels' blocks take): the family's frame a lane gives way to the
+    // pair kernels' blocks take): the strided instance, two checks a thread
+    // in 256 threads; without it the family's frame a lane gives way to the
     // split variant in pairs, and is taken where that is off; at Z = 128 (k
     // = 1024) the unrolled kernel in pairs
     kernels::min_sum_graph ar4ja =
@@ -546,8 +547,65 @@ BOOST_AUTO_TEST_CASE(binary_quasi_cyclic_unrolled)
     ar4ja.slot_variables = &slot_record;
     ar4ja.longest_run = 512;
     v = kernels::min_sum_choose(ar4ja, true, fixed, pairs);
+    BOOST_CHECK(v.quasi_cyclic && v.qc_unrolled && v.qc_half && v.qc_strided);
+    BOOST_CHECK_EQUAL(v.frames, 2u);
+    BOOST_CHECK_EQUAL(v.threads, 256u);
+    BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(ar4ja, v, true));
+    {
+        const auto key = kernels::min_sum_kernel_of(ar4ja, v, true);
+        BOOST_CHECK(key.qc_strided && key.lanes == 1);
+        BOOST_CHECK(key.arithmetic == kernels::min_sum_arithmetic::fixed8_pairs);
+    }
+    BOOST_CHECK(kernels::min_sum_describe(v, false).find("several checks a thread") !=
+                std::string::npos);
+    // Z = 1000: three checks a thread (the last ones two) in 352 threads;
+    // rows of up to 20 blocks (any20) too, not of 21 to 24 (any24: no such
+    // instances)
+    kernels::min_sum_graph z1000 = ar4ja;
+    z1000.qc_z = 1000;
+    z1000.n = 20 * 1000;
+    v = kernels::min_sum_choose(z1000, true, fixed, pairs);
+    BOOST_CHECK(v.qc_strided && v.threads == 352);
+    z1000.qc_profile = kernels::binary::qc_profile_any20;
+    BOOST_CHECK(kernels::min_sum_choose(z1000, true, fixed, pairs).qc_strided);
+    z1000.qc_profile = kernels::binary::qc_profile_any24;
+    BOOST_CHECK(!kernels::min_sum_choose(z1000, true, fixed, pairs).qc_strided);
+    BOOST_CHECK(!kernels::min_sum_qc_strided_profile(1) &&
+                !kernels::min_sum_qc_strided_profile(2));
+    // where an SM keeps fewer than 16 warps of it (Z = 1000, 160 KB of pair
+    // beliefs: one block of 11 warps), the split variant in pairs where the
+    // checks have compact records; strided where they have none (rows of
+    // checks of 10 edges: CCSDS AR4JA k = 16384 rate 2/3)
+    z1000.qc_profile = kernels::binary::qc_profile_any16;
+    z1000.n = 40000;
+    v = kernels::min_sum_choose(z1000, true, fixed, pairs);
+    BOOST_CHECK(!v.qc_strided && v.split && v.pairs);
+    z1000.slot_edges = nullptr;
+    z1000.slot_variables = nullptr;
+    v = kernels::min_sum_choose(z1000, true, fixed, pairs);
+    BOOST_CHECK(v.qc_strided && v.threads == 352);
+    // a variant asking for it elsewhere is refused: integer pairs, Z that
+    // the blocks take, a profile without instances
+    {
+        auto strided = kernels::min_sum_choose(ar4ja, true, fixed, pairs);
+        auto bad = strided;
+        bad.qc_half = false;
+        BOOST_CHECK_THROW(kernels::min_sum_check_variant(ar4ja, bad, true),
+                          std::invalid_argument);
+        kernels::min_sum_graph z384 = ar4ja;
+        z384.qc_z = 384;
+        BOOST_CHECK_THROW(kernels::min_sum_check_variant(z384, strided, true),
+                          std::invalid_argument);
+        kernels::min_sum_graph nr_like = ar4ja;
+        nr_like.qc_profile = 1;
+        BOOST_CHECK_THROW(kernels::min_sum_check_variant(nr_like, strided, true),
+                          std::invalid_argument);
+    }
+    kernels::min_sum_choice unstrided = pairs;
+    unstrided.quasi_cyclic_strided = false;
+    v = kernels::min_sum_choose(ar4ja, true, fixed, unstrided);
     BOOST_CHECK(!v.quasi_cyclic && v.split && v.pairs);
-    kernels::min_sum_choice no_split = pairs;
+    kernels::min_sum_choice no_split = unstrided;
     no_split.split = false;
     v = kernels::min_sum_choose(ar4ja, true, fixed, no_split);
     BOOST_CHECK(v.quasi_cyclic && !v.pairs && v.threads == 512);

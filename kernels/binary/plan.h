@@ -289,6 +289,11 @@ struct min_sum_variant {
     //! check's messages in 8 bytes a pair (signs, the position of each
     //! frame's smallest input, the magnitudes as bytes), others in 16
     bool qc_compact;
+    //! with qc_unrolled, one lane a group and a lifting size above
+    //! min_sum_qc_pair_threads: a thread takes checks r, r + threads, r + 2
+    //! threads ... of a base row (the strided instances of the kernel,
+    //! profiles that min_sum_qc_strided_profile() names)
+    bool qc_strided;
     unsigned frames; //!< frames a group: 1 to 32 lanes on chip, 32 global (x2 pairs)
     //! threads a block: on chip a multiple of 32 up to 1024, global 512
     unsigned threads;
@@ -347,6 +352,11 @@ struct min_sum_choice {
     //! the resident blocks would outgrow l2_bytes and base rows average
     //! min_sum_qc_compact_row_blocks blocks or more, 2 always
     unsigned quasi_cyclic_compact = 1;
+    //! with quasi_cyclic_half: lifting sizes above min_sum_qc_pair_threads in
+    //! the strided kernel (min_sum_variant::qc_strided); where its blocks keep
+    //! fewer than min_sum_qc_strided_warps warps resident an SM, the split
+    //! variant in pairs comes first
+    bool quasi_cyclic_strided = true;
     //! the device's L2 cache (callers SHOULD set it; 0: unknown, taken as
     //! outgrown)
     size_t l2_bytes = 0;
@@ -372,10 +382,16 @@ struct min_sum_choice {
  * whose lanes give a block min_sum_qc_threads threads (a lane a check of a
  * base row; at most 32 lanes and 1024 threads), halved until its beliefs
  * fit; choice.lanes, where set and its group fits: that group; its blocks
- * those resident on choice.sms SMs. The family comes before the on-chip
+ * those resident on choice.sms SMs. Lifting sizes above the pair blocks'
+ * min_sum_qc_pair_threads take one lane in the strided kernel
+ * (min_sum_variant::qc_strided) where choice.quasi_cyclic_strided and the
+ * profile has it. The family comes before the on-chip
  * groups where its checks are unrolled, its blocks have 2 warps or more and
- * choice.lanes, where set, is its group, or with choice.quasi_cyclic_first;
- * else where no on-chip group is chosen. Otherwise: a group of G lanes (G =
+ * choice.lanes, where set, is its group (and, strided, an SM keeps
+ * min_sum_qc_strided_warps warps), or with choice.quasi_cyclic_first;
+ * else where no on-chip group is chosen (before the split variant unless
+ * that takes pairs and the family a frame a lane, or strided fewer warps,
+ * at lifting sizes above min_sum_qc_pair_threads). Otherwise: a group of G lanes (G =
  * 1, 2, ... 32; a lane one
  * frame, or two in fp16 pairs where min_sum_pairs_exact()) a thread block,
  * its state in shared memory, or the global variant where no group fits.
@@ -417,6 +433,22 @@ constexpr unsigned min_sum_qc_unrolled_lanes = 8;
 //! The quasi-cyclic family with checks unrolled by row degree: warps
 //! resident an SM that the choice of a group aims at.
 constexpr unsigned min_sum_qc_resident_warps = 20;
+
+//! The quasi-cyclic family's strided kernel (min_sum_variant::qc_strided):
+//! warps resident an SM below which the split variant in pairs, where it
+//! exists, comes first (a row's barrier exposed: CCSDS AR4JA k = 16384 rate
+//! 1/2, Z = 2048, one block of 11 warps an SM, 5.44 Gbit/s against 8.04 in
+//! the split variant, H200, in a form of the kernel that took such Z).
+constexpr unsigned min_sum_qc_strided_warps = 16;
+
+/*!
+ * Whether the quasi-cyclic family has strided instances of its unrolled
+ * kernel (min_sum_variant::qc_strided) for rows of \p profile: the
+ * profiles of up to 16 and 20 blocks a row (binary::qc_profile_any16,
+ * qc_profile_any20), whose codes come at lifting sizes above
+ * min_sum_qc_pair_threads (CCSDS AR4JA, .qc files); 5G NR's Z is 384 at most.
+ */
+GPULDPC_PLAN_API bool min_sum_qc_strided_profile(unsigned profile);
 
 //! Layered on chip: frames resident an SM at least.
 constexpr unsigned min_sum_layered_frames_per_sm = 8;
@@ -520,6 +552,8 @@ struct min_sum_kernel_key {
     //! with qc_profile, fp16 pairs: compact message words
     //! (min_sum_variant::qc_compact)
     bool qc_compact;
+    //! with qc_profile: the strided instance (min_sum_variant::qc_strided)
+    bool qc_strided;
     //! the 8-bit rule, layered, on a graph with bits of 15 checks or more
     //! (the only ones whose beliefs reach min_sum_fixed8_belief_limit): the
     //! kernel that limits beliefs (the quasi-cyclic family's always do)

@@ -121,8 +121,11 @@ __device__ void qc_iterate(const min_sum_params& p,
 // the results of updating them in turn). The words of a row after
 // another's, 16 bytes a lane a check (COMPACT: 8 for rows of up to
 // min_sum_qc_compact_degree blocks; a row's words from a multiple of 16
-// bytes, within the 16 bytes a check of qc_message_bytes).
-template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT>
+// bytes, within the 16 bytes a check of qc_message_bytes). STRIDED (one
+// lane, Z above the block's threads T): thread t takes checks t, t + T, t +
+// 2T ... of a row; the word of its first read a row ahead, the others' where
+// they are updated.
+template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT, bool STRIDED>
 __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     const qc_records& rec,
                                                     uint8_t* beliefs,
@@ -131,6 +134,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     bool live,
                                                     uint32_t keep)
 {
+    static_assert(!STRIDED || G == 1, "strided: one lane a group");
     const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
@@ -167,7 +171,24 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
             if (read)
                 next = load(word, row.word_bytes);
         }
-        if (mine)
+        if constexpr (STRIDED) {
+            // one call of the check (its instances for every degree are
+            // much code): the first check's word is the one read ahead
+            if (mine)
+                for (uint32_t c = r; c < z; c += blockDim.x) {
+                    uint8_t* const at = messages + now.word_offset + c * now.word_bytes;
+                    const uint4 word_c = c == r || first ? old : load(at, now.word_bytes);
+                    qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
+                                                                      rec.row_blocks(now),
+                                                                      c * S,
+                                                                      minus_zs,
+                                                                      belief,
+                                                                      word_c,
+                                                                      at,
+                                                                      rule,
+                                                                      keep);
+                }
+        } else if (mine) {
             qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
                                                               rec.row_blocks(now),
                                                               rs,
@@ -177,6 +198,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                               here,
                                                               rule,
                                                               keep);
+        }
     }
     __syncthreads();
 }
@@ -185,17 +207,19 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
 // group, counted; else those not done, k.syndrome nonzero for those with
 // one or more) into k.syndrome, 0 for them on entry
 // (PROFILE: a row's parity as the kernels with checks unrolled by degree
-// address its bits, qc_row_parity_dispatch).
+// address its bits, qc_row_parity_dispatch): check r of every row, the
+// thread's (no barrier; qc_count_syndromes).
 template <unsigned G, unsigned P, unsigned PROFILE>
-__device__ void qc_count_syndromes(const min_sum_graph& g,
-                                   const qc_records& rec,
-                                   const uint8_t* beliefs,
-                                   uint32_t team_frames,
-                                   const frame_counters& k,
-                                   bool all)
+__device__ __forceinline__ void qc_count_check_syndromes(const min_sum_graph& g,
+                                                         const qc_records& rec,
+                                                         const uint8_t* beliefs,
+                                                         uint32_t team_frames,
+                                                         const frame_counters& k,
+                                                         bool all,
+                                                         uint32_t r)
 {
     const unsigned f = threadIdx.x & (G - 1);
-    const uint32_t r = threadIdx.x / G, z = g.qc_z;
+    const uint32_t z = g.qc_z;
     bool counts[P], any = false;
 #pragma unroll
     for (unsigned j = 0; j < P; ++j) {
@@ -268,12 +292,39 @@ __device__ void qc_count_syndromes(const min_sum_graph& g,
                 break;
         }
     }
+}
+
+// qc_count_check_syndromes for the block's checks: a thread's check r =
+// threadIdx.x / G of every row, or with STRIDED its checks t, t + T ... as
+// qc_iterate_unrolled takes them.
+template <unsigned G, unsigned P, unsigned PROFILE, bool STRIDED>
+__device__ void qc_count_syndromes(const min_sum_graph& g,
+                                   const qc_records& rec,
+                                   const uint8_t* beliefs,
+                                   uint32_t team_frames,
+                                   const frame_counters& k,
+                                   bool all)
+{
+    if constexpr (STRIDED) {
+        for (uint32_t r = threadIdx.x; r < g.qc_z; r += blockDim.x)
+            qc_count_check_syndromes<G, P, PROFILE>(
+                g, rec, beliefs, team_frames, k, all, r);
+    } else {
+        qc_count_check_syndromes<G, P, PROFILE>(
+            g, rec, beliefs, team_frames, k, all, threadIdx.x / G);
+    }
     __syncthreads();
 }
 
 // Decodes the group of the launch's frames first_frame .. first_frame +
 // team_frames - 1 (at most G P), as decode() does for the other families.
-template <unsigned G, unsigned D, unsigned P, unsigned PROFILE, bool HALF, bool COMPACT>
+template <unsigned G,
+          unsigned D,
+          unsigned P,
+          unsigned PROFILE,
+          bool HALF,
+          bool COMPACT,
+          bool STRIDED>
 __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           uint8_t* shared,
                                           const qc_records& rec,
@@ -298,7 +349,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
     read_channel<A, true, G>(p, team, state, 1, first_frame, team_frames, k);
     team.sync();
     if (p.early_termination) {
-        qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, true);
+        qc_count_syndromes<G, P, PROFILE, STRIDED>(g, rec, shared, team_frames, k, true);
         retire_converged(team, team_frames, k);
     }
     const unsigned f = threadIdx.x & (G - 1);
@@ -308,7 +359,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
         uint32_t keep = 0;
         const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
         if constexpr (PROFILE != 0)
-            qc_iterate_unrolled<G, PROFILE, HALF, COMPACT>(
+            qc_iterate_unrolled<G, PROFILE, HALF, COMPACT, STRIDED>(
                 p, rec, shared, messages, it == 1, live_lane, keep);
         else
             qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
@@ -316,7 +367,8 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
             if (!k.done[fr])
                 k.iterations[fr] = it;
         if (p.early_termination) {
-            qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, false);
+            qc_count_syndromes<G, P, PROFILE, STRIDED>(
+                g, rec, shared, team_frames, k, false);
             retire_converged(team, team_frames, k);
         }
     }
@@ -324,20 +376,21 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
     for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
         k.syndrome[fr] = 0;
     team.sync();
-    qc_count_syndromes<G, P, PROFILE>(g, rec, shared, team_frames, k, true);
+    qc_count_syndromes<G, P, PROFILE, STRIDED>(g, rec, shared, team_frames, k, true);
     write_decisions<A, G>(p, team, state, first_frame, team_frames, team_frames * g.n);
     write_status(p, team, first_frame, team_frames, k);
 }
 
 // A launch's groups, a block taking them in turn (PROFILE: checks unrolled
 // by their rows' degrees, qc_iterate_unrolled; HALF: in fp16 pairs;
-// COMPACT: compact words).
+// COMPACT: compact words; STRIDED: several checks a thread).
 template <unsigned G,
           unsigned D,
           unsigned P,
           unsigned PROFILE,
           bool HALF = false,
-          bool COMPACT = false>
+          bool COMPACT = false,
+          bool STRIDED = false>
 __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 {
     constexpr unsigned F = G * P;
@@ -395,7 +448,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const size_t first = group * F;
-        qc_decode<G, D, P, PROFILE, HALF, COMPACT>(
+        qc_decode<G, D, P, PROFILE, HALF, COMPACT, STRIDED>(
             p,
             shared,
             rec,
@@ -422,12 +475,14 @@ __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
 // lane in 16-bit integer pairs, or fp16 pairs (HALF) (chosen only from sm_90
 // on, where the s16x2 instructions are native: not compiled for older
 // targets). A check keeps its addresses and inputs in registers from the
-// first pass to the second: BLOCKS blocks an SM.
+// first pass to the second: BLOCKS blocks an SM. STRIDED: one lane, a
+// thread several checks of a row (lifting sizes above the block's threads).
 template <unsigned G,
           unsigned PROFILE,
           unsigned BLOCKS,
           bool HALF = false,
-          bool COMPACT = false>
+          bool COMPACT = false,
+          bool STRIDED = false>
 __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     min_sum_quasi_cyclic_unrolled_kernel(const min_sum_params p)
 {
@@ -435,7 +490,7 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     __trap();
 #else
     constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
-    qc_decode_groups<G, D, 2, PROFILE, HALF, COMPACT>(p);
+    qc_decode_groups<G, D, 2, PROFILE, HALF, COMPACT, STRIDED>(p);
 #endif
 }
 
@@ -497,6 +552,30 @@ const void* qc_unrolled_instance(unsigned lanes)
     return nullptr;
 }
 
+// The strided instances (one lane, fp16 pairs): the profiles of
+// min_sum_qc_strided_profile.
+template <bool COMPACT>
+const void* qc_strided_instance_of(unsigned profile)
+{
+    if (profile == qc_profile_any16)
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<1,
+                                                  qc_profile_any16,
+                                                  2,
+                                                  true,
+                                                  COMPACT,
+                                                  true>);
+    if (profile == qc_profile_any20)
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<1,
+                                                  qc_profile_any20,
+                                                  2,
+                                                  true,
+                                                  COMPACT,
+                                                  true>);
+    return nullptr;
+}
+
 template <bool HALF, bool COMPACT = false>
 const void* qc_unrolled_instance_of(unsigned profile, unsigned lanes)
 {
@@ -534,6 +613,13 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
     if (key.qc_profile != 0) {
         if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
             return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
+        if (key.arithmetic == min_sum_arithmetic::fixed8_pairs && key.qc_strided)
+            return key.lanes != 1 ? nullptr
+                   : key.qc_compact
+                       ? binary::qc_strided_instance_of<true>(key.qc_profile)
+                       : binary::qc_strided_instance_of<false>(key.qc_profile);
+        if (key.qc_strided)
+            return nullptr;
         if (key.arithmetic == min_sum_arithmetic::fixed8_pairs)
             return key.qc_compact
                        ? binary::qc_unrolled_instance_of<true, true>(key.qc_profile,

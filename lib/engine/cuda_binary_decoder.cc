@@ -384,6 +384,7 @@ private:
                                        kernels::min_sum_qc_unrolled_built();
         choice.quasi_cyclic_half = tuning.quasi_cyclic_half;
         choice.quasi_cyclic_compact = tuning.quasi_cyclic_compact;
+        choice.quasi_cyclic_strided = tuning.quasi_cyclic_strided;
         choice.l2_bytes = size_t(std::max(prop.l2CacheSize, 0));
         choice.lanes = tuning.lanes;
         choice.shared_limit = cuda_shared_memory_limit(device(), tuning);

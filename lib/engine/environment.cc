@@ -112,6 +112,7 @@ gpu_tuning gpu_tuning::from_environment()
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_FIRST", t.quasi_cyclic_first);
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_UNROLLED", t.quasi_cyclic_unrolled);
     read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_HALF", t.quasi_cyclic_half);
+    read_switch("GPULDPC_GPU_DECODER_QUASI_CYCLIC_STRIDED", t.quasi_cyclic_strided);
     if (read_number("GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT",
                     0,
                     2,

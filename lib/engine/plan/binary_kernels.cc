@@ -32,8 +32,9 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
             v.blocks == 0 || v.message_bytes == 0 || lanes == 0 ||
             lanes > binary::max_block_frames || (lanes & (lanes - 1)) ||
             v.frames != lanes * (v.pairs ? 2 : 1) || v.threads < 32 ||
-            v.threads > (v.pairs ? min_sum_qc_pair_threads : 1024) || v.threads % 32 != 0 ||
-            size_t(v.threads) < size_t(lanes) * g.qc_z)
+            v.threads > (v.pairs ? min_sum_qc_pair_threads : 1024) ||
+            v.threads % 32 != 0 ||
+            (!v.qc_strided && size_t(v.threads) < size_t(lanes) * g.qc_z))
             throw std::invalid_argument(
                 "min_sum_check_variant: variant.quasi_cyclic takes 1, 2, 4 ... 32 lanes "
                 "a group of a frame, or of two in 16-bit integer pairs (pairs and "
@@ -44,6 +45,16 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
         if (v.qc_compact && !v.qc_half)
             throw std::invalid_argument(
                 "min_sum_check_variant: variant.qc_compact takes qc_half (fp16 pairs)");
+        if (v.qc_strided &&
+            (!v.qc_half || lanes != 1 || g.qc_z <= min_sum_qc_pair_threads ||
+             !min_sum_qc_strided_profile(g.qc_profile)))
+            throw std::invalid_argument(
+                "min_sum_check_variant: variant.qc_strided takes qc_half (fp16 pairs), "
+                "one lane a group, a lifting size above " +
+                std::to_string(min_sum_qc_pair_threads) +
+                " and rows of up to 16 or 20 blocks (min_sum_qc_strided_profile); "
+                "the code has Z=" +
+                std::to_string(g.qc_z));
     }
     if (v.split && (!v.on_chip || v.blocks == 0 || v.message_bytes == 0))
         throw std::invalid_argument("min_sum_check_variant: variant.split needs on_chip, "
@@ -121,9 +132,10 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
             if (v.qc_half)
                 k.arithmetic = M::fixed8_pairs;
             k.qc_compact = v.qc_compact;
-        } else if (v.qc_half) {
-            throw std::invalid_argument(
-                "min_sum_kernel_of: variant.qc_half takes variant.qc_unrolled");
+            k.qc_strided = v.qc_strided;
+        } else if (v.qc_half || v.qc_strided) {
+            throw std::invalid_argument("min_sum_kernel_of: variant.qc_half and "
+                                        "qc_strided take variant.qc_unrolled");
         }
         return k;
     }
@@ -200,6 +212,7 @@ std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
         return s + ", quasi-cyclic: a base row's checks at once" +
                (v.qc_unrolled ? " (checks unrolled for the base graph's row degrees)"
                               : "") +
+               (v.qc_strided ? ", several checks a thread" : "") +
                ", beliefs on chip, "
                "compressed check messages in device memory, " +
                (v.qc_compact ? "compact words for rows of up to " +

@@ -112,6 +112,11 @@ bool min_sum_quasi_cyclic_usable(const min_sum_graph& g, bool layered, binary_ru
            g.qc_max_row_degree >= 1 && g.qc_max_row_degree <= min_sum_qc_max_row_degree;
 }
 
+bool min_sum_qc_strided_profile(unsigned profile)
+{
+    return profile == binary::qc_profile_any16 || profile == binary::qc_profile_any20;
+}
+
 void min_sum_qc_records(const int32_t* shifts,
                         unsigned rows,
                         unsigned cols,
@@ -372,10 +377,15 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         const bool unrolled = choice.quasi_cyclic_unrolled && per_lane == 2 &&
                               g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
         const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
+        // a row's checks more than a block's threads: the strided kernel,
+        // ceil(Z / most) checks a thread, in as few threads as that needs
+        const bool strided = unrolled && choice.quasi_cyclic_half &&
+                             choice.quasi_cyclic_strided && lanes == 1 && g.qc_z > most &&
+                             min_sum_qc_strided_profile(g.qc_profile);
         const unsigned frames = lanes * per_lane;
         const size_t shared =
             binary::qc_shared_bytes(g.n, frames, g.qc_rows, g.qc_entries, unrolled);
-        if (size_t(lanes) * g.qc_z > most ||
+        if ((!strided && size_t(lanes) * g.qc_z > most) ||
             shared + counter_bytes(frames) > choice.shared_limit)
             return false;
         v = min_sum_variant{};
@@ -384,8 +394,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         v.pairs = v.wide_pairs = per_lane == 2;
         v.qc_unrolled = unrolled;
         v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
+        v.qc_strided = strided;
         v.frames = frames;
-        v.threads = unsigned(align_up(size_t(lanes) * g.qc_z, 32));
+        const size_t per_thread = strided ? (g.qc_z + most - 1) / most : 1;
+        v.threads = unsigned(
+            align_up((size_t(lanes) * g.qc_z + per_thread - 1) / per_thread, 32));
         v.shared_bytes = shared;
         v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
         v.state_bytes = v.shared_bytes + v.message_bytes;
@@ -496,9 +509,17 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     min_sum_variant qc{};
     const bool qc_chosen = quasi_cyclic(qc);
     const unsigned qc_lanes = qc.frames / (qc.pairs ? 2 : 1);
-    if (qc_chosen &&
-        (choice.quasi_cyclic_first || (qc.qc_unrolled && qc.threads >= qc_roomy_threads &&
-                                       (choice.lanes == 0 || qc_lanes == choice.lanes))))
+    // The strided kernel where an SM keeps fewer than
+    // min_sum_qc_strided_warps warps of it (a block of a large code's
+    // beliefs an SM) gives way to the split variant in pairs, where that
+    // exists, and is weighed after the on-chip groups.
+    const bool qc_thin =
+        qc_chosen && qc.qc_strided &&
+        min_sum_blocks_per_sm(qc, sm, registers(qc)) * (qc.threads / 32) <
+            min_sum_qc_strided_warps;
+    if (qc_chosen && (choice.quasi_cyclic_first ||
+                      (qc.qc_unrolled && !qc_thin && qc.threads >= qc_roomy_threads &&
+                       (choice.lanes == 0 || qc_lanes == choice.lanes))))
         return qc;
 
     min_sum_variant best{};
@@ -596,8 +617,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     };
     min_sum_variant split{};
     const bool split_found = split_variant(split);
-    if (qc_chosen &&
-        (qc.pairs || !split_found || !split.pairs || g.qc_z <= min_sum_qc_pair_threads))
+    if (qc_chosen && ((qc.pairs && !qc_thin) || !split_found || !split.pairs ||
+                      g.qc_z <= min_sum_qc_pair_threads))
         return qc;
     if (split_found)
         return split;

@@ -103,6 +103,12 @@ struct gpu_tuning {
     //! always; the same results.
     //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_COMPACT.
     unsigned quasi_cyclic_compact = 1;
+    //! Binary: that kernel in fp16 pairs at lifting sizes above its blocks
+    //! (384) in instances where a thread takes several checks of a row, for
+    //! rows of up to 20 blocks (CCSDS AR4JA, .qc files), where its blocks
+    //! keep 16 warps resident an SM; the same results.
+    //! GPULDPC_GPU_DECODER_QUASI_CYCLIC_STRIDED.
+    bool quasi_cyclic_strided = true;
     //! Binary on chip: lanes a group, 0 (chosen) or 1, 2, 4 ... 32 (the
     //! quasi-cyclic family: that group where it fits).
     //! GPULDPC_GPU_DECODER_LANES.
