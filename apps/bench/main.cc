@@ -150,8 +150,8 @@ void run_sections(const context& ctx, const options& o)
     }
     // binary codes in 8-bit min-sum: the shipped rate-1/2 code, ../shared's
     // binary codes when given (--code), IEEE 802.11n and 802.16e (rate 5/6:
-    // rows of 20 blocks), CCSDS AR4JA (k = 1024 and 16384 at rate 1/2, z = 128
-    // and 2048), DVB-S2 (rate 1/2 also through an alist: no structure known,
+    // rows of 20 blocks), CCSDS AR4JA (k = 1024, 4096 and 16384 at rate 1/2,
+    // z = 128, 512: the strided kernel, and 2048), DVB-S2 (rate 1/2 also through an alist: no structure known,
     // the decoder colours it), 5G NR
     std::vector<std::string> binary{ "regular_3_6_n1008_gf2.alist" };
     for (const auto& c : o.extra_codes)
@@ -162,6 +162,7 @@ void run_sections(const context& ctx, const options& o)
                            "wimax:2304:1/2",
                            "wimax:2304:5/6",
                            "ar4ja:1024:1/2",
+                           "ar4ja:4096:1/2",
                            "ar4ja:16384:1/2",
                            "dvbs2:1/2:short",
                            "dvbs2:1/4",
