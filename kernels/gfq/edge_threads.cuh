@@ -38,6 +38,9 @@
 // fp16 messages are modelled by rounding each check-to-variable value to half
 // precision as the CPU reference does; storage stays fp32.
 //
+// GF(2) takes a check update of its own (gf2_check): one value a lane, the
+// ratio of the two spectral values, instead of two values and two transforms.
+//
 // This file: the family's traits and the steps of its kernel (edge_threads.cu):
 // the check phase, the variable phase and the syndrome. Internal to the
 // kernels.
@@ -227,6 +230,38 @@ scatter(const edge_frame& f, const uint4& w, const float (&a)[V], float wmax)
     }
 }
 
+// A GF(2) edge's check update. A binary message's transform is (p0 + p1, p0 -
+// p1), and the normalisation before the logarithms makes only the ratio of the
+// two spectral values count: tanh of half the difference of the log values.
+// So one value a lane crosses the check instead of two, without the
+// transforms; the message out is (0, ln((1 - P) / (1 + P))) for the product P
+// of the others' ratios, its two values swapped where P < 0 (the larger value
+// normalised to 0, the other floored at -30), the CPU's values within
+// rounding. An idle_lane edge's ratio is 1 (the zero symbol). Every lane of
+// the check MUST take part.
+template <typename T>
+__device__ __forceinline__ void gf2_check(const edge_frame& f, const uint4& w, bool valid)
+{
+    static_assert(T::q == 2 && T::L == 1, "GF(2): a lane an edge");
+    const value_offsets<2> at(w);
+    float ratio[1] = { 1.0f };
+    if (valid) {
+        const float d = column_value(f.slots, at[0]) - column_value(f.slots, at[1]);
+        const float e = exp2_ftz(-fabsf(d) * log2e);
+        ratio[0] = copysignf(__fdividef(1.0f - e, 1.0f + e), d);
+    }
+    exclusive_products<1, 1, T::D>(ratio);
+    if (valid) {
+        const float p = fabsf(ratio[0]);
+        float out = fmaxf(log2_ftz(__fdividef(1.0f - p, 1.0f + p)) * ln2, -log_floor);
+        if constexpr (half_storage<typename T::message>)
+            out = __half2float(__float2half_rn(out));
+        const bool one = ratio[0] < 0.0f;
+        column_value(f.slots, at[0]) = one ? out : 0.0f;
+        column_value(f.slots, at[1]) = one ? 0.0f : out;
+    }
+}
+
 // All checks, L lanes per edge: variable-to-check messages in,
 // check-to-variable messages out, in the same column.
 template <typename T>
@@ -238,6 +273,10 @@ __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
     for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
         const uint4 w = __ldg(reinterpret_cast<const uint4*>(g.edge_lanes) + t);
         const bool valid = w.x != idle_lane;
+        if constexpr (T::q == 2) {
+            gf2_check<T>(f, w, valid);
+            continue;
+        }
         float a[V];
         if constexpr (L == 1) {
             // idle_lane lanes skip the transforms (branches kept apart: merged,
@@ -299,6 +338,7 @@ struct variable_offsets {
     static_assert(L == 1 || V >= 8, "a message over several lanes has 8 values or more");
     static constexpr unsigned B = V < 8 ? V : 8, H = V / B;
     unsigned lo[B], hi[H];
+    __device__ __forceinline__ variable_offsets() {}
     __device__ __forceinline__ variable_offsets(uint32_t word, unsigned sub)
     {
         if constexpr (L == 1) {
@@ -352,6 +392,48 @@ __device__ __forceinline__ unsigned message_argmax(float best, unsigned arg)
     return arg;
 }
 
+// A variable of E edges in one pass: each value's belief from the prior and
+// the E messages in registers, then the outgoing messages (the operations of
+// edge_variables' loops, in the same order, without reading the messages
+// twice). H100, two edges: GF(256) with 64 symbols 283 -> 320 Mbit/s, GF(16)
+// 3898 -> 4184; two to four for GF(2): (3,6) n = 1008 3100 -> 3690 (with
+// gf2_check). Not for GF(64), where the registers of both paths spill at 96 a
+// thread (1380 -> 1291). One instance a degree: a path of up to four edges
+// that tested each edge cost GF(4) 14 % (7230 -> 6230).
+template <unsigned Q, unsigned E>
+__device__ __forceinline__ void variable_in_one_pass(const edge_frame& f,
+                                                     const uint32_t* col,
+                                                     unsigned i,
+                                                     bool decide,
+                                                     float& best,
+                                                     unsigned& arg)
+{
+    constexpr unsigned L = message_lanes(Q), V = Q / L;
+    const unsigned sub = i % L;
+    const char* pr = f.prior + prior_offset<Q>(i);
+    variable_offsets<V, L> at[E];
+#pragma unroll
+    for (unsigned k = 0; k < E; ++k)
+        at[k] = variable_offsets<V, L>(col[k], sub);
+#pragma unroll
+    for (unsigned r = 0; r < V; ++r) {
+        float m[E];
+        float belief = *reinterpret_cast<const float*>(pr + r * column_stride);
+#pragma unroll
+        for (unsigned k = 0; k < E; ++k) {
+            m[k] = column_value(f.slots, at[k][r]);
+            belief += m[k];
+        }
+        if (decide && belief > best) {
+            best = belief;
+            arg = sub * V + r;
+        }
+#pragma unroll
+        for (unsigned k = 0; k < E; ++k)
+            column_value(f.slots, at[k][r]) = belief - m[k];
+    }
+}
+
 // All variables, L lanes each: beliefs (and, where \p decide, the hard
 // decision), then each edge's variable-to-check message over its
 // check-to-variable message. Lane sub of a variable holds its values x = sub *
@@ -367,41 +449,39 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
         const bool active = v < g.n;
         float best = -FLT_MAX;
         unsigned arg = 0;
-        // a variable of two edges in one pass: each value's belief from the
-        // prior and both messages in registers, then both outgoing messages
-        // (the same operations as below, without reading the messages twice;
-        // H100, GF(256) with 64 symbols: 283 -> 320 Mbit/s, GF(16) 3898 ->
-        // 4184; not for GF(64), where the registers of both paths spill at
-        // 96 a thread: 1380 -> 1291)
+        // a variable of 2 to E edges in one pass (variable_in_one_pass),
+        // where the registers allow it
         constexpr bool one_pass = Q != 64;
-        const uint32_t col0 = one_pass && active && g.variable_steps >= 2
-                                  ? __ldg(g.variable_columns + v)
-                                  : idle_lane;
-        const uint32_t col1 =
-            col0 != idle_lane ? __ldg(g.variable_columns + size_t(g.n) + v) : idle_lane;
-        const bool two = one_pass && col1 != idle_lane &&
-                         (g.variable_steps == 2 ||
-                          __ldg(g.variable_columns + size_t(2) * g.n + v) == idle_lane);
-        if (two) {
-            const char* pr = f.prior + prior_offset<Q>(i);
-            const variable_offsets<V, L> at0(col0, sub), at1(col1, sub);
+        constexpr unsigned E = Q == 2 ? 4 : 2;
+        uint32_t col[E];
+        unsigned degree = 0;
+        if (one_pass && active && g.variable_steps >= 2) {
 #pragma unroll
-            for (unsigned r = 0; r < V; ++r) {
-                float& c0 = column_value(f.slots, at0[r]);
-                float& c1 = column_value(f.slots, at1[r]);
-                const float m0 = c0, m1 = c1;
-                const float belief =
-                    *reinterpret_cast<const float*>(pr + r * column_stride) + m0 + m1;
-                if (decide && belief > best) {
-                    best = belief;
-                    arg = sub * V + r;
-                }
-                c0 = belief - m0;
-                c1 = belief - m1;
+            for (unsigned k = 0; k < E; ++k) {
+                col[k] = k < g.variable_steps
+                             ? __ldg(g.variable_columns + size_t(k) * g.n + v)
+                             : idle_lane;
+                degree += col[k] != idle_lane; // a variable's edges come first
+            }
+            if (degree == E && g.variable_steps > E &&
+                __ldg(g.variable_columns + size_t(E) * g.n + v) != idle_lane)
+                degree = 0; // more edges: the loops below
+        }
+        const bool few = degree >= 2;
+        if (few) {
+            if constexpr (E == 4) {
+                if (degree == 4)
+                    variable_in_one_pass<Q, 4>(f, col, i, decide, best, arg);
+                else if (degree == 3)
+                    variable_in_one_pass<Q, 3>(f, col, i, decide, best, arg);
+                else
+                    variable_in_one_pass<Q, 2>(f, col, i, decide, best, arg);
+            } else {
+                variable_in_one_pass<Q, 2>(f, col, i, decide, best, arg);
             }
         }
         float sum[V];
-        if (active && !two) {
+        if (active && !few) {
             const char* pr = f.prior + prior_offset<Q>(i);
 #pragma unroll
             for (unsigned r = 0; r < V; ++r)
@@ -428,7 +508,7 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
             if (active && sub == 0)
                 f.hard[v] = uint8_t(arg);
         }
-        if (active && !two)
+        if (active && !few)
             for (unsigned k = 0; k < g.variable_steps; ++k) {
                 const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
                 if (col == idle_lane)
