@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+# Copyright 2026 gr-gpuldpc authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A numpy model of the 8-bit layered min-sum rule on 5G NR codes, for trying
+check-message magnitude rules before any decoder has them.
+
+The model follows decoder.h's 8-bit arithmetic (channel values in steps of
+1/4 saturated to +-127, inputs saturated to +-127, magnitudes (max(m -
+offset_q, 0) * scale_q + 8) >> 4, beliefs limited to +-1920, layers by base
+row) for the rules:
+
+  plain  the smallest of the others (min-sum)
+  two    min_sum_magnitude="two-smallest": m1 (+) m2 on the other edges,
+         m2 (+) m3 on the smallest's
+  A      m1 (+) m2 on the other edges, m2 on the smallest's (no third minimum)
+  B      m1 (+) m2 on the other edges, m2 (+) m2 on the smallest's
+  sp     float sum-product (the reference)
+
+Each RULE:SCALE_Q:OFFSET_Q prints the frame errors at each Eb/N0 (BPSK,
+AWGN, all-zero codewords, 10 iterations, fixed seed).
+
+    PYTHONPATH=<build>/test_modules scripts/min_sum_magnitude_model.py \\
+        1:32:46 2000 0.9,1.0,1.1,1.2,1.3,1.4,1.5 sp:0:0 plain:15:2 two:16:1 A:16:1
+"""
+
+import math
+import sys
+
+import numpy as np
+from gnuradio import gpuldpc
+
+
+def table(llr_scale=4.0):
+    """f(x) = round(llr_scale ln(1 + e^-(x / llr_scale))), x = 0 .. 254"""
+    return np.array([round(llr_scale * math.log1p(math.exp(-x / llr_scale)))
+                     for x in range(255)], dtype=np.int32)
+
+
+F = table()
+
+
+def combined(a, b):
+    """|a (+) b| in steps for 0 <= a <= b <= 127"""
+    return np.maximum(a + F[a + b] - F[b - a], 0)
+
+
+def layers_of(code, frames, dtype):
+    base = np.asarray(code.base_matrix)
+    z = code.lifting
+    r = np.arange(z)
+    layers = []
+    for i in range(base.shape[0]):
+        cols = [j for j in range(base.shape[1]) if base[i, j] >= 0]
+        bits = np.stack([j * z + (r + base[i, j]) % z for j in cols], axis=1)
+        layers.append((bits, np.zeros((frames, z, len(cols)), dtype)))
+    return layers
+
+
+def decode_sum_product(code, layers, llr, iterations):
+    frames = llr.shape[0]
+    belief = np.zeros((frames, code.n))
+    belief[:, np.asarray(code.transmitted_positions)] = llr
+    limit = 1 - 1e-12
+    for _ in range(iterations):
+        for bits, msg in layers:
+            x = belief[:, bits] - msg
+            t = np.tanh(0.5 * x)
+            t = np.where(t == 0, 1e-300, t)
+            others = np.prod(t, axis=2, keepdims=True) / t
+            msg[...] = 2 * np.arctanh(np.clip(others, -limit, limit))
+            belief[:, bits] = x + msg
+    return belief
+
+
+def decode(code, llr, rule, scale_q, offset_q, iterations=10):
+    """Beliefs after the iterations; llr positive for 0 (the textbook
+    convention, in which a check message's sign is the others' product)."""
+    frames = llr.shape[0]
+    layers = layers_of(code, frames, np.float64 if rule == "sp" else np.int32)
+    if rule == "sp":
+        return decode_sum_product(code, layers, llr, iterations)
+    channel = np.clip(np.rint(np.clip(llr, -64, 64) * 4), -127, 127).astype(np.int32)
+    belief = np.zeros((frames, code.n), np.int32)
+    belief[:, np.asarray(code.transmitted_positions)] = channel
+
+    def magnitude(m):
+        return (np.maximum(np.minimum(m, 127) - offset_q, 0) * scale_q + 8) >> 4
+
+    for _ in range(iterations):
+        for bits, msg in layers:
+            x = belief[:, bits] - msg
+            a = np.abs(np.clip(x, -127, 127))
+            s = np.sort(a, axis=2)
+            m1, m2, m3 = s[..., 0:1], s[..., 1:2], s[..., 2:3]
+            negative = x < 0
+            parity = np.logical_xor.reduce(negative, axis=2, keepdims=True)
+            first = np.arange(a.shape[2])[None, None, :] == np.argmin(a, axis=2)[..., None]
+            if rule == "plain":
+                out = np.where(first, magnitude(m2), magnitude(m1))
+            elif rule == "two":
+                out = np.where(a == m1, magnitude(combined(m2, m3)),
+                               magnitude(combined(m1, m2)))
+            elif rule == "A":
+                out = np.where(first, magnitude(m2), magnitude(combined(m1, m2)))
+            elif rule == "B":
+                out = np.where(first, magnitude(combined(m2, m2)),
+                               magnitude(combined(m1, m2)))
+            else:
+                raise ValueError(f"rule {rule!r}: plain, two, A, B or sp")
+            msg[...] = np.where(negative ^ parity, -out, out)
+            belief[:, bits] = np.clip(x + msg, -1920, 1920)
+    return belief
+
+
+def frame_errors(code, ebn0_db, frames, rule, scale_q, offset_q, seed=1):
+    rng = np.random.default_rng(seed)
+    sigma2 = 1.0 / (2 * code.rate * 10 ** (ebn0_db / 10))
+    y = 1.0 + math.sqrt(sigma2) * rng.standard_normal((frames, code.n_transmitted))
+    belief = decode(code, (2.0 / sigma2) * y, rule, scale_q, offset_q)
+    return int(np.count_nonzero((belief[:, :code.k] <= 0).any(axis=1)))
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    bg, z, rows = map(int, sys.argv[1].split(":"))
+    code = gpuldpc.ldpc_code.nr(bg, z, rows)
+    frames = int(sys.argv[2])
+    grid = [float(e) for e in sys.argv[3].split(",")]
+    for spec in sys.argv[4:]:
+        rule, scale_q, offset_q = spec.split(":")
+        errors = [frame_errors(code, e, frames, rule, int(scale_q), int(offset_q))
+                  for e in grid]
+        print(spec, " ".join(f"{e:.2f}:{n}" for e, n in zip(grid, errors)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
