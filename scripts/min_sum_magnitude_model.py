@@ -13,6 +13,9 @@ row) for the rules:
   plain  the smallest of the others (min-sum)
   two    min_sum_magnitude="two-smallest": m1 (+) m2 on the other edges,
          m2 (+) m3 on the smallest's
+  first  as two, but m2 (+) m3 only on the first edge of the smallest
+         magnitude (one position, as the compressed messages keep it), where
+         two gives it to every edge of that magnitude
   A      m1 (+) m2 on the other edges, m2 on the smallest's (no third minimum)
   B      m1 (+) m2 on the other edges, m2 (+) m2 on the smallest's
   sp     float sum-product (the reference)
@@ -101,13 +104,16 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
             elif rule == "two":
                 out = np.where(a == m1, magnitude(combined(m2, m3)),
                                magnitude(combined(m1, m2)))
+            elif rule == "first":
+                out = np.where(first, magnitude(combined(m2, m3)),
+                               magnitude(combined(m1, m2)))
             elif rule == "A":
                 out = np.where(first, magnitude(m2), magnitude(combined(m1, m2)))
             elif rule == "B":
                 out = np.where(first, magnitude(combined(m2, m2)),
                                magnitude(combined(m1, m2)))
             else:
-                raise ValueError(f"rule {rule!r}: plain, two, A, B or sp")
+                raise ValueError(f"rule {rule!r}: plain, two, first, A, B or sp")
             msg[...] = np.where(negative ^ parity, -out, out)
             belief[:, bits] = np.clip(x + msg, -1920, 1920)
     return belief
