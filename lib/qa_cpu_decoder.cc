@@ -416,21 +416,7 @@ BOOST_AUTO_TEST_CASE(fp16_messages_decode)
 
 BOOST_AUTO_TEST_CASE(punctured_columns_are_erasures)
 {
-    // Quasi-cyclic, 4 x 8 blocks of 32, column weight 3; base column 0 punctured.
-    std::mt19937 rng(11);
-    ldpc_code::base_matrix base;
-    base.rows = 4;
-    base.cols = 8;
-    base.z = 32;
-    base.shifts.assign(32, -1);
-    for (unsigned j = 0; j < base.cols; ++j) {
-        const unsigned skip = j % 4; // each column leaves one block row out
-        for (unsigned i = 0; i < base.rows; ++i)
-            if (i != skip)
-                base.shifts[i * base.cols + j] = int32_t(rng() % base.z);
-    }
-    base.transmitted = { 0, 1, 1, 1, 1, 1, 1, 1 };
-    const auto code = std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+    const auto code = qa::punctured_qc_code();
     BOOST_REQUIRE_EQUAL(code->n_transmitted(), 224u);
     const size_t frames = 8;
     const auto clean = make_batch(*code, frames, INFINITY, 3);

@@ -96,24 +96,6 @@ inline void check_identical(const result& g, const result& c, const std::string&
     }
 }
 
-// A punctured quasi-cyclic code: 4 x 8 blocks of 32, base column 0 not sent.
-inline ldpc_code::sptr punctured_qc_code()
-{
-    std::mt19937 rng(11);
-    ldpc_code::base_matrix base;
-    base.rows = 4;
-    base.cols = 8;
-    base.z = 32;
-    base.shifts.assign(32, -1);
-    for (unsigned j = 0; j < base.cols; ++j)
-        for (unsigned i = 0; i < base.rows; ++i)
-            if (i != j % 4)
-                base.shifts[i * base.cols + j] = int32_t(rng() % base.z);
-    base.transmitted = { 0, 1, 1, 1, 1, 1, 1, 1 };
-    return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
-}
-
-
 // \p r with its information bits packed as a decoder with pack_info_bits
 // gives them
 inline result packed(const result& r, size_t info_bits)

@@ -8,8 +8,9 @@
 #ifndef INCLUDED_GPULDPC_QA_HELPERS_H
 #define INCLUDED_GPULDPC_QA_HELPERS_H
 
-// What the C++ tests share: noisy frames of a code, and the precondition of
-// GPU cases (skipped, and saying so, without a CUDA device).
+// What the C++ tests share: noisy frames of a code, a small punctured
+// quasi-cyclic code, and the precondition of GPU cases (skipped, and saying
+// so, without a CUDA device).
 
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
@@ -28,6 +29,24 @@ namespace qa {
 // GPULDPC_GPU_TEST_SMALL set: the GPU tests take small batches (for
 // compute-sanitizer runs).
 inline bool small() { return std::getenv("GPULDPC_GPU_TEST_SMALL") != nullptr; }
+
+// A punctured quasi-cyclic code: 4 x 8 blocks of 32, column weight 3 (each
+// column leaves one block row out), base column 0 not sent.
+inline ldpc_code::sptr punctured_qc_code()
+{
+    std::mt19937 rng(11);
+    ldpc_code::base_matrix base;
+    base.rows = 4;
+    base.cols = 8;
+    base.z = 32;
+    base.shifts.assign(32, -1);
+    for (unsigned j = 0; j < base.cols; ++j)
+        for (unsigned i = 0; i < base.rows; ++i)
+            if (i != j % 4)
+                base.shifts[i * base.cols + j] = int32_t(rng() % base.z);
+    base.transmitted = { 0, 1, 1, 1, 1, 1, 1, 1 };
+    return std::make_shared<ldpc_code>(ldpc_code::from_base_matrix(base));
+}
 
 struct noisy_batch {
     std::vector<uint8_t> info_bits; // frames * k * m
