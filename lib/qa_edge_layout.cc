@@ -63,6 +63,8 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                             shape{ 96, 2, 4, 8 },
                             shape{ 256, 2, 4, 4 },
                             shape{ 240, 3, 6, 2 },
+                            shape{ 90, 3, 5, 2 },
+                            shape{ 128, 2, 4, 2 },
                             shape{ 64, 2, 4, 256 },
                             shape{ 48, 2, 3, 256 } }) {
         const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 5 + sh.dc);
@@ -76,18 +78,36 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
             BOOST_TEST(L == (q > 64 ? 4u : 1u));
             BOOST_TEST(lay.group == (sh.dc <= 4 ? 4u : 8u));
             BOOST_TEST(lay.steps == sh.dv);
+            // GF(2) pairs its lanes: lane l of chunk 2w + h serves edge h
+            // group / 2 + l % (group / 2) of check w 64 / group + l / (group / 2)
+            BOOST_TEST(lay.edges_per_lane == (q == 2 ? 2u : 1u));
+            const unsigned lanes_per_check = lay.group * L, half = lay.group / 2;
+            auto check_of = [&](size_t t) {
+                return q == 2 ? unsigned(t / 64 * (64 / lay.group) + t % 32 / half)
+                              : unsigned(t / lanes_per_check);
+            };
+            auto slot_of = [&](size_t t) {
+                return q == 2 ? unsigned(t / 32 % 2 * half + t % 32 % half)
+                              : unsigned(t / L % lay.group);
+            };
+            if (q == 2)
+                BOOST_TEST(lay.chunks % 2 == 0u);
             // the check phase: (edge, x) -> byte address
             std::vector<uint32_t> at(c.num_edges() * q, 0xffffffffu);
-            const unsigned lanes_per_check = lay.group * L;
+            std::vector<unsigned> served(c.num_edges(), 0);
             for (size_t t = 0; t < size_t(lay.chunks) * 32; ++t) {
                 const uint32_t* w = &lay.lanes[4 * t];
-                const unsigned ch = unsigned(t / lanes_per_check),
-                               slot = unsigned(t / L % lay.group), sub = unsigned(t % L);
+                const unsigned ch = check_of(t), slot = slot_of(t), sub = unsigned(t % L);
                 const bool real = ch < c.m() && slot < c.check_degree(ch);
                 BOOST_TEST((w[0] != 0xffffffffu) == real);
                 if (!real)
                     continue;
                 const uint32_t e = c.check_offsets()[ch] + slot;
+                served[e] += sub == 0;
+                BOOST_TEST(lay.lane_terms[t] ==
+                           (sub == 0 ? c.edge_variable()[e] |
+                                           uint32_t(c.edge_coefficient()[e]) << 24
+                                     : 0xffffffffu));
                 const unsigned h_inv = c.field().inv(c.edge_coefficient()[e]);
                 uint32_t image[7] = {};
                 for (unsigned b = 0; b < 6; ++b)
@@ -105,7 +125,10 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                     at[e * q + x] = a;
                 }
             }
-            // distinct banks in a check warp at each register index
+            // every edge served by one lane
+            BOOST_TEST(std::count(served.begin(), served.end(), 1u) ==
+                       std::ptrdiff_t(c.num_edges()));
+            // distinct banks in a check-phase chunk at each register index
             for (unsigned ch = 0; ch < lay.chunks; ++ch)
                 for (unsigned r = 0; r < V; ++r) {
                     std::set<unsigned> banks;
@@ -115,10 +138,8 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                         const uint32_t* w = &lay.lanes[4 * t];
                         if (w[0] == 0xffffffffu)
                             continue;
-                        const unsigned chk = unsigned(t / lanes_per_check),
-                                       sub = unsigned(t % L);
-                        const uint32_t e =
-                            c.check_offsets()[chk] + unsigned(t / L % lay.group);
+                        const unsigned chk = check_of(t), sub = unsigned(t % L);
+                        const uint32_t e = c.check_offsets()[chk] + slot_of(t);
                         const unsigned x = c.field().mul(
                             c.field().inv(c.edge_coefficient()[e]), uint8_t(sub * V + r));
                         banks.insert(at[e * q + x] / 4 % 32);

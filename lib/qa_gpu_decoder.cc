@@ -169,7 +169,8 @@ BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
     for (unsigned q : { 2u, 4u, 8u, 16u, 64u, 256u })
         check_decisions_equal_cpu(test_code(q), small() ? 8 : 200, q);
     // the small fields' edge threads with the other check size: GF(8) with
-    // checks of 6 edges (8 lanes), GF(2) with 4
+    // checks of 6 edges (8 lanes), GF(2) with 4; and GF(2) checks of 5 edges
+    // (paired lanes of one edge, a last warp of 6 checks)
     check_decisions_equal_cpu(
         std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 8, 11)),
         small() ? 8 : 200,
@@ -178,6 +179,11 @@ BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
         std::make_shared<ldpc_code>(construct_regular_code(128, 2, 4, 2, 11)),
         small() ? 8 : 200,
         81,
+        5.0);
+    check_decisions_equal_cpu(
+        std::make_shared<ldpc_code>(construct_regular_code(90, 3, 5, 2, 11)),
+        small() ? 8 : 200,
+        82,
         5.0);
 }
 

@@ -38,8 +38,9 @@
 // fp16 messages are modelled by rounding each check-to-variable value to half
 // precision as the CPU reference does; storage stays fp32.
 //
-// GF(2) takes a check update of its own (gf2_check): one value a lane, the
-// ratio of the two spectral values, instead of two values and two transforms.
+// GF(2) takes a check update of its own (gf2_checks): two edges a lane, one
+// value an edge (the ratio of the two spectral values) instead of two values
+// and two transforms.
 //
 // This file: the family's traits and the steps of its kernel (edge_threads.cu):
 // the check phase, the variable phase and the syndrome. Internal to the
@@ -230,35 +231,68 @@ scatter(const edge_frame& f, const uint4& w, const float (&a)[V], float wmax)
     }
 }
 
-// A GF(2) edge's check update. A binary message's transform is (p0 + p1, p0 -
-// p1), and the normalisation before the logarithms makes only the ratio of the
-// two spectral values count: tanh of half the difference of the log values.
-// So one value a lane crosses the check instead of two, without the
-// transforms; the message out is (0, ln((1 - P) / (1 + P))) for the product P
-// of the others' ratios, its two values swapped where P < 0 (the larger value
-// normalised to 0, the other floored at -30), the CPU's values within
-// rounding. An idle_lane edge's ratio is 1 (the zero symbol). Every lane of
-// the check MUST take part.
-template <typename T>
-__device__ __forceinline__ void gf2_check(const edge_frame& f, const uint4& w, bool valid)
+// GF(2) checks, two edges a lane (fft_bp_edge_layout, edges_per_lane 2). A
+// binary message's transform is (p0 + p1, p0 - p1), and the normalisation
+// before the logarithms makes only the ratio of the two spectral values count:
+// tanh of half the difference of the log values. So one value an edge crosses
+// the check instead of two, without the transforms; the message out is (0,
+// ln((1 - P) / (1 + P))) for the product P of the other edges' ratios, its two
+// values swapped where P < 0 (the larger value normalised to 0, the other
+// floored at -30), the CPU's values within rounding. A lane multiplies its two
+// ratios, so the products over a check's other lanes take log2(group / 2)
+// shuffles. GF(2)'s only coefficient is 1: an edge's value 1 lies a row below
+// its value 0. An idle edge's ratio is 1 (the zero symbol).
+__device__ __forceinline__ float gf2_ratio(const edge_frame& f, uint32_t at)
 {
-    static_assert(T::q == 2 && T::L == 1, "GF(2): a lane an edge");
-    const value_offsets<2> at(w);
-    float ratio[1] = { 1.0f };
-    if (valid) {
-        const float d = column_value(f.slots, at[0]) - column_value(f.slots, at[1]);
-        const float e = exp2_ftz(-fabsf(d) * log2e);
-        ratio[0] = copysignf(__fdividef(1.0f - e, 1.0f + e), d);
-    }
-    exclusive_products<1, 1, T::D>(ratio);
-    if (valid) {
-        const float p = fabsf(ratio[0]);
-        float out = fmaxf(log2_ftz(__fdividef(1.0f - p, 1.0f + p)) * ln2, -log_floor);
-        if constexpr (half_storage<typename T::message>)
-            out = __half2float(__float2half_rn(out));
-        const bool one = ratio[0] < 0.0f;
-        column_value(f.slots, at[0]) = one ? out : 0.0f;
-        column_value(f.slots, at[1]) = one ? 0.0f : out;
+    const float d = column_value(f.slots, at) - column_value(f.slots, at + column_stride);
+    const float e = exp2_ftz(-fabsf(d) * log2e);
+    return copysignf(__fdividef(1.0f - e, 1.0f + e), d);
+}
+
+template <typename M>
+__device__ __forceinline__ void gf2_message(const edge_frame& f, uint32_t at, float ratio)
+{
+    const float p = fabsf(ratio);
+    float out = fmaxf(log2_ftz(__fdividef(1.0f - p, 1.0f + p)) * ln2, -log_floor);
+    if constexpr (half_storage<M>)
+        out = __half2float(__float2half_rn(out));
+    const bool one = ratio < 0.0f;
+    column_value(f.slots, at) = one ? out : 0.0f;
+    column_value(f.slots, at + column_stride) = one ? 0.0f : out;
+}
+
+// Lane t of the check phase's paired layout: the first of its two lanes' words
+// (chunk 2w, lane l; the second is 32 lanes on).
+__device__ __forceinline__ unsigned gf2_first_lane(unsigned t)
+{
+    return (t / 32) * 64 + t % 32;
+}
+
+template <typename T>
+__device__ void gf2_checks(const fft_bp_graph& g, const edge_frame& f)
+{
+    static_assert(T::q == 2 && T::L == 1, "GF(2): a lane an edge pair");
+    constexpr unsigned G = T::D / 2; // lanes of a check
+    const uint4* words = reinterpret_cast<const uint4*>(g.edge_lanes);
+    const unsigned lanes = g.edge_chunks / 2 * 32;
+    for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
+        const unsigned first = gf2_first_lane(t);
+        const uint32_t a = __ldg(&words[first].x), b = __ldg(&words[first + 32].x);
+        const float ra = a != idle_lane ? gf2_ratio(f, a) : 1.0f;
+        const float rb = b != idle_lane ? gf2_ratio(f, b) : 1.0f;
+        // the product of the check's other lanes' pairs
+        float acc = ra * rb, others = 1.0f;
+#pragma unroll
+        for (unsigned s = 1; s < G; s <<= 1) {
+            const float partner = __shfl_xor_sync(full_mask, acc, s);
+            others = s == 1 ? partner : others * partner;
+            if (2 * s < G)
+                acc *= partner;
+        }
+        if (a != idle_lane)
+            gf2_message<typename T::message>(f, a, others * rb);
+        if (b != idle_lane)
+            gf2_message<typename T::message>(f, b, others * ra);
     }
 }
 
@@ -269,14 +303,14 @@ __device__ void edge_checks(const fft_bp_graph& g, const edge_frame& f)
 {
     constexpr unsigned L = T::L, V = T::V, D = T::D;
     using M = typename T::message;
+    if constexpr (T::q == 2) {
+        gf2_checks<T>(g, f);
+        return;
+    }
     const unsigned lanes = g.edge_chunks * 32;
     for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
         const uint4 w = __ldg(reinterpret_cast<const uint4*>(g.edge_lanes) + t);
         const bool valid = w.x != idle_lane;
-        if constexpr (T::q == 2) {
-            gf2_check<T>(f, w, valid);
-            continue;
-        }
         float a[V];
         if constexpr (L == 1) {
             // idle_lane lanes skip the transforms (branches kept apart: merged,
@@ -397,7 +431,7 @@ __device__ __forceinline__ unsigned message_argmax(float best, unsigned arg)
 // edge_variables' loops, in the same order, without reading the messages
 // twice). H100, two edges: GF(256) with 64 symbols 283 -> 320 Mbit/s, GF(16)
 // 3898 -> 4184; two to four for GF(2): (3,6) n = 1008 3100 -> 3690 (with
-// gf2_check). Not for GF(64), where the registers of both paths spill at 96 a
+// the GF(2) check step). Not for GF(64), where the registers of both paths spill at 96 a
 // thread (1380 -> 1291). One instance a degree: a path of up to four edges
 // that tested each edge cost GF(4) 14 % (7230 -> 6230).
 template <unsigned Q, unsigned E>
@@ -534,16 +568,33 @@ edge_syndrome(const fft_bp_graph& g, const uint8_t* hard, unsigned* counter)
         *counter = 0;
     __syncthreads();
     unsigned unsat = 0;
-    const unsigned lanes = g.edge_chunks * 32;
-    for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
-        const uint32_t term = __ldg(g.edge_lane_terms + t);
-        unsigned sum = term == idle_lane
-                           ? 0u
-                           : __ldg(g.gf_mul + (term >> 24) * Q + hard[term & 0xffffffu]);
+    if constexpr (Q == 2) {
+        // the paired layout (gf2_checks); the coefficients are 1
+        const unsigned lanes = g.edge_chunks / 2 * 32;
+        for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
+            const unsigned first = gf2_first_lane(t);
+            const uint32_t a = __ldg(g.edge_lane_terms + first),
+                           b = __ldg(g.edge_lane_terms + first + 32);
+            unsigned sum = (a == idle_lane ? 0u : hard[a & 0xffffffu]) ^
+                           (b == idle_lane ? 0u : hard[b & 0xffffffu]);
 #pragma unroll
-        for (unsigned s = 1; s < lanes_per_check; s <<= 1)
-            sum ^= __shfl_xor_sync(full_mask, sum, s);
-        unsat += t % lanes_per_check == 0 && sum != 0;
+            for (unsigned s = 1; s < T::D / 2; s <<= 1)
+                sum ^= __shfl_xor_sync(full_mask, sum, s);
+            unsat += t % (T::D / 2) == 0 && sum != 0;
+        }
+    } else {
+        const unsigned lanes = g.edge_chunks * 32;
+        for (unsigned t = threadIdx.x; t < lanes; t += blockDim.x) {
+            const uint32_t term = __ldg(g.edge_lane_terms + t);
+            unsigned sum =
+                term == idle_lane
+                    ? 0u
+                    : __ldg(g.gf_mul + (term >> 24) * Q + hard[term & 0xffffffu]);
+#pragma unroll
+            for (unsigned s = 1; s < lanes_per_check; s <<= 1)
+                sum ^= __shfl_xor_sync(full_mask, sum, s);
+            unsat += t % lanes_per_check == 0 && sum != 0;
+        }
     }
     unsat = warp_sum(unsat);
     if ((threadIdx.x & 31) == 0 && unsat)

@@ -56,8 +56,9 @@ struct fft_bp_graph {
     const uint32_t* edge_lanes;
     const uint32_t* edge_lane_terms;
     const uint32_t* variable_columns;
-    unsigned edge_chunks;    //!< warps of check-phase lanes (32 columns each)
-    unsigned edge_group;     //!< lanes of a check: 4 or 8
+    unsigned edge_chunks;    //!< chunks of 32 check-phase lanes (32 columns each):
+                             //!< a warp each, two for GF(2)
+    unsigned edge_group;     //!< edges of a check: 4 or 8
     unsigned variable_steps; //!< largest variable degree
 };
 
@@ -163,11 +164,15 @@ fft_bp_describe(const fft_bp_variant& v, bool layered, bool half_messages);
  * take distinct banks too; variable_columns carries the mix above each
  * column's 18 bits. Check c takes L * edge_group adjacent
  * lanes of the check phase; lanes L i .. L i + L - 1 of a check serve its i-th
- * edge. Every edge owns a column of q floats in shared memory, which holds its
- * variable-to-check message, then its check-to-variable message, in the
- * variable's domain (value x at byte (x % V) * 128 + 4 (x / V) of the column,
- * L banks). Columns are colours of a proper edge colouring of the bipartite
- * graph between check warps and (variable warp, position of the edge at its
+ * edge. GF(2) (edges_per_lane 2) pairs them: a thread serves edges s and s +
+ * edge_group / 2 of its check, and a warp's 64 / edge_group checks take two
+ * chunks, 2w and 2w + 1 (lane l of chunk 2w + h: check 64 / edge_group * w + l
+ * / (edge_group / 2), edge h edge_group / 2 + l % (edge_group / 2)), so that
+ * each half of the thread's accesses is a chunk of distinct banks. Every edge owns a
+ * column of q floats in shared memory, which holds its variable-to-check message, then
+ * its check-to-variable message, in the variable's domain (value x at byte (x % V) * 128
+ * + 4 (x / V) of the column, L banks). Columns are colours of a proper edge colouring of
+ * the bipartite graph between check warps and (variable warp, position of the edge at its
  * variable), so that a warp's lanes hit distinct banks in the variable phase
  * and, for L = 1, in the check phase; 32 / L colours always suffice (Koenig's
  * edge-colouring theorem).
@@ -184,6 +189,7 @@ struct fft_bp_edge_layout {
     std::vector<uint32_t> variable_columns;
     unsigned chunks = 0, group = 0, steps = 0;
     unsigned lanes_per_message = 1; //!< L
+    unsigned edges_per_lane = 1;    //!< 2 for GF(2), whose lanes are paired
 };
 
 /*!

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace gpuldpc {
@@ -106,16 +107,35 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
         n >= (1u << 24) || steps == 0)
         return out;
     const unsigned group = max_check_degree <= 4 ? 4 : 8;
-    // checks and edges a warp; (v / per_warp, k): a variable warp's k-th edges
-    const unsigned per_chunk = 32 / (group * L), per_warp = 32 / L, colours = 32 / L;
-    const unsigned chunks = (checks + per_chunk - 1) / per_chunk;
+    // GF(2): two edges a lane, slots s and s + group / 2 of a check in lane s
+    // of its group / 2; the chunks of a check warp hold its first and second
+    // edges. (check, slot) of lane t, and the chunk of (check, slot):
+    const bool paired = q == 2;
+    const unsigned per_warp_checks = paired ? 64 / group : 32 / (group * L);
+    auto lane_edge = [&](size_t t) {
+        const unsigned chunk = unsigned(t / 32), l = unsigned(t % 32);
+        if (paired)
+            return std::pair<unsigned, unsigned>(
+                chunk / 2 * per_warp_checks + l / (group / 2),
+                chunk % 2 * (group / 2) + l % (group / 2));
+        return std::pair<unsigned, unsigned>(unsigned(t / (group * L)),
+                                             unsigned(t / L % group));
+    };
+    auto chunk_of = [&](unsigned c, unsigned slot) {
+        return paired ? c / per_warp_checks * 2 + slot / (group / 2)
+                      : c / per_warp_checks;
+    };
+    // (v / per_warp, k): a variable warp's k-th edges
+    const unsigned per_warp = 32 / L, colours = 32 / L;
+    const unsigned chunks =
+        (checks + per_warp_checks - 1) / per_warp_checks * (paired ? 2 : 1);
     const size_t edges = edge_variable.size();
 
-    // an edge's check warp, and its (variable warp, position at its variable)
+    // an edge's check chunk, and its (variable warp, position at its variable)
     std::vector<uint32_t> left(edges), right(edges);
     for (unsigned c = 0; c < checks; ++c)
         for (uint32_t e = check_offsets[c]; e < check_offsets[c + 1]; ++e)
-            left[e] = c / per_chunk;
+            left[e] = chunk_of(c, e - check_offsets[c]);
     for (unsigned v = 0; v < n; ++v)
         for (uint32_t i = variable_offsets[v]; i < variable_offsets[v + 1]; ++i)
             right[variable_edges[i]] = (v / per_warp) * steps + (i - variable_offsets[v]);
@@ -174,8 +194,8 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
     out.lanes.assign(size_t(chunks) * 32 * 4, 0);
     out.lane_terms.assign(size_t(chunks) * 32, idle_lane);
     for (size_t t = 0; t < size_t(chunks) * 32; ++t) {
-        const unsigned c = unsigned(t / (group * L)), slot = unsigned(t / L % group),
-                       sub = unsigned(t % L);
+        const auto [c, slot] = lane_edge(t);
+        const unsigned sub = unsigned(t % L);
         uint32_t* word = &out.lanes[4 * t];
         word[0] = idle_lane;
         if (c >= checks || check_offsets[c] + slot >= check_offsets[c + 1])
@@ -205,6 +225,7 @@ fft_bp_edge_layout fft_bp_make_edge_layout(unsigned n,
     out.group = group;
     out.steps = steps;
     out.lanes_per_message = L;
+    out.edges_per_lane = paired ? 2 : 1;
     return out;
 }
 
