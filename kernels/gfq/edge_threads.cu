@@ -87,16 +87,21 @@ __global__ void __launch_bounds__(T::max_threads, T::min_blocks)
         float best = -FLT_MAX;
         unsigned arg = 0;
         if (active) {
-            char* out = f.prior + prior_offset<Q>(i);
 #pragma unroll
             for (unsigned r = 0; r < V; ++r) {
                 pr[r] -= mx;
-                column_value(out, r * column_stride) = pr[r];
                 if (pr[r] > best) {
                     best = pr[r];
                     arg = sub * V + r;
                 }
             }
+            // GF(2): one value, log P(0) - log P(1) (gf2_checks)
+            if constexpr (Q == 2)
+                pr[0] -= pr[1];
+            char* out = f.prior + prior_offset<Q>(i);
+#pragma unroll
+            for (unsigned r = 0; r < stored_values<Q>; ++r)
+                column_value(out, r * column_stride) = pr[r];
         }
         arg = message_argmax<L>(best, arg);
         if (active) {
@@ -108,7 +113,7 @@ __global__ void __launch_bounds__(T::max_threads, T::min_blocks)
                     break;
                 const variable_offsets<V, L> at(col, sub);
 #pragma unroll
-                for (unsigned r = 0; r < V; ++r)
+                for (unsigned r = 0; r < stored_values<Q>; ++r)
                     column_value(f.slots, at[r]) = pr[r];
             }
             if (invalid)

@@ -38,9 +38,9 @@
 // fp16 messages are modelled by rounding each check-to-variable value to half
 // precision as the CPU reference does; storage stays fp32.
 //
-// GF(2) takes a check update of its own (gf2_checks): two edges a lane, one
-// value an edge (the ratio of the two spectral values) instead of two values
-// and two transforms.
+// GF(2) takes a check update of its own (gf2_checks): two edges a lane, and a
+// message of one value, log P(0) - log P(1), in place of two values and two
+// transforms; its columns' second rows stay unused.
 //
 // This file: the family's traits and the steps of its kernel (edge_threads.cu):
 // the check phase, the variable phase and the syndrome. Internal to the
@@ -78,6 +78,11 @@ struct edge_traits {
     static constexpr unsigned max_threads = edge_max_threads(Q);
     static constexpr unsigned min_blocks = edge_min_blocks(Q);
 };
+
+// Values a message keeps in its column: q (V a lane), or for GF(2) one, the
+// log ratio log P(0) - log P(1) (gf2_checks).
+template <unsigned Q>
+constexpr unsigned stored_values = Q == 2 ? 1 : Q / message_lanes(Q);
 
 __host__ __device__ constexpr unsigned lowest_bit(unsigned i)
 {
@@ -234,17 +239,19 @@ scatter(const edge_frame& f, const uint4& w, const float (&a)[V], float wmax)
 // GF(2) checks, two edges a lane (fft_bp_edge_layout, edges_per_lane 2). A
 // binary message's transform is (p0 + p1, p0 - p1), and the normalisation
 // before the logarithms makes only the ratio of the two spectral values count:
-// tanh of half the difference of the log values. So one value an edge crosses
-// the check instead of two, without the transforms; the message out is (0,
-// ln((1 - P) / (1 + P))) for the product P of the other edges' ratios, its two
-// values swapped where P < 0 (the larger value normalised to 0, the other
-// floored at -30), the CPU's values within rounding. A lane multiplies its two
-// ratios, so the products over a check's other lanes take log2(group / 2)
-// shuffles. GF(2)'s only coefficient is 1: an edge's value 1 lies a row below
-// its value 0. An idle edge's ratio is 1 (the zero symbol).
+// tanh of half the difference of the log values. So a GF(2) message keeps
+// that difference only, log P(0) - log P(1), in its column's first row (the
+// priors too; the variable phase adds and subtracts it as it would the two
+// values, and decides 1 where it is negative), and one value an edge crosses
+// the check, without the transforms. The message out is the difference of
+// (0, ln((1 - P) / (1 + P))) for the product P of the other edges' ratios,
+// its two values swapped where P < 0 (the larger value normalised to 0, the
+// other floored at -30): the CPU's values within rounding. A lane multiplies
+// its two ratios, so the products over a check's other lanes take log2(group
+// / 2) shuffles. An idle edge's ratio is 1 (the zero symbol).
 __device__ __forceinline__ float gf2_ratio(const edge_frame& f, uint32_t at)
 {
-    const float d = column_value(f.slots, at) - column_value(f.slots, at + column_stride);
+    const float d = column_value(f.slots, at);
     const float e = exp2_ftz(-fabsf(d) * log2e);
     return copysignf(__fdividef(1.0f - e, 1.0f + e), d);
 }
@@ -256,9 +263,7 @@ __device__ __forceinline__ void gf2_message(const edge_frame& f, uint32_t at, fl
     float out = fmaxf(log2_ftz(__fdividef(1.0f - p, 1.0f + p)) * ln2, -log_floor);
     if constexpr (half_storage<M>)
         out = __half2float(__float2half_rn(out));
-    const bool one = ratio < 0.0f;
-    column_value(f.slots, at) = one ? out : 0.0f;
-    column_value(f.slots, at + column_stride) = one ? 0.0f : out;
+    column_value(f.slots, at) = ratio < 0.0f ? out : -out;
 }
 
 // Lane t of the check phase's paired layout: the first of its two lanes' words
@@ -450,7 +455,7 @@ __device__ __forceinline__ void variable_in_one_pass(const edge_frame& f,
     for (unsigned k = 0; k < E; ++k)
         at[k] = variable_offsets<V, L>(col[k], sub);
 #pragma unroll
-    for (unsigned r = 0; r < V; ++r) {
+    for (unsigned r = 0; r < stored_values<Q>; ++r) {
         float m[E];
         float belief = *reinterpret_cast<const float*>(pr + r * column_stride);
 #pragma unroll
@@ -458,7 +463,10 @@ __device__ __forceinline__ void variable_in_one_pass(const edge_frame& f,
             m[k] = column_value(f.slots, at[k][r]);
             belief += m[k];
         }
-        if (decide && belief > best) {
+        if constexpr (Q == 2) {
+            if (decide)
+                arg = belief < 0.0f; // GF(2): the log ratio (gf2_checks)
+        } else if (decide && belief > best) {
             best = belief;
             arg = sub * V + r;
         }
@@ -475,7 +483,7 @@ __device__ __forceinline__ void variable_in_one_pass(const edge_frame& f,
 template <unsigned Q>
 __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool decide)
 {
-    constexpr unsigned L = message_lanes(Q), V = Q / L;
+    constexpr unsigned L = message_lanes(Q), V = Q / L, S = stored_values<Q>;
     // whole warps, so that the lanes of a variable take the shuffles together
     const unsigned total = (g.n * L + 31) / 32 * 32;
     for (unsigned i = threadIdx.x; i < total; i += blockDim.x) {
@@ -518,7 +526,7 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
         if (active && !few) {
             const char* pr = f.prior + prior_offset<Q>(i);
 #pragma unroll
-            for (unsigned r = 0; r < V; ++r)
+            for (unsigned r = 0; r < S; ++r)
                 sum[r] = *reinterpret_cast<const float*>(pr + r * column_stride);
             for (unsigned k = 0; k < g.variable_steps; ++k) {
                 const uint32_t col = __ldg(g.variable_columns + size_t(k) * g.n + v);
@@ -526,16 +534,20 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
                     break;
                 const variable_offsets<V, L> at(col, sub);
 #pragma unroll
-                for (unsigned r = 0; r < V; ++r)
+                for (unsigned r = 0; r < S; ++r)
                     sum[r] += column_value(f.slots, at[r]);
             }
-            if (decide)
+            if constexpr (Q == 2) {
+                if (decide)
+                    arg = sum[0] < 0.0f;
+            } else if (decide) {
 #pragma unroll
                 for (unsigned r = 0; r < V; ++r)
                     if (sum[r] > best) {
                         best = sum[r];
                         arg = sub * V + r;
                     }
+            }
         }
         if (decide) {
             arg = message_argmax<L>(best, arg);
@@ -549,7 +561,7 @@ __device__ void edge_variables(const fft_bp_graph& g, const edge_frame& f, bool 
                     break;
                 const variable_offsets<V, L> at(col, sub);
 #pragma unroll
-                for (unsigned r = 0; r < V; ++r) {
+                for (unsigned r = 0; r < S; ++r) {
                     float& c = column_value(f.slots, at[r]);
                     c = sum[r] - c;
                 }
