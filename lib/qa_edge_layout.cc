@@ -65,6 +65,7 @@ BOOST_AUTO_TEST_CASE(edge_thread_layout_is_consistent_and_conflict_free)
                             shape{ 240, 3, 6, 2 },
                             shape{ 90, 3, 5, 2 },
                             shape{ 128, 2, 4, 2 },
+                            shape{ 90, 2, 3, 2 },
                             shape{ 64, 2, 4, 256 },
                             shape{ 48, 2, 3, 256 } }) {
         const ldpc_code c = construct_regular_code(sh.n, sh.dv, sh.dc, sh.q, 5 + sh.dc);

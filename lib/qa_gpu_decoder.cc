@@ -169,8 +169,10 @@ BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
     for (unsigned q : { 2u, 4u, 8u, 16u, 64u, 256u })
         check_decisions_equal_cpu(test_code(q), small() ? 8 : 200, q);
     // the small fields' edge threads with the other check size: GF(8) with
-    // checks of 6 edges (8 lanes), GF(2) with 4; and GF(2) checks of 5 edges
-    // (paired lanes of one edge, a last warp of 6 checks)
+    // checks of 6 edges (8 lanes), GF(2) with 4; GF(2)'s paired lanes with
+    // one edge: checks of 5 edges (a last warp of 6 checks) and of 3 (groups
+    // of 4, a last warp of 12 checks); and more check warps than a block has
+    // (n = 600: 38)
     check_decisions_equal_cpu(
         std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 8, 11)),
         small() ? 8 : 200,
@@ -185,6 +187,16 @@ BOOST_AUTO_TEST_CASE(gpu_decisions_equal_cpu_at_high_snr,
         small() ? 8 : 200,
         82,
         5.0);
+    check_decisions_equal_cpu(
+        std::make_shared<ldpc_code>(construct_regular_code(90, 2, 3, 2, 11)),
+        small() ? 8 : 100,
+        83,
+        7.0); // columns of weight 2: a floor near 1e-3 frame errors even at 6 dB
+    check_decisions_equal_cpu(
+        std::make_shared<ldpc_code>(construct_regular_code(600, 3, 6, 2, 11)),
+        small() ? 8 : 100,
+        84,
+        4.0);
 }
 
 BOOST_AUTO_TEST_CASE(gpu_fp16_messages_equal_cpu, *utf::precondition(gpu_present()))

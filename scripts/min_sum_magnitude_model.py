@@ -16,6 +16,9 @@ row) for the rules:
   first  as two, but m2 (+) m3 only on the first edge of the smallest
          magnitude (one position, as the compressed messages keep it), where
          two gives it to every edge of that magnitude
+  scms   plain, self-corrected (Savin 2008): an input whose sign differs from
+         what the same edge sent the check the iteration before (where that
+         was not 0) enters the check as 0; the belief keeps the input
   A      m1 (+) m2 on the other edges, m2 on the smallest's (no third minimum)
   B      m1 (+) m2 on the other edges, m2 (+) m2 on the smallest's
   sp     float sum-product (the reference)
@@ -90,16 +93,21 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
     def magnitude(m):
         return (np.maximum(np.minimum(m, 127) - offset_q, 0) * scale_q + 8) >> 4
 
+    previous = [np.zeros_like(msg) for _, msg in layers]
     for _ in range(iterations):
-        for bits, msg in layers:
+        for (bits, msg), before in zip(layers, previous):
             x = belief[:, bits] - msg
-            a = np.abs(np.clip(x, -127, 127))
+            sent = np.clip(x, -127, 127)
+            if rule == "scms":
+                sent = np.where(sent * before < 0, 0, sent)
+                before[...] = sent
+            a = np.abs(sent)
             s = np.sort(a, axis=2)
             m1, m2, m3 = s[..., 0:1], s[..., 1:2], s[..., 2:3]
-            negative = x < 0
+            negative = sent < 0
             parity = np.logical_xor.reduce(negative, axis=2, keepdims=True)
             first = np.arange(a.shape[2])[None, None, :] == np.argmin(a, axis=2)[..., None]
-            if rule == "plain":
+            if rule in ("plain", "scms"):
                 out = np.where(first, magnitude(m2), magnitude(m1))
             elif rule == "two":
                 out = np.where(a == m1, magnitude(combined(m2, m3)),
@@ -113,7 +121,7 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
                 out = np.where(first, magnitude(combined(m2, m2)),
                                magnitude(combined(m1, m2)))
             else:
-                raise ValueError(f"rule {rule!r}: plain, two, first, A, B or sp")
+                raise ValueError(f"rule {rule!r}: plain, scms, two, first, A, B or sp")
             msg[...] = np.where(negative ^ parity, -out, out)
             belief[:, bits] = np.clip(x + msg, -1920, 1920)
     return belief

@@ -15,7 +15,8 @@
 // or changes of layout; the field permutation y -> h^-1 y, linear over GF(2),
 // becomes the XOR of a few precomputed byte offsets folded into shared-memory
 // addresses; and only the products over a check's other edges cross lanes: a
-// check takes D = 4 or 8 adjacent lanes, log2 D shuffles a value. Compared
+// check takes D = 4 or 8 adjacent lanes (GF(2): D / 2 lanes of two edges),
+// log2 D shuffles a value. Compared
 // with a warp per message (two values a lane), a message costs about a third
 // of the instructions.
 //

@@ -51,8 +51,9 @@ struct fft_bp_graph {
     const uint32_t* run_offsets;
     unsigned runs;
     //! flooding, a thread per edge (fft_bp_edge_layout, uploaded): 4 words a
-    //! check-phase lane, a word a lane for the syndrome, and the columns of
-    //! each variable's edges; edge_chunks 0: no layout
+    //! check-phase lane (GF(2) reads the first), a word a lane for the
+    //! syndrome, and the columns of each variable's edges; edge_chunks 0: no
+    //! layout
     const uint32_t* edge_lanes;
     const uint32_t* edge_lane_terms;
     const uint32_t* variable_columns;
@@ -168,14 +169,16 @@ fft_bp_describe(const fft_bp_variant& v, bool layered, bool half_messages);
  * edge_group / 2 of its check, and a warp's 64 / edge_group checks take two
  * chunks, 2w and 2w + 1 (lane l of chunk 2w + h: check 64 / edge_group * w + l
  * / (edge_group / 2), edge h edge_group / 2 + l % (edge_group / 2)), so that
- * each half of the thread's accesses is a chunk of distinct banks. Every edge owns a
- * column of q floats in shared memory, which holds its variable-to-check message, then
- * its check-to-variable message, in the variable's domain (value x at byte (x % V) * 128
- * + 4 (x / V) of the column, L banks). Columns are colours of a proper edge colouring of
- * the bipartite graph between check warps and (variable warp, position of the edge at its
- * variable), so that a warp's lanes hit distinct banks in the variable phase
- * and, for L = 1, in the check phase; 32 / L colours always suffice (Koenig's
- * edge-colouring theorem).
+ * each half of the thread's accesses is a chunk of distinct banks. Every edge
+ * owns a column of q floats in shared memory, which holds its
+ * variable-to-check message, then its check-to-variable message, in the
+ * variable's domain (value x at byte (x % V) * 128 + 4 (x / V) of the column,
+ * L banks); a GF(2) message uses the first row only (log P(0) - log P(1)).
+ * Columns are colours of a proper edge colouring of the bipartite graph
+ * between check chunks (a check warp's lanes; GF(2): half of them) and
+ * (variable warp, position of the edge at its variable), so that a warp's
+ * lanes hit distinct banks in the variable phase and, for L = 1, in the check
+ * phase; 32 / L colours always suffice (Koenig's edge-colouring theorem).
  */
 struct fft_bp_edge_layout {
     //! per lane: the byte offset of its value 0 (the column's, XOR that of
