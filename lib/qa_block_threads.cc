@@ -18,6 +18,7 @@
 #include <gnuradio/top_block.h>
 #include <boost/test/unit_test.hpp>
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <thread>
 
@@ -68,7 +69,8 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
     tb->msg_connect(dec, "stats", stats, "store");
 
     std::atomic<bool> running{ true };
-    uint64_t polls = 0, last_frames = 0;
+    std::atomic<uint64_t> polls{ 0 };
+    uint64_t last_frames = 0;
     bool monotonic = true;
     std::thread poller([&] {
         while (running.load()) {
@@ -86,6 +88,12 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
     });
     // PDUs from a third thread, beside the stream, once the flowgraph runs
     tb->start();
+    // and the poller's first poll before the flowgraph is waited for (on a
+    // loaded machine its thread may be scheduled only after the flowgraph
+    // has finished; 10 s at most)
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (polls.load() == 0 && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
     std::thread poster([&] {
         const std::vector<float> frame(n, -6.0f);
         for (int i = 0; i < 20; ++i)
@@ -98,7 +106,7 @@ BOOST_AUTO_TEST_CASE(counters_polled_while_frames_flow)
     poller.join();
 
     const size_t bad = frames / 10;
-    BOOST_CHECK_GT(polls, 0u);
+    BOOST_CHECK_GT(polls.load(), 0u);
     BOOST_CHECK(monotonic);
     BOOST_CHECK_EQUAL(dec->bad_length_frames(), bad);
     // every stream frame; PDUs posted before the flowgraph stopped count too
