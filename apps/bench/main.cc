@@ -36,8 +36,11 @@ void usage(const char* prog)
         stderr,
         "usage: %s [--json FILE] [--sections "
         "fwht,fft,butterfly,stream,flowgraph,decoder,binary] [--mib M] "
-        "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT] "
+        "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT,...] "
         "[--schedule layered,flooding] [--et-ebn0 DB]\n"
+        "  --only: the decoder sections' codes whose name contains one of the TEXTs, "
+        "or is one where a TEXT starts with = (=dvbs2:1/2 leaves out "
+        "dvbs2:1/2:short and alist:dvbs2:1/2)\n"
         "  --et-ebn0: binary codes' early-termination rows at this Eb/N0 instead of "
         "the searched one of FER about 1e-3\n"
         "  --codes: where the shipped codes are (default: GPULDPC_CODES_DIR, the "
@@ -51,7 +54,7 @@ struct options {
     // the shipped codes by name (code_names.h: GPULDPC_CODES_DIR, else the
     // installed ones, else the source tree's); --codes DIR sets the first
     std::vector<std::string> extra_codes;
-    std::string only; // decoder: the codes whose file name contains this
+    std::string only; // decoder sections: the codes named so (only_named)
     std::string schedules = "layered,flooding"; // binary decoder section
     double et_ebn0 = -1.0; // binary decoder section: searched when negative
     size_t mib = 256;
@@ -99,16 +102,34 @@ options parse(int argc, char** argv)
     return o;
 }
 
-// The codes whose name (by name_of) contains `only`.
+// The codes whose name (by name_of) matches an entry of the comma-separated
+// `only`: contains it, or equals it where the entry starts with '='. An
+// empty `only` keeps every code.
 std::vector<std::string> only_named(std::vector<std::string> codes,
                                     const std::string& only,
                                     std::string (*name_of)(const std::string&))
 {
+    if (only.empty())
+        return codes;
+    std::vector<std::string> entries;
+    for (size_t start = 0;;) {
+        const size_t comma = only.find(',', start);
+        entries.push_back(only.substr(start, comma - start));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    auto wanted = [&](const std::string& c) {
+        const std::string name = name_of(c);
+        for (const auto& e : entries)
+            if (!e.empty() &&
+                (e[0] == '=' ? name == e.substr(1) : name.find(e) != std::string::npos))
+                return true;
+        return false;
+    };
     codes.erase(std::remove_if(codes.begin(),
                                codes.end(),
-                               [&](const std::string& c) {
-                                   return name_of(c).find(only) == std::string::npos;
-                               }),
+                               [&](const std::string& c) { return !wanted(c); }),
                 codes.end());
     return codes;
 }
