@@ -96,6 +96,15 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
     auto nr = [](unsigned bg, unsigned z, unsigned rows) {
         return std::make_shared<ldpc_code>(ldpc_code::nr(bg, z, rows));
     };
+    auto wifi = [](unsigned n, const char* rate) {
+        return std::make_shared<ldpc_code>(ldpc_code::wifi(n, rate));
+    };
+    auto wimax = [](unsigned n, const char* rate) {
+        return std::make_shared<ldpc_code>(ldpc_code::wimax(n, rate));
+    };
+    auto ar4ja = [](unsigned k, const char* rate) {
+        return std::make_shared<ldpc_code>(ldpc_code::ar4ja(k, rate));
+    };
     std::vector<qc_case> cases = {
         { "nr:1:2", nr(1, 2, 0), 3.0 },
         { "nr:1:15:16", nr(1, 15, 16), 2.0 },
@@ -126,52 +135,30 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         { "qc rows of 21 to 24 blocks, z 33",
           long_rows_qc_code(14, 33, 28, { 23, 21, 24 }),
           4.5 },
-        { "wifi 648 1/2", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2")), 2.0 },
-        { "wifi 648 2/3", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "2/3")), 2.8 },
-        { "wifi 1944 3/4",
-          std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "3/4")),
-          3.2 },
+        { "wifi 648 1/2", wifi(648, "1/2"), 2.0 },
+        { "wifi 648 2/3", wifi(648, "2/3"), 2.8 },
+        { "wifi 1944 3/4", wifi(1944, "3/4"), 3.2 },
         // IEEE 802.16e: z = 24 (the smallest), z = 56 with rate 2/3A's shifts
         // taken modulo z, z = 96 at rate 3/4B, and rate 5/6 (rows of 20
         // blocks: profile any20, as IEEE 802.11n n = 1944's rate 5/6; n = 648
         // and 1296, 21 and 22: any24, signs of positions 20 to 23 in the
         // fp16 word's mag2)
-        { "wimax 576 1/2",
-          std::make_shared<ldpc_code>(ldpc_code::wimax(576, "1/2")),
-          2.2 },
-        { "wimax 1344 2/3A",
-          std::make_shared<ldpc_code>(ldpc_code::wimax(1344, "2/3A")),
-          2.8 },
-        { "wimax 2304 3/4B",
-          std::make_shared<ldpc_code>(ldpc_code::wimax(2304, "3/4B")),
-          3.2 },
-        { "wimax 2304 5/6",
-          std::make_shared<ldpc_code>(ldpc_code::wimax(2304, "5/6")),
-          4.0 },
-        { "wifi 648 5/6", std::make_shared<ldpc_code>(ldpc_code::wifi(648, "5/6")), 4.2 },
-        { "wifi 1296 5/6",
-          std::make_shared<ldpc_code>(ldpc_code::wifi(1296, "5/6")),
-          4.0 },
-        { "wifi 1944 5/6",
-          std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "5/6")),
-          4.0 },
+        { "wimax 576 1/2", wimax(576, "1/2"), 2.2 },
+        { "wimax 1344 2/3A", wimax(1344, "2/3A"), 2.8 },
+        { "wimax 2304 3/4B", wimax(2304, "3/4B"), 3.2 },
+        { "wimax 2304 5/6", wimax(2304, "5/6"), 4.0 },
+        { "wifi 648 5/6", wifi(648, "5/6"), 4.2 },
+        { "wifi 1296 5/6", wifi(1296, "5/6"), 4.0 },
+        { "wifi 1944 5/6", wifi(1944, "5/6"), 4.0 },
         // CCSDS AR4JA: z = M / 4 (128, 32 with rows of 18 blocks, 256), the
         // last M bits punctured
-        { "ar4ja 1024 1/2",
-          std::make_shared<ldpc_code>(ldpc_code::ar4ja(1024, "1/2")),
-          1.8 },
-        { "ar4ja 1024 4/5",
-          std::make_shared<ldpc_code>(ldpc_code::ar4ja(1024, "4/5")),
-          3.5 },
-        { "ar4ja 4096 2/3",
-          std::make_shared<ldpc_code>(ldpc_code::ar4ja(4096, "2/3")),
-          2.2 },
+        { "ar4ja 1024 1/2", ar4ja(1024, "1/2"), 1.8 },
+        { "ar4ja 1024 4/5", ar4ja(1024, "4/5"), 3.5 },
+        { "ar4ja 4096 2/3", ar4ja(4096, "2/3"), 2.2 },
         // lifting sizes above the pair kernels' blocks of 384 threads: the
         // strided instances, a thread two checks of a row (z = 512), and
         // two or three (z = 1000: 352 threads; z = 777: 288)
-        { "ar4ja 4096 1/2",
-          std::make_shared<ldpc_code>(ldpc_code::ar4ja(4096, "1/2")),
-          1.6 },
+        { "ar4ja 4096 1/2", ar4ja(4096, "1/2"), 1.6 },
         { "qc rows of 6 and 14 blocks, z 1000", mixed_rows_qc_code(1000), 3.5 },
         { "qc rows of 17 to 20 blocks, z 777",
           long_rows_qc_code(13, 777, 24, { 17, 18, 20 }),
@@ -203,12 +190,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
         // strided at z = 1024 (rows of up to 10 blocks, compact words
         // where the L2 would not hold 16-byte ones) and z = 512 with rows
         // of 18 blocks (any20)
-        cases.push_back({ "ar4ja 16384 2/3",
-                          std::make_shared<ldpc_code>(ldpc_code::ar4ja(16384, "2/3")),
-                          2.0 });
-        cases.push_back({ "ar4ja 16384 4/5",
-                          std::make_shared<ldpc_code>(ldpc_code::ar4ja(16384, "4/5")),
-                          3.0 });
+        cases.push_back({ "ar4ja 16384 2/3", ar4ja(16384, "2/3"), 2.0 });
+        cases.push_back({ "ar4ja 16384 4/5", ar4ja(16384, "4/5"), 3.0 });
     }
     const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
     uint32_t seed = 40;
