@@ -271,6 +271,90 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_follow_their_formula)
     BOOST_CHECK_CLOSE(fout[3], -bp(0.5, 1.0), 1e-3);
 }
 
+BOOST_AUTO_TEST_CASE(three_smallest_magnitudes_follow_their_formula)
+{
+    // decoder.h, min_sum_magnitude_rule::three_smallest: an edge of the three
+    // smallest takes the other two combined, the others all three
+    const gf_field f(1);
+    decoder_config cfg;
+    cfg.messages = message_precision::int8;
+    cfg.min_sum_scale = 1.0f;
+    cfg.min_sum_offset = 0.0f;
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
+    const fixed_point_min_sum_rule rule(f, 5, cfg);
+    // f(x) = round(4 ln(1 + e^-(x / 4))): f(0) = 3, f(1 .. 3) = 2, f(4 .. 8)
+    // = 1, f(9 ..) = 0. m1 = 5 (position 1), m2 = 6 (4), m3 = 9 (3):
+    // 6 (+) 9 = 6 + f(15) - f(3) = 4, 5 (+) 9 = 5 + f(14) - f(4) = 4,
+    // 5 (+) 6 = 5 + f(11) - f(1) = 3, all three 3 (+) 9 = 3 + f(12) - f(6) = 2
+    const int8_t in[5] = { 20, -5, 127, -9, 6 };
+    int8_t out[5];
+    rule.check_update(in, out, nullptr, 5);
+    const int expected[5] = { 2, -4, 2, -3, 4 };
+    for (unsigned i = 0; i < 5; ++i)
+        BOOST_CHECK_EQUAL(int(out[i]), expected[i]);
+    // ties: the first positions of equal magnitudes first (m1 at 0, m2 at 1,
+    // m3 = 4 at 3): 3 (+) 4 = 3 + f(7) - f(1) = 2 at positions 0 and 1,
+    // 3 (+) 3 = 3 + f(6) - f(0) = 1 at 3, all three 1 (+) 4 = 1 + f(5) - f(3) = 0
+    const int8_t tie[5] = { -3, 3, 10, 4, 5 };
+    int8_t tie_out[5];
+    rule.check_update(tie, tie_out, nullptr, 5);
+    const int tie_expected[5] = { 2, -2, 0, -1, 0 };
+    for (unsigned i = 0; i < 5; ++i)
+        BOOST_CHECK_EQUAL(int(tie_out[i]), tie_expected[i]);
+    // degree 2: the other input, as min-sum
+    const int8_t pair[2] = { 7, -40 };
+    int8_t pair_out[2];
+    rule.check_update(pair, pair_out, nullptr, 2);
+    BOOST_CHECK_EQUAL(int(pair_out[0]), -40);
+    BOOST_CHECK_EQUAL(int(pair_out[1]), 7);
+    // the offset (0.25: one step) at checks of 5 edges or more only
+    decoder_config offset_cfg = cfg;
+    offset_cfg.min_sum_offset = 0.25f;
+    const fixed_point_min_sum_rule with_offset(f, 5, offset_cfg);
+    with_offset.check_update(in, out, nullptr, 5);
+    const int less_one[5] = { 1, -3, 1, -2, 3 };
+    for (unsigned i = 0; i < 5; ++i)
+        BOOST_CHECK_EQUAL(int(out[i]), less_one[i]);
+    // degree 4: m1 = 5 (position 1), m2 = 6 (3), m3 = 9 (2), no offset
+    const int8_t four[4] = { 20, -5, 9, 6 };
+    int8_t four_out[4];
+    with_offset.check_update(four, four_out, nullptr, 4);
+    const int four_expected[4] = { -2, 4, -3, -4 };
+    for (unsigned i = 0; i < 4; ++i)
+        BOOST_CHECK_EQUAL(int(four_out[i]), four_expected[i]);
+
+    // float: belief propagation's messages where a check has 3 edges, and
+    // elsewhere those of a check of the three smallest inputs
+    decoder_config fcfg = cfg;
+    fcfg.messages = message_precision::fp32;
+    min_sum_rule frule(f, 5, fcfg);
+    sum_product_rule sp(f, 5, fcfg);
+    const float three[3] = { 2.0f, -1.5f, 0.7f };
+    float three_out[3], three_bp[3];
+    frule.check_update(three, three_out, nullptr, 3);
+    sp.check_update(three, three_bp, nullptr, 3);
+    for (unsigned i = 0; i < 3; ++i)
+        BOOST_CHECK_CLOSE(three_out[i], three_bp[i], 1e-3);
+    // with an offset too: it applies from 5 edges on
+    decoder_config foffset = fcfg;
+    foffset.min_sum_offset = 0.25f;
+    min_sum_rule frule_offset(f, 5, foffset);
+    frule_offset.check_update(three, three_out, nullptr, 3);
+    for (unsigned i = 0; i < 3; ++i)
+        BOOST_CHECK_CLOSE(three_out[i], three_bp[i], 1e-3);
+    const float five[5] = { 2.0f, -1.5f, 0.7f, 3.1f, -4.0f };
+    float five_out[5], four_bp[4];
+    frule.check_update(five, five_out, nullptr, 5);
+    const float with_others[4] = { 2.0f, -1.5f, 0.7f, 1.0f };
+    sp.check_update(with_others, four_bp, nullptr, 4);
+    // signs: the five's others differ from the smaller checks' by -4.0 (at
+    // position 3) or 3.1 (at position 4)
+    BOOST_CHECK_CLOSE(five_out[3], -four_bp[3], 1e-3);
+    BOOST_CHECK_CLOSE(five_out[4], four_bp[3], 1e-3);
+    for (unsigned i = 0; i < 3; ++i)
+        BOOST_CHECK_CLOSE(five_out[i], -three_bp[i], 1e-3);
+}
+
 BOOST_AUTO_TEST_CASE(fixed_point_channel_values_and_messages)
 {
     using d = fixed_llr_domain;

@@ -21,6 +21,13 @@ row) for the rules:
          was not 0) enters the check as 0; the belief keeps the input
   A      m1 (+) m2 on the other edges, m2 on the smallest's (no third minimum)
   B      m1 (+) m2 on the other edges, m2 (+) m2 on the smallest's
+  three  the three smallest combined (the lambda-min rule with lambda = 3):
+         m1 (+) m2 (+) m3 on the other edges, and on an edge of the three
+         the other two of them
+  three1 as three, but only the smallest's edge apart: m2 (+) m3 there, all
+         three combined on every other edge (two magnitudes a check, as
+         min-sum keeps)
+  three2 as three, but m1 (+) m2 (+) m3 on the third smallest's edge too
   sp     float sum-product (the reference)
 
 Each RULE:SCALE_Q:OFFSET_Q prints the frame errors at each Eb/N0 (BPSK,
@@ -120,8 +127,28 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
             elif rule == "B":
                 out = np.where(first, magnitude(combined(m2, m2)),
                                magnitude(combined(m1, m2)))
+            elif rule == "three":
+                order = np.argsort(a, axis=2, kind="stable")
+                rank = np.argsort(order, axis=2, kind="stable")
+                c12, c13, c23 = combined(m1, m2), combined(m1, m3), combined(m2, m3)
+                lo, hi = np.minimum(c12, m3), np.maximum(c12, m3)
+                out = np.select([rank == 0, rank == 1, rank == 2],
+                                [magnitude(c23), magnitude(c13), magnitude(c12)],
+                                magnitude(combined(lo, hi)))
+            elif rule in ("three1", "three2"):
+                order = np.argsort(a, axis=2, kind="stable")
+                rank = np.argsort(order, axis=2, kind="stable")
+                c12, c13, c23 = combined(m1, m2), combined(m1, m3), combined(m2, m3)
+                c123 = magnitude(combined(c12, m3))
+                if rule == "three1":
+                    out = np.where(rank == 0, magnitude(c23), c123)
+                else:
+                    out = np.select([rank == 0, rank == 1],
+                                    [magnitude(c23), magnitude(c13)], c123)
             else:
-                raise ValueError(f"rule {rule!r}: plain, scms, two, first, A, B or sp")
+                raise ValueError(
+                    f"rule {rule!r}: plain, scms, two, first, A, B, three, three1, "
+                    "three2 or sp")
             msg[...] = np.where(negative ^ parity, -out, out)
             belief[:, bits] = np.clip(x + msg, -1920, 1920)
     return belief

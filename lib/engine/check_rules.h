@@ -180,6 +180,57 @@ inline void smallest_three(const T* in, unsigned deg, M none, M& min1, M& min2, 
     }
 }
 
+/*! The three smallest input magnitudes (min[0] <= min[1] <= min[2]) and
+ *  their positions, of equal magnitudes the first position first, for
+ *  min_sum_magnitude_rule::three_smallest (a check of degree 3 or more). */
+template <class M>
+struct smallest_three_at {
+    M min[3];
+    unsigned at[3];
+};
+
+template <class M, class T>
+inline smallest_three_at<M> find_smallest_three(const T* in, unsigned deg, M none)
+{
+    smallest_three_at<M> r{ { none, none, none }, { deg, deg, deg } };
+    for (unsigned i = 0; i < deg; ++i) {
+        const M a = std::abs(M(in[i]));
+        unsigned k = 3;
+        while (k > 0 && a < r.min[k - 1])
+            --k;
+        if (k == 3)
+            continue;
+        for (unsigned j = 2; j > k; --j) {
+            r.min[j] = r.min[j - 1];
+            r.at[j] = r.at[j - 1];
+        }
+        r.min[k] = a;
+        r.at[k] = i;
+    }
+    return r;
+}
+
+/*! min_sum_magnitude_rule::three_smallest subtracts the offset at checks of
+ *  this many edges or more: below, its messages leave out at most one input
+ *  (none at 3 edges, where they are belief propagation's), and an offset
+ *  only takes from them. */
+constexpr unsigned three_smallest_offset_degree = 5;
+
+/*! The magnitudes before correction of min_sum_magnitude_rule::three_smallest
+ *  at a check's three smallest inputs' positions (others[k]: the two of them
+ *  other than k combined) and elsewhere (all three combined), from a rule's
+ *  combined(a, b) for a <= b. A pair's combination is at most its smaller
+ *  magnitude, so the three's is combined(m1 (+) m2, m3). */
+template <class M, class Combine>
+inline void
+three_smallest_magnitudes(const M (&m)[3], Combine combined, M (&others)[3], M& all_three)
+{
+    others[0] = combined(m[1], m[2]);
+    others[1] = combined(m[0], m[2]);
+    others[2] = combined(m[0], m[1]);
+    all_three = combined(others[2], m[2]);
+}
+
 /*! Binary sum-product: the tanh rule, products excluding each edge by
  *  forward-backward products (no division), in double precision. */
 class sum_product_rule
@@ -224,13 +275,31 @@ public:
                  const decoder_config& cfg)
         : d_scale(cfg.min_sum_scale),
           d_offset(cfg.min_sum_offset),
-          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest)
+          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest),
+          d_three_smallest(cfg.min_sum_magnitude ==
+                           min_sum_magnitude_rule::three_smallest)
     {
     }
 
     void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
     {
         const auto s = find_smallest_two(in, deg, std::numeric_limits<float>::infinity());
+        if (d_three_smallest && deg > 2) {
+            const auto t =
+                find_smallest_three(in, deg, std::numeric_limits<float>::infinity());
+            float others[3], all_three;
+            three_smallest_magnitudes(t.min, combined, others, all_three);
+            const float offset = deg >= three_smallest_offset_degree ? d_offset : 0.0f;
+            for (unsigned i = 0; i < deg; ++i) {
+                float c = all_three;
+                for (unsigned k = 0; k < 3; ++k)
+                    if (i == t.at[k])
+                        c = others[k];
+                const float mag = d_scale * std::max(c - offset, 0.0f);
+                out[i] = (s.negative ^ (in[i] < 0.0f)) ? -mag : mag;
+            }
+            return;
+        }
         if (d_two_smallest && deg > 2) {
             float m1, m2, m3;
             smallest_three(in, deg, std::numeric_limits<float>::infinity(), m1, m2, m3);
@@ -259,7 +328,7 @@ public:
 
 private:
     float d_scale, d_offset;
-    bool d_two_smallest;
+    bool d_two_smallest, d_three_smallest;
 };
 
 /*!
@@ -278,9 +347,11 @@ public:
                              unsigned /*max_degree*/,
                              const decoder_config& cfg)
         : d_k(fixed_point_constants_of(cfg)),
-          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest)
+          d_two_smallest(cfg.min_sum_magnitude == min_sum_magnitude_rule::two_smallest),
+          d_three_smallest(cfg.min_sum_magnitude ==
+                           min_sum_magnitude_rule::three_smallest)
     {
-        if (d_two_smallest)
+        if (d_two_smallest || d_three_smallest)
             d_f = two_smallest_table(cfg.llr_scale);
     }
 
@@ -290,6 +361,29 @@ public:
                       unsigned deg) const
     {
         const auto s = find_smallest_two(in, deg, int32_t(255));
+        if (d_three_smallest && deg > 2) {
+            const auto t = find_smallest_three(in, deg, int32_t(255));
+            const int32_t m[3] = { std::min(t.min[0], 127),
+                                   std::min(t.min[1], 127),
+                                   std::min(t.min[2], 127) };
+            int32_t others[3], all_three;
+            three_smallest_magnitudes(
+                m,
+                [this](int32_t a, int32_t b) { return combined(a, b); },
+                others,
+                all_three);
+            for (unsigned i = 0; i < deg; ++i) {
+                int32_t c = all_three;
+                for (unsigned k = 0; k < 3; ++k)
+                    if (i == t.at[k])
+                        c = others[k];
+                const int32_t mag = deg >= three_smallest_offset_degree
+                                        ? magnitude(c)
+                                        : (c * d_k.scale_q + 8) >> 4;
+                out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
+            }
+            return;
+        }
         if (d_two_smallest && deg > 2) {
             int32_t m1, m2, m3;
             smallest_three(in, deg, int32_t(255), m1, m2, m3);
@@ -336,7 +430,7 @@ public:
 
 private:
     fixed_point_constants d_k;
-    bool d_two_smallest;
+    bool d_two_smallest, d_three_smallest;
     std::array<int8_t, 255> d_f{};
 };
 

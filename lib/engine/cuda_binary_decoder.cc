@@ -85,7 +85,8 @@ std::string cuda_binary_refusal(const ldpc_code& code, const decoder_config& con
                "or 'fp32', and algorithm='sum-product' with messages='fp32'";
     case binary_refusal::magnitude:
         return "the CUDA min-sum decoder runs min_sum_magnitude='smallest'; "
-               "'two-smallest' runs on the CPU (device='cpu' or 'auto')";
+               "'two-smallest' and 'three-smallest' run on the CPU (device='cpu' or "
+               "'auto')";
     case binary_refusal::degree:
         return "the CUDA min-sum decoder takes bits of degree up to " +
                std::to_string(kernels::min_sum_max_fixed_degree) + "; bit " +

@@ -74,13 +74,23 @@ min_sum_magnitude_rule parse_min_sum_magnitude(const std::string& s)
         return min_sum_magnitude_rule::smallest;
     if (s == "two-smallest")
         return min_sum_magnitude_rule::two_smallest;
-    throw std::invalid_argument("min_sum_magnitude='" + s +
-                                "' is unknown; allowed: smallest, two-smallest");
+    if (s == "three-smallest")
+        return min_sum_magnitude_rule::three_smallest;
+    throw std::invalid_argument(
+        "min_sum_magnitude='" + s +
+        "' is unknown; allowed: smallest, two-smallest, three-smallest");
 }
 
 std::string to_string(min_sum_magnitude_rule m)
 {
-    return m == min_sum_magnitude_rule::two_smallest ? "two-smallest" : "smallest";
+    switch (m) {
+    case min_sum_magnitude_rule::two_smallest:
+        return "two-smallest";
+    case min_sum_magnitude_rule::three_smallest:
+        return "three-smallest";
+    default:
+        return "smallest";
+    }
 }
 
 message_precision parse_message_precision(const std::string& s)

@@ -52,7 +52,13 @@ min_sum_correction min_sum_auto_correction(const ldpc_code& code,
     // of a pair: no scaling, and on 5G NR a small offset for the inputs left
     // out (docs/min_sum_correction.md: within 0.05 dB of the best pair on
     // every code measured but 5G NR BG2 rate 1/5 at 50 iterations, 0.15)
-    if (magnitude == min_sum_magnitude_rule::two_smallest)
+    // The two or three smallest combined already send belief propagation's
+    // magnitude of a pair or of three: no scaling, and on 5G NR and IEEE
+    // 802.11n a small offset for the inputs left out (three_smallest: at
+    // checks of three_smallest_offset_degree edges or more; its figures at
+    // Z = 384 in docs/min_sum_correction.md, "Three smallest")
+    if (magnitude == min_sum_magnitude_rule::two_smallest ||
+        magnitude == min_sum_magnitude_rule::three_smallest)
         return { 1.0f, code.has_accumulator_parity() ? 0.0f : 0.25f };
     // Measured with scripts/min_sum_scale_sweep.py (docs/min_sum_correction.md):
     // over scales 13/16 .. 1 and offsets 0 .. 0.75, at 10 and 50 iterations,

@@ -367,7 +367,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         self.assertEqual(gpuldpc.min_sum_auto_correction(code, "two-smallest"), (1.0, 0.25))
         with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
-                                    "allowed: smallest, two-smallest"):
+                                    "allowed: smallest, two-smallest, three-smallest"):
             gpuldpc.batch_decoder(code, algorithm="min-sum", min_sum_magnitude="three")
         code = gpuldpc.ldpc_code.load("nr:1:16")
         for kw, error, pattern in (

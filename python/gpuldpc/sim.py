@@ -321,9 +321,9 @@ def make_parser():
                    help="min-sum: offset subtracted from magnitudes, >= 0, or auto: "
                         "chosen with an auto scale, else 0 (the default)")
     p.add_argument("--min-sum-magnitude", default="smallest",
-                   choices=["smallest", "two-smallest"],
-                   help="min-sum: the smallest input magnitude, or the two smallest "
-                        "combined exactly (CPU only for now; default smallest)")
+                   choices=["smallest", "two-smallest", "three-smallest"],
+                   help="min-sum: the smallest input magnitude, or the two or three "
+                        "smallest combined exactly (CPU only for now; default smallest)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,

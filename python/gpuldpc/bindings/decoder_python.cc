@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(d10e5e6c9d087be84c56c0ebee3bbaa6) */
+/* BINDTOOL_HEADER_FILE_HASH(aa7a6090ba9ec2b59c6e33469bf8ed7c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -109,7 +109,8 @@ void bind_decoder(py::module& m)
         "iterations (decoders pass theirs): scale 1 and offset 0.25 where the "
         "parity bits accumulate (DVB-S2), offset 0.5 there where checks have 5.5 "
         "edges or more on average and max_iterations >= 20, else 15/16 and 0.5 "
-        "(with min_sum_magnitude='two-smallest': 1 and 0, else 1 and 0.25); "
+        "(with min_sum_magnitude='two-smallest' or 'three-smallest': 1 and 0, else 1 "
+        "and 0.25); "
         "measured by simulation (docs/min_sum_correction.md).");
 
     PYBIND11_NUMPY_DTYPE(
@@ -131,9 +132,9 @@ void bind_decoder(py::module& m)
         "the correction chosen for the code and max_iterations,\n"
         "min_sum_auto_correction(code, max_iterations=max_iterations)) or a\n"
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
-        "min_sum_magnitude: 'smallest' (min-sum) or 'two-smallest' (the two smallest\n"
-        "input magnitudes combined exactly: closer to sum-product on low-rate codes\n"
-        "with punctured bits; CPU only for now).\n"
+        "min_sum_magnitude: 'smallest' (min-sum), 'two-smallest' or 'three-smallest'\n"
+        "(the two or three smallest input magnitudes combined exactly: closer to\n"
+        "sum-product on low-rate codes with punctured bits; CPU only for now).\n"
         "LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
