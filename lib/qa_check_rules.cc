@@ -322,6 +322,19 @@ BOOST_AUTO_TEST_CASE(three_smallest_magnitudes_follow_their_formula)
     const int four_expected[4] = { -2, 4, -3, -4 };
     for (unsigned i = 0; i < 4; ++i)
         BOOST_CHECK_EQUAL(int(four_out[i]), four_expected[i]);
+    // degree 2: the other input, no offset either
+    with_offset.check_update(pair, pair_out, nullptr, 2);
+    BOOST_CHECK_EQUAL(int(pair_out[0]), -40);
+    BOOST_CHECK_EQUAL(int(pair_out[1]), 7);
+    // ties at the third smallest: the first of the two 9s is the third
+    // (5 (+) 6 = 3), the second takes all three (3 (+) 9 = 3 + f(12) - f(6)
+    // = 2)
+    const int8_t third_tie[5] = { 5, -6, 9, 9, 20 };
+    int8_t third_tie_out[5];
+    rule.check_update(third_tie, third_tie_out, nullptr, 5);
+    const int third_tie_expected[5] = { -4, 4, -3, -2, -2 };
+    for (unsigned i = 0; i < 5; ++i)
+        BOOST_CHECK_EQUAL(int(third_tie_out[i]), third_tie_expected[i]);
 
     // float: belief propagation's messages where a check has 3 edges, and
     // elsewhere those of a check of the three smallest inputs
@@ -353,6 +366,13 @@ BOOST_AUTO_TEST_CASE(three_smallest_magnitudes_follow_their_formula)
     BOOST_CHECK_CLOSE(five_out[4], four_bp[3], 1e-3);
     for (unsigned i = 0; i < 3; ++i)
         BOOST_CHECK_CLOSE(five_out[i], -three_bp[i], 1e-3);
+    // the offset at 5 edges (every magnitude here above 0.25)
+    float five_offset[5];
+    frule_offset.check_update(five, five_offset, nullptr, 5);
+    for (unsigned i = 0; i < 5; ++i)
+        BOOST_CHECK_CLOSE(five_offset[i],
+                          five_out[i] < 0.0f ? five_out[i] + 0.25f : five_out[i] - 0.25f,
+                          1e-3);
 }
 
 BOOST_AUTO_TEST_CASE(fixed_point_channel_values_and_messages)

@@ -23,7 +23,8 @@ row) for the rules:
   B      m1 (+) m2 on the other edges, m2 (+) m2 on the smallest's
   three  the three smallest combined (the lambda-min rule with lambda = 3):
          m1 (+) m2 (+) m3 on the other edges, and on an edge of the three
-         the other two of them
+         the other two of them (the offset at every check, where
+         min_sum_magnitude="three-smallest" takes it from 5 edges)
   three1 as three, but only the smallest's edge apart: m2 (+) m3 there, all
          three combined on every other edge (two magnitudes a check, as
          min-sum keeps)
@@ -131,10 +132,10 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
                 order = np.argsort(a, axis=2, kind="stable")
                 rank = np.argsort(order, axis=2, kind="stable")
                 c12, c13, c23 = combined(m1, m2), combined(m1, m3), combined(m2, m3)
-                lo, hi = np.minimum(c12, m3), np.maximum(c12, m3)
+                # c12 <= m1 <= m3: all three are c12 (+) m3
                 out = np.select([rank == 0, rank == 1, rank == 2],
                                 [magnitude(c23), magnitude(c13), magnitude(c12)],
-                                magnitude(combined(lo, hi)))
+                                magnitude(combined(c12, m3)))
             elif rule in ("three1", "three2"):
                 order = np.argsort(a, axis=2, kind="stable")
                 rank = np.argsort(order, axis=2, kind="stable")

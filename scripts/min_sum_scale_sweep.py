@@ -102,7 +102,8 @@ def main():
     ap.add_argument("--frames", type=int, default=400)
     ap.add_argument("--target", type=float, default=1e-2)
     ap.add_argument("--scales", default="9,10,11,12,13,14")
-    ap.add_argument("--magnitude", default="smallest", choices=["smallest", "two-smallest", "three-smallest"],
+    ap.add_argument("--magnitude", default="smallest",
+                    choices=["smallest", "two-smallest", "three-smallest"],
                     help="min_sum_magnitude of the min-sum decoders")
     ap.add_argument("--offsets", default="0",
                     help="min_sum_offset values (LLR units), each with every scale")

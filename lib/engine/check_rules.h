@@ -284,12 +284,13 @@ public:
     void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
     {
         const auto s = find_smallest_two(in, deg, std::numeric_limits<float>::infinity());
+        const float offset =
+            d_three_smallest && deg < three_smallest_offset_degree ? 0.0f : d_offset;
         if (d_three_smallest && deg > 2) {
             const auto t =
                 find_smallest_three(in, deg, std::numeric_limits<float>::infinity());
             float others[3], all_three;
             three_smallest_magnitudes(t.min, combined, others, all_three);
-            const float offset = deg >= three_smallest_offset_degree ? d_offset : 0.0f;
             for (unsigned i = 0; i < deg; ++i) {
                 float c = all_three;
                 for (unsigned k = 0; k < 3; ++k)
@@ -313,7 +314,7 @@ public:
         }
         for (unsigned i = 0; i < deg; ++i) {
             const float mag =
-                d_scale * std::max((i == s.arg_min ? s.min2 : s.min1) - d_offset, 0.0f);
+                d_scale * std::max((i == s.arg_min ? s.min2 : s.min1) - offset, 0.0f);
             const bool neg = s.negative ^ (in[i] < 0.0f);
             out[i] = neg ? -mag : mag;
         }
@@ -377,9 +378,7 @@ public:
                 for (unsigned k = 0; k < 3; ++k)
                     if (i == t.at[k])
                         c = others[k];
-                const int32_t mag = deg >= three_smallest_offset_degree
-                                        ? magnitude(c)
-                                        : (c * d_k.scale_q + 8) >> 4;
+                const int32_t mag = magnitude_at(c, deg);
                 out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
             }
             return;
@@ -396,8 +395,8 @@ public:
             }
             return;
         }
-        const int32_t mag1 = magnitude(std::min(s.min1, 127));
-        const int32_t mag2 = magnitude(std::min(s.min2, 127));
+        const int32_t mag1 = magnitude_at(std::min(s.min1, 127), deg);
+        const int32_t mag2 = magnitude_at(std::min(s.min2, 127), deg);
         for (unsigned i = 0; i < deg; ++i) {
             const int32_t mag = i == s.arg_min ? mag2 : mag1;
             out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
@@ -429,6 +428,15 @@ public:
     }
 
 private:
+    //! magnitude() at a check of \p deg edges: without the offset where
+    //! three_smallest leaves it out (below three_smallest_offset_degree)
+    int32_t magnitude_at(int32_t min, unsigned deg) const
+    {
+        if (d_three_smallest && deg < three_smallest_offset_degree)
+            return (min * d_k.scale_q + 8) >> 4;
+        return magnitude(min);
+    }
+
     fixed_point_constants d_k;
     bool d_two_smallest, d_three_smallest;
     std::array<int8_t, 255> d_f{};

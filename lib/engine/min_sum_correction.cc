@@ -48,15 +48,13 @@ min_sum_correction min_sum_auto_correction(const ldpc_code& code,
                                            min_sum_magnitude_rule magnitude,
                                            unsigned max_iterations)
 {
-    // The two smallest combined already send belief propagation's magnitude
-    // of a pair: no scaling, and on 5G NR a small offset for the inputs left
-    // out (docs/min_sum_correction.md: within 0.05 dB of the best pair on
-    // every code measured but 5G NR BG2 rate 1/5 at 50 iterations, 0.15)
     // The two or three smallest combined already send belief propagation's
-    // magnitude of a pair or of three: no scaling, and on 5G NR and IEEE
-    // 802.11n a small offset for the inputs left out (three_smallest: at
-    // checks of three_smallest_offset_degree edges or more; its figures at
-    // Z = 384 in docs/min_sum_correction.md, "Three smallest")
+    // magnitude of a pair or of three: no scaling, and where parity bits do
+    // not accumulate (5G NR, IEEE 802.11n) a small offset for the inputs left
+    // out (two-smallest: within 0.05 dB of the best pair on every code
+    // measured but 5G NR BG2 rate 1/5 at 50 iterations, 0.15; three-smallest
+    // takes it at checks of 5 edges or more: docs/min_sum_correction.md,
+    // "Three smallest combined")
     if (magnitude == min_sum_magnitude_rule::two_smallest ||
         magnitude == min_sum_magnitude_rule::three_smallest)
         return { 1.0f, code.has_accumulator_parity() ? 0.0f : 0.25f };

@@ -366,6 +366,10 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual((dec.min_sum_magnitude, dec.device), ("two-smallest", "cpu"))
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         self.assertEqual(gpuldpc.min_sum_auto_correction(code, "two-smallest"), (1.0, 0.25))
+        dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
+                                    min_sum_magnitude="three-smallest", device="auto")
+        self.assertEqual((dec.min_sum_magnitude, dec.device), ("three-smallest", "cpu"))
+        self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
                                     "allowed: smallest, two-smallest, three-smallest"):
             gpuldpc.batch_decoder(code, algorithm="min-sum", min_sum_magnitude="three")

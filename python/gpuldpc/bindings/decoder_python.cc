@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(aa7a6090ba9ec2b59c6e33469bf8ed7c) */
+/* BINDTOOL_HEADER_FILE_HASH(3bf362cd3612f51da7972dfba9528792) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -62,7 +62,9 @@ enum class message_precision {
     //!   of the others' product; with min_sum_magnitude_rule::two_smallest, min is
     //!   m2 (+) m3 or m1 (+) m2 of the magnitudes clamped to 127, with
     //!   f(x) = round(llr_scale * ln(1 + e^-(x / llr_scale))) (ties to even)
-    //!   and the result at least 0;
+    //!   and the result at least 0; with three_smallest, the two of the three
+    //!   smallest other than the edge's own or (m1 (+) m2) (+) m3, alike, and
+    //!   offset_q taken as 0 at checks of fewer than 5 edges;
     //! - beliefs: the channel value plus all the variable's check messages
     //!   (32-bit integers; 16 bits on a GPU), exact in flooding; layered, a
     //!   belief is limited to +-1920 after each check's update, which only
