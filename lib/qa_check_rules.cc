@@ -94,6 +94,17 @@ void check_gf_rule(unsigned m, unsigned deg, std::mt19937& rng, double tol)
     }
 }
 
+//! The 8-bit rule with magnitude rule \p rule, without scaling or offset
+decoder_config int8_config(min_sum_magnitude_rule rule)
+{
+    decoder_config cfg;
+    cfg.messages = message_precision::int8;
+    cfg.min_sum_scale = 1.0f;
+    cfg.min_sum_offset = 0.0f;
+    cfg.min_sum_magnitude = rule;
+    return cfg;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(fft_bp_equals_direct_convolution)
@@ -223,11 +234,7 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_follow_their_formula)
     // decoder.h, min_sum_magnitude_rule::two_smallest: m2 (+) m3 where the
     // input is the smallest, m1 (+) m2 elsewhere
     const gf_field f(1);
-    decoder_config cfg;
-    cfg.messages = message_precision::int8;
-    cfg.min_sum_scale = 1.0f;
-    cfg.min_sum_offset = 0.0f;
-    cfg.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
+    const decoder_config cfg = int8_config(min_sum_magnitude_rule::two_smallest);
     const fixed_point_min_sum_rule rule(f, 4, cfg);
     // f(x) = round(4 ln(1 + e^-(x / 4))): f(0) = 3, f(4) = 1, f(6) = 1, f(7) = 1,
     // f(11) = f(13) = f(14) = f(29) = 0
@@ -276,11 +283,7 @@ BOOST_AUTO_TEST_CASE(three_smallest_magnitudes_follow_their_formula)
     // decoder.h, min_sum_magnitude_rule::three_smallest: an edge of the three
     // smallest takes the other two combined, the others all three
     const gf_field f(1);
-    decoder_config cfg;
-    cfg.messages = message_precision::int8;
-    cfg.min_sum_scale = 1.0f;
-    cfg.min_sum_offset = 0.0f;
-    cfg.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
+    const decoder_config cfg = int8_config(min_sum_magnitude_rule::three_smallest);
     const fixed_point_min_sum_rule rule(f, 5, cfg);
     // f(x) = round(4 ln(1 + e^-(x / 4))): f(0) = 3, f(1 .. 3) = 2, f(4 .. 8)
     // = 1, f(9 ..) = 0. m1 = 5 (position 1), m2 = 6 (4), m3 = 9 (3):

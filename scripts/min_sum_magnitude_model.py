@@ -128,24 +128,16 @@ def decode(code, llr, rule, scale_q, offset_q, iterations=10):
             elif rule == "B":
                 out = np.where(first, magnitude(combined(m2, m2)),
                                magnitude(combined(m1, m2)))
-            elif rule == "three":
-                order = np.argsort(a, axis=2, kind="stable")
-                rank = np.argsort(order, axis=2, kind="stable")
+            elif rule in ("three", "three1", "three2"):
+                # each edge's place among the check's inputs, ties in order
+                rank = np.argsort(np.argsort(a, axis=2, kind="stable"), axis=2,
+                                  kind="stable")
                 c12, c13, c23 = combined(m1, m2), combined(m1, m3), combined(m2, m3)
                 # c12 <= m1 <= m3: all three are c12 (+) m3
-                out = np.select([rank == 0, rank == 1, rank == 2],
-                                [magnitude(c23), magnitude(c13), magnitude(c12)],
+                apart = [magnitude(c23), magnitude(c13), magnitude(c12)]
+                kept = {"three": 3, "three1": 1, "three2": 2}[rule]
+                out = np.select([rank == k for k in range(kept)], apart[:kept],
                                 magnitude(combined(c12, m3)))
-            elif rule in ("three1", "three2"):
-                order = np.argsort(a, axis=2, kind="stable")
-                rank = np.argsort(order, axis=2, kind="stable")
-                c12, c13, c23 = combined(m1, m2), combined(m1, m3), combined(m2, m3)
-                c123 = magnitude(combined(c12, m3))
-                if rule == "three1":
-                    out = np.where(rank == 0, magnitude(c23), c123)
-                else:
-                    out = np.select([rank == 0, rank == 1],
-                                    [magnitude(c23), magnitude(c13)], c123)
             else:
                 raise ValueError(
                     f"rule {rule!r}: plain, scms, two, first, A, B, three, three1, "

@@ -165,36 +165,24 @@ inline smallest_two<M> find_smallest_two(const T* in, unsigned deg, M none)
     return r;
 }
 
-/*! The three smallest input magnitudes as a multiset (min1 <= min2 <=
- *  min3; \p none where the check has fewer inputs), for
- *  min_sum_magnitude_rule::two_smallest. */
-template <class M, class T>
-inline void smallest_three(const T* in, unsigned deg, M none, M& min1, M& min2, M& min3)
-{
-    min1 = min2 = min3 = none;
-    for (unsigned i = 0; i < deg; ++i) {
-        const M a = std::abs(M(in[i]));
-        min3 = std::min(min3, std::max(min2, a));
-        min2 = std::min(min2, std::max(min1, a));
-        min1 = std::min(min1, a);
-    }
-}
-
-/*! The three smallest input magnitudes (min[0] <= min[1] <= min[2]) and
- *  their positions, of equal magnitudes the first position first, for
- *  min_sum_magnitude_rule::three_smallest (a check of degree 3 or more). */
+/*! The three smallest input magnitudes (min[0] <= min[1] <= min[2]; \p none
+ *  where the check has fewer inputs), their positions (of equal magnitudes
+ *  the first position first) and whether an odd number of inputs is
+ *  negative, for min_sum_magnitude_rule::two_smallest and three_smallest. */
 template <class M>
 struct smallest_three_at {
     M min[3];
     unsigned at[3];
+    bool negative;
 };
 
 template <class M, class T>
 inline smallest_three_at<M> find_smallest_three(const T* in, unsigned deg, M none)
 {
-    smallest_three_at<M> r{ { none, none, none }, { deg, deg, deg } };
+    smallest_three_at<M> r{ { none, none, none }, { deg, deg, deg }, false };
     for (unsigned i = 0; i < deg; ++i) {
         const M a = std::abs(M(in[i]));
+        r.negative ^= in[i] < T(0);
         unsigned k = 3;
         while (k > 0 && a < r.min[k - 1])
             --k;
@@ -216,19 +204,38 @@ inline smallest_three_at<M> find_smallest_three(const T* in, unsigned deg, M non
  *  only takes from them. */
 constexpr unsigned three_smallest_offset_degree = 5;
 
-/*! The magnitudes before correction of min_sum_magnitude_rule::three_smallest
- *  at a check's three smallest inputs' positions (others[k]: the two of them
- *  other than k combined) and elsewhere (all three combined), from a rule's
- *  combined(a, b) for a <= b. A pair's combination is at most its smaller
- *  magnitude, so the three's is combined(m1 (+) m2, m3). */
+/*! The magnitudes before correction of min_sum_magnitude_rule::three_smallest:
+ *  at the three smallest inputs' positions at[k] the two of them other than
+ *  k combined (others[k]), elsewhere all three combined. */
+template <class M>
+struct three_smallest_combined {
+    M others[3];
+    M all_three;
+    unsigned at[3];
+
+    M on_edge(unsigned i) const
+    {
+        for (unsigned k = 0; k < 3; ++k)
+            if (i == at[k])
+                return others[k];
+        return all_three;
+    }
+};
+
+//! three_smallest_combined of magnitudes m at positions at, from a rule's
+//! combined(a, b) for a <= b. A pair's combination is at most its smaller
+//! magnitude, so the three's is combined(m1 (+) m2, m3).
 template <class M, class Combine>
-inline void
-three_smallest_magnitudes(const M (&m)[3], Combine combined, M (&others)[3], M& all_three)
+inline three_smallest_combined<M>
+combine_three_smallest(const M (&m)[3], const unsigned (&at)[3], Combine combined)
 {
-    others[0] = combined(m[1], m[2]);
-    others[1] = combined(m[0], m[2]);
-    others[2] = combined(m[0], m[1]);
-    all_three = combined(others[2], m[2]);
+    three_smallest_combined<M> c;
+    c.others[0] = combined(m[1], m[2]);
+    c.others[1] = combined(m[0], m[2]);
+    c.others[2] = combined(m[0], m[1]);
+    c.all_three = combined(c.others[2], m[2]);
+    std::copy(at, at + 3, c.at);
+    return c;
 }
 
 /*! Binary sum-product: the tanh rule, products excluding each edge by
@@ -283,35 +290,29 @@ public:
 
     void check_update(const float* in, float* out, const uint8_t* /*coef*/, unsigned deg)
     {
-        const auto s = find_smallest_two(in, deg, std::numeric_limits<float>::infinity());
+        constexpr float none = std::numeric_limits<float>::infinity();
         const float offset =
             d_three_smallest && deg < three_smallest_offset_degree ? 0.0f : d_offset;
-        if (d_three_smallest && deg > 2) {
-            const auto t =
-                find_smallest_three(in, deg, std::numeric_limits<float>::infinity());
-            float others[3], all_three;
-            three_smallest_magnitudes(t.min, combined, others, all_three);
-            for (unsigned i = 0; i < deg; ++i) {
-                float c = all_three;
-                for (unsigned k = 0; k < 3; ++k)
-                    if (i == t.at[k])
-                        c = others[k];
-                const float mag = d_scale * std::max(c - offset, 0.0f);
-                out[i] = (s.negative ^ (in[i] < 0.0f)) ? -mag : mag;
+        if ((d_two_smallest || d_three_smallest) && deg > 2) {
+            const auto t = find_smallest_three(in, deg, none);
+            if (d_three_smallest) {
+                const auto c = combine_three_smallest(t.min, t.at, combined);
+                for (unsigned i = 0; i < deg; ++i) {
+                    const float mag = d_scale * std::max(c.on_edge(i) - offset, 0.0f);
+                    out[i] = (t.negative ^ (in[i] < 0.0f)) ? -mag : mag;
+                }
+                return;
             }
-            return;
-        }
-        if (d_two_smallest && deg > 2) {
-            float m1, m2, m3;
-            smallest_three(in, deg, std::numeric_limits<float>::infinity(), m1, m2, m3);
-            const float c1 = combined(m1, m2), c2 = combined(m2, m3);
+            const float m1 = t.min[0];
+            const float c1 = combined(m1, t.min[1]), c2 = combined(t.min[1], t.min[2]);
             for (unsigned i = 0; i < deg; ++i) {
                 const float mag =
                     d_scale * std::max((std::abs(in[i]) == m1 ? c2 : c1) - d_offset, 0.0f);
-                out[i] = (s.negative ^ (in[i] < 0.0f)) ? -mag : mag;
+                out[i] = (t.negative ^ (in[i] < 0.0f)) ? -mag : mag;
             }
             return;
         }
+        const auto s = find_smallest_two(in, deg, none);
         for (unsigned i = 0; i < deg; ++i) {
             const float mag =
                 d_scale * std::max((i == s.arg_min ? s.min2 : s.min1) - offset, 0.0f);
@@ -361,40 +362,29 @@ public:
                       const uint8_t* /*coef*/,
                       unsigned deg) const
     {
-        const auto s = find_smallest_two(in, deg, int32_t(255));
-        if (d_three_smallest && deg > 2) {
+        if ((d_two_smallest || d_three_smallest) && deg > 2) {
             const auto t = find_smallest_three(in, deg, int32_t(255));
             const int32_t m[3] = { std::min(t.min[0], 127),
                                    std::min(t.min[1], 127),
                                    std::min(t.min[2], 127) };
-            int32_t others[3], all_three;
-            three_smallest_magnitudes(
-                m,
-                [this](int32_t a, int32_t b) { return combined(a, b); },
-                others,
-                all_three);
+            if (d_three_smallest) {
+                const auto c = combine_three_smallest(
+                    m, t.at, [this](int32_t a, int32_t b) { return combined(a, b); });
+                for (unsigned i = 0; i < deg; ++i) {
+                    const int32_t mag = magnitude_at(c.on_edge(i), deg);
+                    out[i] = int8_t((t.negative ^ (in[i] < 0)) ? -mag : mag);
+                }
+                return;
+            }
+            const int32_t mag1 = magnitude(combined(m[0], m[1]));
+            const int32_t mag2 = magnitude(combined(m[1], m[2]));
             for (unsigned i = 0; i < deg; ++i) {
-                int32_t c = all_three;
-                for (unsigned k = 0; k < 3; ++k)
-                    if (i == t.at[k])
-                        c = others[k];
-                const int32_t mag = magnitude_at(c, deg);
-                out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
+                const int32_t mag = std::abs(int32_t(in[i])) == t.min[0] ? mag2 : mag1;
+                out[i] = int8_t((t.negative ^ (in[i] < 0)) ? -mag : mag);
             }
             return;
         }
-        if (d_two_smallest && deg > 2) {
-            int32_t m1, m2, m3;
-            smallest_three(in, deg, int32_t(255), m1, m2, m3);
-            const int32_t c1 = combined(std::min(m1, 127), std::min(m2, 127));
-            const int32_t c2 = combined(std::min(m2, 127), std::min(m3, 127));
-            const int32_t mag1 = magnitude(c1), mag2 = magnitude(c2);
-            for (unsigned i = 0; i < deg; ++i) {
-                const int32_t mag = std::abs(int32_t(in[i])) == m1 ? mag2 : mag1;
-                out[i] = int8_t((s.negative ^ (in[i] < 0)) ? -mag : mag);
-            }
-            return;
-        }
+        const auto s = find_smallest_two(in, deg, int32_t(255));
         const int32_t mag1 = magnitude_at(std::min(s.min1, 127), deg);
         const int32_t mag2 = magnitude_at(std::min(s.min2, 127), deg);
         for (unsigned i = 0; i < deg; ++i) {
