@@ -456,6 +456,105 @@ BOOST_AUTO_TEST_CASE(binary_split_variant)
     BOOST_CHECK(!kernels::min_sum_choose(g, true, fixed, turing).on_chip);
 }
 
+BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
+{
+    // The three-smallest rule in 8 bits: a frame a lane, a byte a message,
+    // on chip, split or global as the 8-bit rule's codes are, never in
+    // pairs, compressed or in the quasi-cyclic family; its own kernels
+    // (min_sum_arithmetic::fixed8_three), limited where bits reach the
+    // layered beliefs' limit.
+    using kernels::binary_rule;
+    using kernels::min_sum_arithmetic;
+    using kernels::min_sum_family;
+    const auto three = binary_rule::fixed_three_smallest;
+    const uint32_t record = 0;
+    const kernels::min_sum_record variables{};
+    kernels::min_sum_choice h100 = h100_choice();
+    h100.sms = 132;
+    // DVB-S2 rate 1/2 in runs of up to 4000 checks: split, a frame a lane
+    kernels::min_sum_graph g = code_shape(64800, 32400, 226799, 8, 7, 13);
+    g.slot_edges = &record;
+    g.slot_variables = &variables;
+    g.longest_run = 4000;
+    BOOST_CHECK(!kernels::min_sum_compressed_usable(g, true, three));
+    BOOST_CHECK(!kernels::min_sum_pairs_exact(g, three));
+    auto v = kernels::min_sum_choose(g, true, three, h100);
+    BOOST_CHECK(v.on_chip && v.split && !v.pairs && !v.compressed);
+    BOOST_CHECK_EQUAL(v.frames, 1u);
+    // a byte an edge in device memory, 2 bytes a bit on chip
+    BOOST_CHECK_GE(v.message_bytes, 226800u);
+    BOOST_CHECK_GE(v.shared_bytes, 2u * 64801);
+    auto k = kernels::min_sum_kernel_of(g, v, true);
+    BOOST_CHECK(k.family == min_sum_family::split);
+    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+    BOOST_CHECK(!k.limited);
+    BOOST_CHECK_EQUAL(kernels::min_sum_describe(v, true),
+                      "8-bit min-sum, three smallest combined, split: beliefs on chip, "
+                      "check messages in device memory, 132 blocks at most, a frame a "
+                      "lane, compact check records, 1 frame a group, 1024 threads a "
+                      "block");
+    // Wi-Fi n = 1944: on chip, a frame a lane; flooding too
+    g = code_shape(1944, 972, 6966, 11, 8, 12);
+    for (bool layered : { true, false }) {
+        v = kernels::min_sum_choose(g, layered, three, h100);
+        BOOST_CHECK(v.on_chip && !v.split && !v.pairs && !v.compressed);
+        k = kernels::min_sum_kernel_of(g, v, layered);
+        BOOST_CHECK(k.family == min_sum_family::on_chip);
+        BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+        BOOST_CHECK_EQUAL(k.layered, layered);
+    }
+    // the global variant where asked for: a frame a lane, 32 a group
+    kernels::min_sum_choice global = h100;
+    global.on_chip = false;
+    v = kernels::min_sum_choose(g, true, three, global);
+    BOOST_CHECK(!v.on_chip && !v.pairs && !v.wide_pairs && !v.compressed);
+    BOOST_CHECK_EQUAL(v.frames, 32u);
+    k = kernels::min_sum_kernel_of(g, v, true);
+    BOOST_CHECK(k.family == min_sum_family::global);
+    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+    // bits of 15 checks or more: the limited kernels, layered
+    g.max_variable_degree = 30;
+    BOOST_CHECK(kernels::min_sum_kernel_of(g, v, true).limited);
+    BOOST_CHECK(!kernels::min_sum_kernel_of(g, v, false).limited);
+    // a quasi-cyclic code: on chip before the loop kernel, as the 8-bit
+    // rule's a frame a lane; where that family comes first, a frame a lane,
+    // never unrolled (the code has a profile), 16 bytes a frame a check
+    g.max_variable_degree = 11;
+    g.qc_z = 81;
+    g.qc_rows = 12;
+    g.qc_entries = 88;
+    g.qc_max_row_degree = 8;
+    g.qc_profile = 3;
+    const uint32_t offsets = 0;
+    g.qc_row_offsets = &offsets;
+    g.qc_blocks = &offsets;
+    BOOST_CHECK(
+        kernels::min_sum_quasi_cyclic_usable(g, true, binary_rule::fixed_min_sum));
+    BOOST_CHECK(kernels::min_sum_quasi_cyclic_usable(g, true, three));
+    BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(g, false, three));
+    BOOST_CHECK(!kernels::min_sum_choose(g, true, three, h100).quasi_cyclic);
+    kernels::min_sum_choice qc_first = h100;
+    qc_first.quasi_cyclic_first = true;
+    qc_first.wide_pairs = true;
+    // the default rule: checks unrolled in fp16 pairs
+    const auto fixed_qc =
+        kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, qc_first);
+    BOOST_CHECK(fixed_qc.quasi_cyclic && fixed_qc.pairs && fixed_qc.qc_unrolled);
+    const auto qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.wide_pairs && !qc.qc_unrolled &&
+                !qc.qc_half);
+    BOOST_CHECK_EQUAL(qc.message_bytes,
+                      kernels::binary::align_up(16u * 12 * 81 * qc.frames, 256));
+    k = kernels::min_sum_kernel_of(g, qc, true);
+    BOOST_CHECK(k.family == min_sum_family::quasi_cyclic);
+    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+    BOOST_CHECK_EQUAL(k.qc_profile, 0u);
+    BOOST_CHECK_EQUAL(k.row_degree, 8u);
+    // pairs or compressed messages have no three-smallest kernel
+    v.pairs = true;
+    BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, v, true), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(binary_variant_choice)
 {
     // The binary decoder's variant (kernels/binary/plan.h), host side:

@@ -46,8 +46,15 @@ using qa::small;
 // GPU and CPU on the same frames near the waterfall (failures, many
 // iterations, frames that converge at different iterations) and noiseless
 // frames (codewords at once: 0 iterations), both schedules, with and without
-// early termination, float and 8-bit input.
-void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint32_t seed)
+// early termination, float and 8-bit input; \p magnitude: the check rule
+// (three-smallest: a frame a lane only, with its automatic correction and
+// with \p correction, where set, as scale and offset).
+void check_code(ldpc_code::sptr code,
+                double ebn0_db,
+                size_t noisy_frames,
+                uint32_t seed,
+                min_sum_magnitude_rule magnitude = min_sum_magnitude_rule::smallest,
+                std::pair<float, float> correction = { 0.0f, 0.0f })
 {
     const auto noisy = make_batch(*code, noisy_frames, ebn0_db, seed);
     const auto clean = make_batch(*code, 2, INFINITY, seed + 1);
@@ -64,11 +71,22 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                              : 0.0f);
     // one frame a lane, and two in pairs (fp16 where exact, else 16-bit
     // integers in the global variant)
+    const bool three = magnitude == min_sum_magnitude_rule::three_smallest;
     for (bool pairs : { false, true })
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
             for (bool et : { true, false }) {
+                // three-smallest: pairs make no difference; the given
+                // correction instead
+                const bool corrected = three && pairs;
+                if (corrected && correction.first == 0.0f)
+                    continue;
                 auto cfg = fixed_point(sched, et ? 30 : 12, et);
-                cfg.gpu.pairs = pairs;
+                cfg.gpu.pairs = pairs && !three;
+                cfg.min_sum_magnitude = magnitude;
+                if (corrected) {
+                    cfg.min_sum_scale = correction.first;
+                    cfg.min_sum_offset = correction.second;
+                }
                 auto gpu = batch_decoder::make(code, cfg, "cuda");
                 auto cfg_packed = cfg;
                 cfg_packed.pack_info_bits = true;
@@ -76,10 +94,18 @@ void check_code(ldpc_code::sptr code, double ebn0_db, size_t noisy_frames, uint3
                 cfg_packed.gpu.launch_frames = 16;
                 auto gpu_packed = batch_decoder::make(code, cfg_packed, "cuda");
                 auto cpu = batch_decoder::make(code, cfg, "cpu");
-                const std::string what = "n=" + std::to_string(code->n()) + " " +
-                                         to_string(sched) + (et ? " ET" : " fixed") +
-                                         (pairs ? " pairs" : "");
-                BOOST_TEST_MESSAGE(what << " on " << gpu->device_name());
+                const std::string what =
+                    "n=" + std::to_string(code->n()) + " " + to_string(sched) +
+                    (et ? " ET" : " fixed") + (three ? " three-smallest" : "") +
+                    (corrected ? " scale " + std::to_string(cfg.min_sum_scale) +
+                                     " offset " + std::to_string(cfg.min_sum_offset)
+                     : pairs ? " pairs"
+                             : "");
+                BOOST_TEST_MESSAGE(what << " on " << gpu->device_name() << ": "
+                                        << gpu->kernel_variant());
+                if (three)
+                    BOOST_CHECK(gpu->kernel_variant().find("three smallest") !=
+                                std::string::npos);
                 const auto c = run(*cpu, llr, frames);
                 check_identical(run(*gpu, llr, frames), c, what + " float input");
                 const auto c8 = run(*cpu, llr8, frames);
@@ -152,6 +178,63 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_equals_cpu, *utf::precondition(gpu_present()))
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 1.0, 33, 4);
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("3/5")), 2.3, 21, 10);
         check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("9/10")), 3.9, 21, 11);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gpu_three_smallest_equals_cpu, *utf::precondition(gpu_present()))
+{
+    // min_sum_magnitude_rule::three_smallest on every family that runs it,
+    // with the automatic correction (scale 1; offset 0.25, or none where
+    // parity accumulates) and with scale 7/8, offset 0.5: checks of 3 edges
+    // and more (the offset from 5), 5G NR's bits of up to 30 checks (the
+    // layered beliefs' limit), punctured bits, accumulated parity
+    const auto three = min_sum_magnitude_rule::three_smallest;
+    const size_t frames = small() ? 5 : 70;
+    check_code(std::make_shared<ldpc_code>(construct_regular_code(1008, 3, 6, 2, 5)),
+               2.2,
+               frames,
+               21,
+               three,
+               { 0.875f, 0.5f });
+    check_code(std::make_shared<ldpc_code>(ldpc_code::nr(1, 16)),
+               1.8,
+               small() ? 2 : 40,
+               22,
+               three,
+               { 0.875f, 0.5f });
+    check_code(std::make_shared<ldpc_code>(ldpc_code::nr(2, 16, 42)),
+               0.8,
+               small() ? 2 : 40,
+               23,
+               three);
+    check_code(std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/4", "short")),
+               0.8,
+               small() ? 2 : 40,
+               24,
+               three,
+               { 1.0f, 0.5f });
+    check_code(std::make_shared<ldpc_code>(ldpc_code::wifi(1944, "1/2")),
+               2.0,
+               small() ? 5 : 40,
+               25,
+               three);
+    if (!small()) // the split variant (beliefs on chip, messages in L2)
+        check_code(
+            std::make_shared<ldpc_code>(ldpc_code::dvbs2("1/2")), 0.9, 33, 26, three);
+    // the global variant
+    const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 64));
+    const auto batch = make_batch(*code, small() ? 3 : 131, 1.2, 27);
+    for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered }) {
+        auto cfg = fixed_point(sched, 20, true);
+        cfg.min_sum_magnitude = three;
+        cfg.gpu.on_chip = false;
+        auto cpu = batch_decoder::make(code, cfg, "cpu");
+        auto gpu = batch_decoder::make(code, cfg, "cuda");
+        const std::string what = "nr:1:64 global " + to_string(sched);
+        BOOST_TEST_INFO(what << ": " << gpu->kernel_variant());
+        BOOST_CHECK(gpu->kernel_variant().find("global") != std::string::npos);
+        const size_t n = batch.llr.size() / cpu->llr_per_frame();
+        check_identical(run(*gpu, batch.llr, n), run(*cpu, batch.llr, n), what);
     }
 }
 

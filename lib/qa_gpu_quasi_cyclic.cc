@@ -218,17 +218,19 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                 std::isfinite(batch.llr[i])
                     ? std::clamp(std::nearbyint(batch.llr[i] * 4.0f), -128.0f, 127.0f)
                     : 0.0f);
-        for (int variant = 0; variant < 7; ++variant) {
+        for (int variant = 0; variant < 8; ++variant) {
             // early termination, a frame a lane and (sm_90) pairs; no early
             // termination in pairs; early termination in pairs with the kernel
             // that loops over a check's positions, and with the one with
             // checks unrolled by row degree in 16-bit integer pairs rather
             // than fp16 (where the unrolled one in fp16 would be chosen); in
             // fp16 with 16-byte message words only, and with compact words
-            // wherever rows allow them (rows of up to 12 blocks)
-            const bool et = variant != 2, pairs = variant > 0, loop = variant == 3,
-                       integer = variant == 4, wide_words = variant == 5,
-                       compact = variant == 6;
+            // wherever rows allow them (rows of up to 12 blocks); the
+            // three-smallest rule (a frame a lane, the loop kernel)
+            const bool et = variant != 2, pairs = variant > 0 && variant < 7,
+                       loop = variant == 3, integer = variant == 4,
+                       wide_words = variant == 5, compact = variant == 6,
+                       three = variant == 7;
             if ((loop || integer || wide_words || compact) && !unrollable)
                 continue;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
@@ -239,6 +241,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             cfg.gpu.quasi_cyclic_compact = wide_words ? 0u
                                            : compact  ? 2u
                                                      : base_tuning().quasi_cyclic_compact;
+            if (three)
+                cfg.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
             auto cpu = batch_decoder::make(c.code, cfg, "cpu");
             auto gpu = batch_decoder::make(c.code, cfg, "cuda");
             auto cfg_turns = cfg;
@@ -248,7 +252,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             const std::string what =
                 c.name + (et ? " ET" : " fixed") + (pairs ? " pairs" : "") +
                 (loop ? " loop" : "") + (integer ? " integer" : "") +
-                (wide_words ? " 16-byte words" : "") + (compact ? " compact words" : "");
+                (wide_words ? " 16-byte words" : "") + (compact ? " compact words" : "") +
+                (three ? " three-smallest" : "");
             BOOST_TEST_MESSAGE(what << ": " << gpu->kernel_variant());
             if (chosen)
                 BOOST_CHECK_MESSAGE(gpu->kernel_variant().find("quasi-cyclic") !=
@@ -258,8 +263,14 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             // NR's rows, or rows of up to 24 blocks): checks unrolled by row
             // degree; the loop kernel where turned off
             const std::string& kv = gpu->kernel_variant();
+            if (three)
+                BOOST_CHECK_MESSAGE(kv.find("three smallest") != std::string::npos &&
+                                        kv.find("checks unrolled") == std::string::npos &&
+                                        kv.find("a frame a lane") != std::string::npos,
+                                    what << " takes " << kv);
             const bool unrolled_expected =
-                chosen && unrollable && !loop && base_tuning().quasi_cyclic_unrolled &&
+                chosen && unrollable && !loop && !three &&
+                base_tuning().quasi_cyclic_unrolled &&
                 (kv.find("16-bit integer pairs") != std::string::npos ||
                  kv.find("fp16 pairs") != std::string::npos);
             // in fp16 pairs unless turned off

@@ -169,8 +169,15 @@ void bench_binary_decoder(const context& ctx,
                           const std::vector<std::string>& code_specs,
                           int reps,
                           double fixed_et_ebn0,
-                          const std::string& schedules)
+                          const std::string& schedules,
+                          const std::string& magnitudes)
 {
+    std::vector<min_sum_magnitude_rule> rules;
+    for (size_t at = 0; at <= magnitudes.size();) {
+        const size_t comma = std::min(magnitudes.find(',', at), magnitudes.size());
+        rules.push_back(parse_min_sum_magnitude(magnitudes.substr(at, comma - at)));
+        at = comma + 1;
+    }
     const int cores = host_cores();
     std::printf(
         "\nBinary decoder (min-sum, 8-bit fixed point: messages int8, scale auto: "
@@ -197,128 +204,138 @@ void bench_binary_decoder(const context& ctx,
             (size_t(2) << 30) / (nl * sizeof(float)), frames, size_t(16384));
         const size_t trials = std::max(
             frames, std::min<size_t>(20000, (size_t(1) << 30) / (nl * sizeof(float))));
-        for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding }) {
-            if (schedules.find(to_string(sched)) == std::string::npos ||
-                (coloured_spec(spec) && sched == decoder_schedule::flooding))
-                continue;
-            decoder_config base;
-            base.gpu = ctx.tuning;
-            base.algorithm = decoder_algorithm::min_sum;
-            base.messages = message_precision::int8;
-            base.schedule = sched;
-            base.max_iterations = 50;
-            size_t et_errors = 0;
-            const double et_ebn0 = [&] {
-                if (fixed_et_ebn0 >= 0.0)
-                    return fixed_et_ebn0;
-                auto dec = batch_decoder::make(code, base, "cuda");
-                return ebn0_at_fer(*dec, *code, frames, trials, 1e-3, et_errors);
-            }();
-            for (bool et : { false, true }) {
-                decoder_config cfg = base;
-                cfg.max_iterations = et ? 50 : 10;
-                cfg.early_termination = et;
-                const double ebn0 = et ? et_ebn0 : 1.0;
-                std::vector<uint8_t> sent, got, got_cpu8, got_cpu, got8;
-                const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
-                std::vector<int8_t> llr8(llr.size());
-                for (size_t i = 0; i < llr.size(); ++i)
-                    llr8[i] = int8_t(
-                        std::clamp(std::nearbyint(llr[i] * 4.0f), -127.0f, 127.0f));
-                auto gpu = batch_decoder::make(code, cfg, "cuda");
-                auto cpu8 = batch_decoder::make(code, cfg, "cpu");
-                decoder_config float_cfg = cfg;
-                float_cfg.messages = message_precision::fp32;
-                auto cpu = batch_decoder::make(code, float_cfg, "cpu");
-                // the device row repeats the batch up to dev_frames, enough
-                // groups of frames to fill the GPU for long codes
-                float* d_llr = nullptr;
-                GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
-                                              dev_frames * nl * sizeof(float)));
-                for (size_t f0 = 0; f0 < dev_frames; f0 += frames)
-                    GPULDPC_CUDA_CHECK(
-                        cudaMemcpy(d_llr + f0 * nl,
-                                   llr.data(),
-                                   std::min(frames, dev_frames - f0) * nl * sizeof(float),
-                                   cudaMemcpyHostToDevice));
-                const double d = device_decode_rate(*gpu, d_llr, dev_frames, reps);
-                cudaFree(d_llr);
-                const double g = decode_rate(*gpu, llr, frames, reps, got);
-                const size_t nb = gpu->info_bits_per_frame();
-                got8.resize(frames * nb);
-                std::vector<frame_status> st(frames);
-                const double ms8 = wall_ms(
-                    [&] {
-                        gpu->decode_int8(llr8.data(), frames, got8.data(), st.data());
-                    },
-                    reps);
-                const double g8 = double(frames * nb) / (ms8 * 1e-3);
-                const double c8 = decode_rate(*cpu8, llr, cpu_frames, 1, got_cpu8);
-                const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
-                const size_t differ = count_frame_errors(
-                    std::vector<uint8_t>(got.begin(), got.begin() + cpu_frames * nb),
-                    got_cpu8,
-                    cpu_frames,
-                    nb);
-                const size_t errors = count_frame_errors(got, sent, frames, nb);
-                const float sigma = float(
-                    std::sqrt(1.0 / (2.0 * code->rate() * std::pow(10.0, ebn0 / 10.0))));
-                const double fec =
-                    et || sched != decoder_schedule::flooding
-                        ? 0.0
-                        : gr_fec_rate(
-                              *code, llr, grfec_frames, sigma, int(cfg.max_iterations));
-                const std::string mode =
-                    et ? format("ET %.2fdB", ebn0) : std::string("10 it");
-                binary_table.print_row(
-                    { name,
-                      to_string(sched),
-                      mode,
-                      format("%zu", frames),
-                      format("%zu", dev_frames),
-                      format("%.1f", d / 1e6),
-                      format("%.1f", g / 1e6),
-                      format("%.1f", g8 / 1e6),
-                      format("%.2f", c / 1e6),
-                      format("%.2f", c8 / 1e6),
-                      fec > 0 ? format("%.3f", fec / 1e6) : std::string("-"),
-                      format("%.0fx", d / c),
-                      fec > 0 ? format("%.0fx", d / fec) : std::string("-"),
-                      format("%zu/%zu, %zu/%zu", differ, cpu_frames, errors, frames) });
-                record r;
-                r.section = "decoder";
-                r.name = name + " min-sum int8 " + to_string(sched) + " " + mode;
-                r.n = double(code->n());
-                r.batch = double(frames);
-                r.value = d;
-                r.unit = "information bits/s, data on the device";
-                r.baseline_name = "CPU reference float min-sum bits/s (" +
-                                  std::to_string(cores) + " threads)";
-                r.baseline = c;
-                r.ratio = d / c;
-                r.variant =
-                    "host to host " + std::to_string(g) + " bits/s, 8-bit input " +
-                    std::to_string(g8) + " bits/s; CPU 8-bit " + std::to_string(c8) +
-                    " bits/s; gr-fec ldpc_decoder one core " +
-                    (fec > 0 ? std::to_string(fec) + " bits/s (x" +
-                                   std::to_string(d / fec) + ")"
-                             : std::string("not run")) +
-                    "; device row on " + std::to_string(dev_frames) +
-                    " frames (the batch repeated); kernel: " + gpu->kernel_variant() +
-                    "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
-                    std::to_string(cpu_frames) + "; frame errors " +
-                    std::to_string(errors) + "/" + std::to_string(frames) +
-                    (!et ? std::string("; 1 dB")
-                     : fixed_et_ebn0 >= 0.0
-                         ? "; Eb/N0 " + std::to_string(ebn0) + " dB (given)"
-                         : "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
-                               std::to_string(et_errors) + "/" + std::to_string(trials) +
-                               " frame errors there)");
-                ctx.out.add(r);
-                if (!et)
-                    block_rows(ctx, code, name, sched, cfg, llr, llr8, frames, nb, g, g8);
+        for (auto sched : { decoder_schedule::layered, decoder_schedule::flooding })
+            for (const auto magnitude : rules) {
+                if (schedules.find(to_string(sched)) == std::string::npos ||
+                    (coloured_spec(spec) && sched == decoder_schedule::flooding))
+                    continue;
+                // rows of another check rule than min-sum's name it
+                const bool plain = magnitude == min_sum_magnitude_rule::smallest;
+                const std::string rule_name = plain ? "" : " " + to_string(magnitude);
+                decoder_config base;
+                base.min_sum_magnitude = magnitude;
+                base.gpu = ctx.tuning;
+                base.algorithm = decoder_algorithm::min_sum;
+                base.messages = message_precision::int8;
+                base.schedule = sched;
+                base.max_iterations = 50;
+                size_t et_errors = 0;
+                const double et_ebn0 = [&] {
+                    if (fixed_et_ebn0 >= 0.0)
+                        return fixed_et_ebn0;
+                    auto dec = batch_decoder::make(code, base, "cuda");
+                    return ebn0_at_fer(*dec, *code, frames, trials, 1e-3, et_errors);
+                }();
+                for (bool et : { false, true }) {
+                    decoder_config cfg = base;
+                    cfg.max_iterations = et ? 50 : 10;
+                    cfg.early_termination = et;
+                    const double ebn0 = et ? et_ebn0 : 1.0;
+                    std::vector<uint8_t> sent, got, got_cpu8, got_cpu, got8;
+                    const auto llr = noisy_llr(*code, frames, ebn0, 7, sent);
+                    std::vector<int8_t> llr8(llr.size());
+                    for (size_t i = 0; i < llr.size(); ++i)
+                        llr8[i] = int8_t(
+                            std::clamp(std::nearbyint(llr[i] * 4.0f), -127.0f, 127.0f));
+                    auto gpu = batch_decoder::make(code, cfg, "cuda");
+                    auto cpu8 = batch_decoder::make(code, cfg, "cpu");
+                    decoder_config float_cfg = cfg;
+                    float_cfg.messages = message_precision::fp32;
+                    auto cpu = batch_decoder::make(code, float_cfg, "cpu");
+                    // the device row repeats the batch up to dev_frames, enough
+                    // groups of frames to fill the GPU for long codes
+                    float* d_llr = nullptr;
+                    GPULDPC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_llr),
+                                                  dev_frames * nl * sizeof(float)));
+                    for (size_t f0 = 0; f0 < dev_frames; f0 += frames)
+                        GPULDPC_CUDA_CHECK(cudaMemcpy(d_llr + f0 * nl,
+                                                      llr.data(),
+                                                      std::min(frames, dev_frames - f0) *
+                                                          nl * sizeof(float),
+                                                      cudaMemcpyHostToDevice));
+                    const double d = device_decode_rate(*gpu, d_llr, dev_frames, reps);
+                    cudaFree(d_llr);
+                    const double g = decode_rate(*gpu, llr, frames, reps, got);
+                    const size_t nb = gpu->info_bits_per_frame();
+                    got8.resize(frames * nb);
+                    std::vector<frame_status> st(frames);
+                    const double ms8 = wall_ms(
+                        [&] {
+                            gpu->decode_int8(llr8.data(), frames, got8.data(), st.data());
+                        },
+                        reps);
+                    const double g8 = double(frames * nb) / (ms8 * 1e-3);
+                    const double c8 = decode_rate(*cpu8, llr, cpu_frames, 1, got_cpu8);
+                    const double c = decode_rate(*cpu, llr, cpu_frames, 1, got_cpu);
+                    const size_t differ = count_frame_errors(
+                        std::vector<uint8_t>(got.begin(), got.begin() + cpu_frames * nb),
+                        got_cpu8,
+                        cpu_frames,
+                        nb);
+                    const size_t errors = count_frame_errors(got, sent, frames, nb);
+                    const float sigma = float(std::sqrt(
+                        1.0 / (2.0 * code->rate() * std::pow(10.0, ebn0 / 10.0))));
+                    const double fec = et || sched != decoder_schedule::flooding
+                                           ? 0.0
+                                           : gr_fec_rate(*code,
+                                                         llr,
+                                                         grfec_frames,
+                                                         sigma,
+                                                         int(cfg.max_iterations));
+                    const std::string mode =
+                        et ? format("ET %.2fdB", ebn0) : std::string("10 it");
+                    binary_table.print_row(
+                        { name + rule_name,
+                          to_string(sched),
+                          mode,
+                          format("%zu", frames),
+                          format("%zu", dev_frames),
+                          format("%.1f", d / 1e6),
+                          format("%.1f", g / 1e6),
+                          format("%.1f", g8 / 1e6),
+                          format("%.2f", c / 1e6),
+                          format("%.2f", c8 / 1e6),
+                          fec > 0 ? format("%.3f", fec / 1e6) : std::string("-"),
+                          format("%.0fx", d / c),
+                          fec > 0 ? format("%.0fx", d / fec) : std::string("-"),
+                          format(
+                              "%zu/%zu, %zu/%zu", differ, cpu_frames, errors, frames) });
+                    record r;
+                    r.section = "decoder";
+                    r.name = name + " min-sum int8" + rule_name + " " + to_string(sched) +
+                             " " + mode;
+                    r.n = double(code->n());
+                    r.batch = double(frames);
+                    r.value = d;
+                    r.unit = "information bits/s, data on the device";
+                    r.baseline_name = "CPU reference float min-sum bits/s (" +
+                                      std::to_string(cores) + " threads)";
+                    r.baseline = c;
+                    r.ratio = d / c;
+                    r.variant =
+                        "host to host " + std::to_string(g) + " bits/s, 8-bit input " +
+                        std::to_string(g8) + " bits/s; CPU 8-bit " + std::to_string(c8) +
+                        " bits/s; gr-fec ldpc_decoder one core " +
+                        (fec > 0 ? std::to_string(fec) + " bits/s (x" +
+                                       std::to_string(d / fec) + ")"
+                                 : std::string("not run")) +
+                        "; device row on " + std::to_string(dev_frames) +
+                        " frames (the batch repeated); kernel: " + gpu->kernel_variant() +
+                        "; frames differing GPU/CPU " + std::to_string(differ) + "/" +
+                        std::to_string(cpu_frames) + "; frame errors " +
+                        std::to_string(errors) + "/" + std::to_string(frames) +
+                        (!et ? std::string("; 1 dB")
+                         : fixed_et_ebn0 >= 0.0
+                             ? "; Eb/N0 " + std::to_string(ebn0) + " dB (given)"
+                             : "; Eb/N0 " + std::to_string(ebn0) + " dB (" +
+                                   std::to_string(et_errors) + "/" +
+                                   std::to_string(trials) + " frame errors there)");
+                    ctx.out.add(r);
+                    if (!et && plain)
+                        block_rows(
+                            ctx, code, name, sched, cfg, llr, llr8, frames, nb, g, g8);
+                }
             }
-        }
     }
 }
 

@@ -37,12 +37,15 @@ void usage(const char* prog)
         "usage: %s [--json FILE] [--sections "
         "fwht,fft,butterfly,stream,flowgraph,decoder,binary] [--mib M] "
         "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT,...] "
-        "[--schedule layered,flooding] [--et-ebn0 DB]\n"
+        "[--schedule layered,flooding] [--et-ebn0 DB] "
+        "[--min-sum-magnitude smallest,three-smallest]\n"
         "  --only: the decoder sections' codes whose name contains one of the TEXTs, "
         "or is one where a TEXT starts with = (=dvbs2:1/2 leaves out "
         "dvbs2:1/2:short and alist:dvbs2:1/2)\n"
         "  --et-ebn0: binary codes' early-termination rows at this Eb/N0 instead of "
         "the searched one of FER about 1e-3\n"
+        "  --min-sum-magnitude: the binary decoder section's check rules, rows for "
+        "each (default smallest)\n"
         "  --codes: where the shipped codes are (default: GPULDPC_CODES_DIR, the "
         "installed ones, the source tree's)\n",
         prog);
@@ -57,6 +60,7 @@ struct options {
     std::string only; // decoder sections: the codes named so (only_named)
     std::string schedules = "layered,flooding"; // binary decoder section
     double et_ebn0 = -1.0; // binary decoder section: searched when negative
+    std::string magnitudes = "smallest"; // binary decoder section
     size_t mib = 256;
     int reps = 10;
 };
@@ -94,6 +98,8 @@ options parse(int argc, char** argv)
             o.schedules = value();
         else if (a == "--et-ebn0")
             o.et_ebn0 = std::stod(value());
+        else if (a == "--min-sum-magnitude")
+            o.magnitudes = value();
         else {
             usage(argv[0]);
             std::exit(2);
@@ -195,7 +201,7 @@ void run_sections(const context& ctx, const options& o)
                            "nr:2:384" })
         binary.push_back(c);
     binary = only_named(binary, o.only, code_name);
-    bench_binary_decoder(ctx, binary, reps, o.et_ebn0, o.schedules);
+    bench_binary_decoder(ctx, binary, reps, o.et_ebn0, o.schedules, o.magnitudes);
     bench_binary_float(ctx, binary, reps, o.schedules);
 }
 

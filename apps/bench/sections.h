@@ -35,12 +35,15 @@ void bench_decoder(const context& ctx,
                    const std::vector<std::string>& code_paths,
                    int reps);
 //! Binary codes in 8-bit min-sum against the CPU reference and gr-fec;
-//! \p fixed_et_ebn0 below 0: the early-termination Eb/N0 searched.
+//! \p fixed_et_ebn0 below 0: the early-termination Eb/N0 searched;
+//! \p magnitudes: the check rules (min_sum_magnitude_rule names,
+//! comma-separated), rows for each.
 void bench_binary_decoder(const context& ctx,
                           const std::vector<std::string>& code_specs,
                           int reps,
                           double fixed_et_ebn0,
-                          const std::string& schedules);
+                          const std::string& schedules,
+                          const std::string& magnitudes);
 //! Binary codes in the float rules against the CPU reference.
 void bench_binary_float(const context& ctx,
                         const std::vector<std::string>& code_specs,

@@ -119,7 +119,7 @@ __device__ void read_channel(const min_sum_params& p,
         const uint32_t fr = w / g.n, v = w - fr * g.n;
         const int32_t t = fr < team_frames ? __ldg(g.input_index + v) : -1;
         typename A::input_t x = 0;
-        if (t >= 0 && A::rule != binary_rule::fixed_min_sum) {
+        if (t >= 0 && !is_fixed_point(A::rule)) {
             // float: the LLR clipped to +-64 (8-bit input: steps times
             // int8_step), NaN/Inf an erasure
             const size_t at = (first_frame + fr) * g.n_input + uint32_t(t);

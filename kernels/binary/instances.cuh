@@ -105,6 +105,8 @@ const void* instance_of(const min_sum_kernel_key& k)
         case M::fixed8_wide_pairs:
             return instance_with_schedule<Family, limited_arith<fixed8_wide_pair_arith>>(
                 k);
+        case M::fixed8_three:
+            return instance_with_schedule<Family, limited_arith<fixed8_three_arith>>(k);
         default:
             return nullptr;
         }
@@ -120,6 +122,8 @@ const void* instance_of(const min_sum_kernel_key& k)
         return instance_with_schedule<Family, compressed_arith<fixed8_pair_arith>>(k);
     case M::fixed8_wide_pairs:
         return instance_with_schedule<Family, fixed8_wide_pair_arith>(k);
+    case M::fixed8_three:
+        return instance_with_schedule<Family, fixed8_three_arith>(k);
     case M::float_min_sum:
         return instance_with_schedule<Family, float_arith<binary_rule::float_min_sum>>(k);
     case M::float_sum_product:

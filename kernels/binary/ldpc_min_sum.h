@@ -35,6 +35,10 @@ struct min_sum_params {
     float llr_scale;    //!< steps per unit of LLR
     int32_t scale_q;    //!< round(16 * min_sum_scale), 1 .. 16
     int32_t offset_q;   //!< round(min_sum_offset * llr_scale), 0 .. 128
+    //! fixed_three_smallest: f(x) for x = 0 .. 254 in device memory (the
+    //! CPU reference's table, two_smallest_table() of
+    //! lib/engine/fixed_point_rule.h); others null
+    const int8_t* combine_table;
     float min_sum_scale, min_sum_offset; //!< float_min_sum
     float int8_step; //!< float rules: an 8-bit input value is this much LLR
     //! 8-bit input: values beyond int8_limit (64 * llr_scale, the float

@@ -76,6 +76,10 @@ constexpr int32_t min_sum_fixed8_belief_limit = 1920;
 //! Bits of this degree or more may reach min_sum_fixed8_belief_limit.
 constexpr unsigned min_sum_limited_degree = 15;
 
+//! binary_rule::fixed_three_smallest subtracts the offset at checks of this
+//! many edges or more (decoder.h, min_sum_magnitude_rule::three_smallest).
+constexpr unsigned min_sum_three_smallest_offset_degree = 5;
+
 /*!
  * The bits of a check's compact record: min_sum_compact_degree 16-bit bit
  * indices, 0 past the check's degree; 16 bytes, read by the kernels in one
@@ -240,6 +244,10 @@ enum class binary_rule : uint8_t {
     fixed_min_sum,     //!< 8-bit messages, 16-bit beliefs (integer steps)
     float_min_sum,     //!< fp32, scale * max(min - offset, 0)
     float_sum_product, //!< fp32, the tanh rule in the phi form
+    //! fixed_min_sum's arithmetic with the three smallest inputs combined
+    //! (min_sum_magnitude_rule::three_smallest): a frame a lane, a byte a
+    //! message, none of the quasi-cyclic, pair or compressed forms
+    fixed_three_smallest,
 };
 
 /*!
@@ -531,6 +539,7 @@ enum class min_sum_arithmetic : uint8_t {
     fixed8_compressed,       //!< fixed8, compressed check messages
     fixed8_pairs_compressed, //!< fixed8_pairs, compressed check messages
     fixed8_wide_pairs,       //!< 8-bit rule, 16-bit integer pairs
+    fixed8_three,            //!< fixed_three_smallest, a frame a lane
     float_min_sum,           //!< fp32 min-sum
     float_sum_product,       //!< fp32 sum-product
 };

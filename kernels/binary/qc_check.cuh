@@ -148,6 +148,64 @@ __device__ __forceinline__ void qc_check(const uint2* row,
                        uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 | smallest << 16);
 }
 
+// A check's messages out under the three-smallest rule, stored (a uint4 a
+// frame a check): the sign of the message at position k in bit k of x; the
+// positions of the three smallest inputs in bytes 0-2 of y (0xff where the
+// check has fewer inputs); the magnitudes out at those three positions and
+// at the others in bytes 0-3 of z (check_three_minima's mag1, mag2, mag3,
+// mag_rest); w unused.
+__device__ __forceinline__ int32_t qc_stored_three_message(uint4 w, unsigned k)
+{
+    const unsigned byte = k == (w.y & 0xffu)           ? 0
+                          : k == ((w.y >> 8) & 0xffu)  ? 1
+                          : k == ((w.y >> 16) & 0xffu) ? 2
+                                                       : 3;
+    const int32_t mag = int32_t((w.z >> (8 * byte)) & 0xffu);
+    return (w.x >> k) & 1u ? -mag : mag;
+}
+
+// qc_check under the three-smallest rule (check_three_minima, its edges
+// named by their positions in the row), words as qc_stored_three_message
+// reads them.
+template <unsigned G, unsigned D>
+__device__ __forceinline__ void qc_check_three(const uint2* row,
+                                               uint32_t deg,
+                                               uint32_t r,
+                                               uint32_t z,
+                                               int16_t* belief,
+                                               const uint4 old,
+                                               uint4* word,
+                                               const check_three_minima& fresh)
+{
+    static_assert(D % 8 == 0 && D <= min_sum_qc_max_row_degree,
+                  "a base row's checks hold up to 32 positions in a word");
+    check_three_minima mins = fresh;
+    auto input = [&](unsigned k) {
+        return int32_t(belief[qc_bit(row[k], r, z) * G]) -
+               qc_stored_three_message(old, k);
+    };
+#pragma unroll
+    for (unsigned k = 0; k < D; ++k)
+        if (k < deg)
+            mins.add(input(k), k);
+    mins.finish();
+    uint32_t negative = 0;
+#pragma unroll
+    for (unsigned k = 0; k < D; ++k)
+        if (k < deg) {
+            const int32_t x = input(k);
+            const int32_t m = mins.message(x, k);
+            negative |= uint32_t(m < 0) << k;
+            belief[qc_bit(row[k], r, z) * G] = int16_t(fixed8_arith::limit(x + m));
+        }
+    *word = make_uint4(negative,
+                       (mins.at1 & 0xffu) | (mins.at2 & 0xffu) << 8 |
+                           (mins.at3 & 0xffu) << 16,
+                       uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 |
+                           uint32_t(mins.mag3) << 16 | uint32_t(mins.mag_rest) << 24,
+                       0u);
+}
+
 // A pair lane's messages out, stored (a uint4 a check): the message signs of
 // positions 0-15 in x, 16-31 in y, the low frame's at bit k mod 16, the high
 // frame's at bit 16 + k mod 16 (so that a shift puts position k's two at the

@@ -26,6 +26,9 @@
 // for integer, and the base rows are the code's layered order (the engine
 // gives this family only codes whose layered order is row order), so that
 // decisions, iteration counts and status equal the CPU's on every frame.
+// The three-smallest rule (binary_rule::fixed_three_smallest) takes the
+// kernel with a check's positions in a loop, a frame a lane, its words 16
+// bytes a frame a check (qc_check_three).
 //
 // Codes whose base rows have the degrees of 5G NR's base graphs, or 24
 // blocks at most (min_sum_graph::qc_profile), take, in pairs, a kernel with
@@ -61,8 +64,9 @@ namespace binary {
 // check); first: the messages before are 0 (not read). A lane's message
 // words are read a row ahead, so that the load's latency passes during a
 // row's update and barrier (the word is the lane's own, last written an
-// iteration back).
-template <unsigned G, unsigned D, unsigned P>
+// iteration back). THREE: the three-smallest rule, a frame a lane, a
+// uint4 a check (qc_check_three).
+template <unsigned G, unsigned D, unsigned P, bool THREE = false>
 __device__ void qc_iterate(const min_sum_params& p,
                            const qc_records& rec,
                            uint8_t* beliefs,
@@ -71,7 +75,8 @@ __device__ void qc_iterate(const min_sum_params& p,
                            bool live,
                            uint32_t keep)
 {
-    using word_t = std::conditional_t<P == 1, uint2, uint4>;
+    static_assert(!THREE || P == 1, "three-smallest: a frame a lane");
+    using word_t = std::conditional_t<P == 1 && !THREE, uint2, uint4>;
     const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
@@ -83,13 +88,23 @@ __device__ void qc_iterate(const min_sum_params& p,
         next = *word;
     [[maybe_unused]] const fixed_point_rule rule{ p.scale_q, p.offset_q };
     [[maybe_unused]] const wide_pair_minima fresh = fixed8_wide_pair_arith::check(p);
+    [[maybe_unused]] const check_three_minima three = fixed8_three_arith::check(p);
     for (unsigned i = 0; i < g.qc_rows; ++i, word += row_words) {
         const word_t old = next;
         if (read && i + 1 < g.qc_rows)
             next = word[row_words];
         const uint32_t e0 = rec.row_offsets[i], deg = rec.row_offsets[i + 1] - e0;
         if (mine) {
-            if constexpr (P == 1)
+            if constexpr (THREE)
+                qc_check_three<G, D>(rec.blocks + e0,
+                                     deg,
+                                     r,
+                                     z,
+                                     reinterpret_cast<int16_t*>(beliefs) + f,
+                                     old,
+                                     word,
+                                     three);
+            else if constexpr (P == 1)
                 qc_check<G, D>(rec.blocks + e0,
                                deg,
                                r,
@@ -324,7 +339,8 @@ template <unsigned G,
           unsigned PROFILE,
           bool HALF,
           bool COMPACT,
-          bool STRIDED>
+          bool STRIDED,
+          bool THREE>
 __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           uint8_t* shared,
                                           const qc_records& rec,
@@ -334,9 +350,12 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
                                           const frame_counters& k)
 {
     using A = std::conditional_t<
-        P == 1,
-        fixed8_arith,
-        std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>>;
+        THREE,
+        fixed8_three_arith,
+        std::conditional_t<
+            P == 1,
+            fixed8_arith,
+            std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>>>;
     const min_sum_graph& g = p.graph;
     const block_team team{};
     // the other families' layout of a group's beliefs (read_channel and
@@ -362,7 +381,8 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
             qc_iterate_unrolled<G, PROFILE, HALF, COMPACT, STRIDED>(
                 p, rec, shared, messages, it == 1, live_lane, keep);
         else
-            qc_iterate<G, D, P>(p, rec, shared, messages, it == 1, live_lane, keep);
+            qc_iterate<G, D, P, THREE>(
+                p, rec, shared, messages, it == 1, live_lane, keep);
         for (uint32_t fr = team.thread(); fr < team_frames; fr += team.threads())
             if (!k.done[fr])
                 k.iterations[fr] = it;
@@ -383,14 +403,16 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
 
 // A launch's groups, a block taking them in turn (PROFILE: checks unrolled
 // by their rows' degrees, qc_iterate_unrolled; HALF: in fp16 pairs;
-// COMPACT: compact words; STRIDED: several checks a thread).
+// COMPACT: compact words; STRIDED: several checks a thread; THREE: the
+// three-smallest rule).
 template <unsigned G,
           unsigned D,
           unsigned P,
           unsigned PROFILE,
           bool HALF = false,
           bool COMPACT = false,
-          bool STRIDED = false>
+          bool STRIDED = false,
+          bool THREE = false>
 __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 {
     constexpr unsigned F = G * P;
@@ -448,7 +470,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     const size_t groups = (p.n_frames + F - 1) / F;
     for (size_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const size_t first = group * F;
-        qc_decode<G, D, P, PROFILE, HALF, COMPACT, STRIDED>(
+        qc_decode<G, D, P, PROFILE, HALF, COMPACT, STRIDED, THREE>(
             p,
             shared,
             rec,
@@ -463,12 +485,13 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
 
 // Pair lanes keep a check's inputs in registers: blocks of up to
 // min_sum_qc_pair_threads threads, so that ptxas may take the registers
-// that needs without spilling (5G NR: 68).
-template <unsigned G, unsigned D, unsigned P>
+// that needs without spilling (5G NR: 68). THREE: the three-smallest rule,
+// a frame a lane.
+template <unsigned G, unsigned D, unsigned P, bool THREE = false>
 __global__ void __launch_bounds__(P == 1 ? 1024 : min_sum_qc_pair_threads)
     min_sum_quasi_cyclic_kernel(const min_sum_params p)
 {
-    qc_decode_groups<G, D, P, 0>(p);
+    qc_decode_groups<G, D, P, 0, false, false, false, THREE>(p);
 }
 
 // Checks unrolled for the degrees of profile PROFILE's rows, two frames a
@@ -494,38 +517,42 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
 #endif
 }
 
-template <unsigned G, unsigned P>
+template <unsigned G, unsigned P, bool THREE>
 const void* qc_instance_with_degree(unsigned row_degree)
 {
     switch (row_degree) {
     case 8:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 8, P>);
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_kernel<G, 8, P, THREE>);
     case 16:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 16, P>);
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_kernel<G, 16, P, THREE>);
     case 24:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 24, P>);
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_kernel<G, 24, P, THREE>);
     case 32:
-        return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_kernel<G, 32, P>);
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_kernel<G, 32, P, THREE>);
     }
     return nullptr;
 }
 
-template <unsigned P>
+template <unsigned P, bool THREE = false>
 const void* qc_instance(const min_sum_kernel_key& key)
 {
     switch (key.lanes) {
     case 1:
-        return qc_instance_with_degree<1, P>(key.row_degree);
+        return qc_instance_with_degree<1, P, THREE>(key.row_degree);
     case 2:
-        return qc_instance_with_degree<2, P>(key.row_degree);
+        return qc_instance_with_degree<2, P, THREE>(key.row_degree);
     case 4:
-        return qc_instance_with_degree<4, P>(key.row_degree);
+        return qc_instance_with_degree<4, P, THREE>(key.row_degree);
     case 8:
-        return qc_instance_with_degree<8, P>(key.row_degree);
+        return qc_instance_with_degree<8, P, THREE>(key.row_degree);
     case 16:
-        return qc_instance_with_degree<16, P>(key.row_degree);
+        return qc_instance_with_degree<16, P, THREE>(key.row_degree);
     case 32:
-        return qc_instance_with_degree<32, P>(key.row_degree);
+        return qc_instance_with_degree<32, P, THREE>(key.row_degree);
     }
     return nullptr;
 }
@@ -629,6 +656,8 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
     }
     if (key.arithmetic == min_sum_arithmetic::fixed8)
         return binary::qc_instance<1>(key);
+    if (key.arithmetic == min_sum_arithmetic::fixed8_three)
+        return binary::qc_instance<1, true>(key);
     if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
         return binary::qc_instance<2>(key);
     return nullptr;

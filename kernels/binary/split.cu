@@ -44,13 +44,13 @@ __global__ void __launch_bounds__(1024) min_sum_split_kernel(const min_sum_param
     }
 }
 
-// The 8-bit rule (not in 16-bit pairs), layered, with compact records, one
+// The 8-bit rules (not in 16-bit pairs), layered, with compact records, one
 // lane a group.
 struct split_family {
     template <typename A, bool Layered, unsigned G, check_records R>
     static const void* kernel()
     {
-        if constexpr (G == 1 && Layered && A::rule == binary_rule::fixed_min_sum &&
+        if constexpr (G == 1 && Layered && is_fixed_point(A::rule) &&
                       R != check_records::graph && !A::wide_pairs)
             return reinterpret_cast<const void*>(&min_sum_split_kernel<A, Layered, G, R>);
         else

@@ -61,10 +61,18 @@ struct value_sizes {
     size_t belief, message, channel;
 };
 
+//! Whether \p rule computes in the 8-bit rule's integers (decoder.h,
+//! message_precision::int8): channel values and messages in bytes, beliefs
+//! in 16 bits.
+GPULDPC_BINARY_HD constexpr bool is_fixed_point(binary_rule rule)
+{
+    return rule == binary_rule::fixed_min_sum ||
+           rule == binary_rule::fixed_three_smallest;
+}
+
 GPULDPC_BINARY_HD constexpr value_sizes sizes_of(binary_rule rule)
 {
-    return rule == binary_rule::fixed_min_sum ? value_sizes{ 2, 1, 1 }
-                                              : value_sizes{ 4, 4, 4 };
+    return is_fixed_point(rule) ? value_sizes{ 2, 1, 1 } : value_sizes{ 4, 4, 4 };
 }
 
 //! Byte offsets of a group's state (split: the beliefs in shared memory, the
@@ -131,9 +139,11 @@ qc_shared_bytes(size_t n, unsigned F, unsigned rows, unsigned entries, bool unro
 //! check r of base row i of lane f at word (i z + r) G + f (G lanes); with
 //! compact words (min_sum_variant::qc_compact) rows of 8 bytes a pair a check
 //! among them, each row from a multiple of 16 bytes, within this size.
-GPULDPC_BINARY_HD constexpr size_t qc_message_bytes(unsigned rows, unsigned z, unsigned F)
+//! \p frame_bytes: 16 under the three-smallest rule (a uint4 a frame).
+GPULDPC_BINARY_HD constexpr size_t
+qc_message_bytes(unsigned rows, unsigned z, unsigned F, unsigned frame_bytes = 8)
 {
-    return align_up(8 * size_t(rows) * z * F, state_alignment);
+    return align_up(size_t(frame_bytes) * rows * z * F, state_alignment);
 }
 
 } // namespace binary

@@ -198,12 +198,6 @@ inline smallest_three_at<M> find_smallest_three(const T* in, unsigned deg, M non
     return r;
 }
 
-/*! min_sum_magnitude_rule::three_smallest subtracts the offset at checks of
- *  this many edges or more: below, its messages leave out at most one input
- *  (none at 3 edges, where they are belief propagation's), and an offset
- *  only takes from them. */
-constexpr unsigned three_smallest_offset_degree = 5;
-
 /*! The magnitudes before correction of min_sum_magnitude_rule::three_smallest:
  *  at the three smallest inputs' positions at[k] the two of them other than
  *  k combined (others[k]), elsewhere all three combined. */

@@ -19,6 +19,7 @@
 
 #ifdef GPULDPC_HAVE_CUDA
 #include "binary/ldpc_min_sum.h"
+#include "binary/state_layout.h"
 #include "cuda_batch_decoder.h"
 #include "cuda_resources.h"
 #include "fixed_point_rule.h"
@@ -51,7 +52,9 @@ refusal_of(const ldpc_code& code, const decoder_config& config, unsigned* bit = 
     const bool fp32 = config.messages == message_precision::fp32;
     if (!((min_sum && (int8 || fp32)) || (sum_product && fp32)))
         return binary_refusal::algorithm;
-    if (min_sum && config.min_sum_magnitude != min_sum_magnitude_rule::smallest)
+    // three-smallest in the 8-bit rule only (a frame a lane)
+    if (min_sum && config.min_sum_magnitude != min_sum_magnitude_rule::smallest &&
+        !(int8 && config.min_sum_magnitude == min_sum_magnitude_rule::three_smallest))
         return binary_refusal::magnitude;
     if (!int8)
         return binary_refusal::none;
@@ -84,9 +87,9 @@ std::string cuda_binary_refusal(const ldpc_code& code, const decoder_config& con
         return "the CUDA binary decoder runs algorithm='min-sum' with messages='int8' "
                "or 'fp32', and algorithm='sum-product' with messages='fp32'";
     case binary_refusal::magnitude:
-        return "the CUDA min-sum decoder runs min_sum_magnitude='smallest'; "
-               "'two-smallest' and 'three-smallest' run on the CPU (device='cpu' or "
-               "'auto')";
+        return "the CUDA min-sum decoder runs min_sum_magnitude='smallest', and "
+               "'three-smallest' with messages='int8'; the others run on the CPU "
+               "(device='cpu' or 'auto')";
     case binary_refusal::degree:
         return "the CUDA min-sum decoder takes bits of degree up to " +
                std::to_string(kernels::min_sum_max_fixed_degree) + "; bit " +
@@ -102,7 +105,9 @@ namespace {
 kernels::binary_rule binary_rule_of(const decoder_config& c)
 {
     if (c.messages == message_precision::int8)
-        return kernels::binary_rule::fixed_min_sum;
+        return c.min_sum_magnitude == min_sum_magnitude_rule::three_smallest
+                   ? kernels::binary_rule::fixed_three_smallest
+                   : kernels::binary_rule::fixed_min_sum;
     return c.algorithm == decoder_algorithm::min_sum
                ? kernels::binary_rule::float_min_sum
                : kernels::binary_rule::float_sum_product;
@@ -142,7 +147,7 @@ public:
         if (layered())
             upload_runs();
         if (tuning.quasi_cyclic && layered() &&
-            binary_rule_of(d_config) == kernels::binary_rule::fixed_min_sum)
+            kernels::binary::is_fixed_point(binary_rule_of(d_config)))
             upload_quasi_cyclic();
         // Checks of up to 8 edges read the graph from compact records, two
         // loads a check (tuning.compact_checks off leaves them out, for
@@ -181,6 +186,7 @@ public:
         d_slot_variables = {};
         d_qc_row_offsets = {};
         d_qc_blocks = {};
+        d_combine_table = {};
     }
 
     std::string kernel_variant() const override
@@ -463,6 +469,12 @@ private:
         p.llr_scale = d_config.llr_scale;
         p.scale_q = k.scale_q;
         p.offset_q = k.offset_q;
+        // the CPU reference's table of the combined magnitudes
+        if (d_variant.rule == kernels::binary_rule::fixed_three_smallest) {
+            const auto f = two_smallest_table(d_config.llr_scale);
+            d_combine_table = cuda::upload(std::vector<int8_t>(f.begin(), f.end()));
+            p.combine_table = d_combine_table.data();
+        }
         p.min_sum_scale = d_config.min_sum_scale;
         p.min_sum_offset = d_config.min_sum_offset;
         p.int8_step = k.int8_step;
@@ -479,6 +491,7 @@ private:
         d_qc_row_offsets, d_qc_blocks;
     cuda::device_buffer<uint16_t> d_slot_variables;
     cuda::device_buffer<int32_t> d_input_index;
+    cuda::device_buffer<int8_t> d_combine_table;
     kernels::min_sum_graph d_graph{};
     kernels::min_sum_variant d_variant{};
     kernels::min_sum_launch_plan d_plan{};

@@ -27,6 +27,13 @@ namespace detail {
 //! kernels' kernels::min_sum_fixed8_belief_limit, the same number)
 constexpr int32_t fixed_point_belief_limit = 1920;
 
+/*! min_sum_magnitude_rule::three_smallest subtracts the offset at checks of
+ *  this many edges or more, in the float and the 8-bit rule (the GPU
+ *  kernels' kernels::min_sum_three_smallest_offset_degree, the same number):
+ *  below, its messages leave out at most one input (none at 3 edges, where
+ *  they are belief propagation's), and an offset only takes from them. */
+constexpr unsigned three_smallest_offset_degree = 5;
+
 struct fixed_point_constants {
     int32_t scale_q;  //!< round(16 * min_sum_scale), 1 .. 16
     int32_t offset_q; //!< round(min_sum_offset * llr_scale), 0 .. 128

@@ -366,9 +366,14 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual((dec.min_sum_magnitude, dec.device), ("two-smallest", "cpu"))
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         self.assertEqual(gpuldpc.min_sum_auto_correction(code, "two-smallest"), (1.0, 0.25))
+        # three-smallest in 8 bits runs on the GPU too
         dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
                                     min_sum_magnitude="three-smallest", device="auto")
-        self.assertEqual((dec.min_sum_magnitude, dec.device), ("three-smallest", "cpu"))
+        self.assertEqual(dec.min_sum_magnitude, "three-smallest")
+        self.assertEqual(dec.device != "cpu", bool(gpuldpc.cuda_devices()))
+        dec = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="fp32",
+                                    min_sum_magnitude="three-smallest", device="auto")
+        self.assertEqual(dec.device, "cpu")
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
                                     "allowed: smallest, two-smallest, three-smallest"):

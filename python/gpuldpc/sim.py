@@ -323,7 +323,8 @@ def make_parser():
     p.add_argument("--min-sum-magnitude", default="smallest",
                    choices=["smallest", "two-smallest", "three-smallest"],
                    help="min-sum: the smallest input magnitude, or the two or three "
-                        "smallest combined exactly (CPU only for now; default smallest)")
+                        "smallest combined exactly (two-smallest on the CPU only; default "
+                        "smallest)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,

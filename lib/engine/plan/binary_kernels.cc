@@ -61,7 +61,7 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
                                     "blocks and message_bytes (min_sum_choose)");
     if (layered && (!g.run_checks || !g.run_offsets))
         throw std::invalid_argument("min_sum_check_variant: layered needs the runs");
-    if (v.rule == binary_rule::fixed_min_sum &&
+    if (binary::is_fixed_point(v.rule) &&
         g.max_variable_degree > min_sum_max_fixed_degree)
         throw std::invalid_argument(
             "min_sum_check_variant: a bit of degree " +
@@ -117,7 +117,13 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
                 "min_sum_kernel_of: variant.quasi_cyclic takes the 8-bit rule, layered, "
                 "and a graph with its base matrix (min_sum_quasi_cyclic_usable)");
         k.family = min_sum_family::quasi_cyclic;
-        k.arithmetic = v.wide_pairs ? M::fixed8_wide_pairs : M::fixed8;
+        k.arithmetic = v.wide_pairs ? M::fixed8_wide_pairs
+                       : v.rule == binary_rule::fixed_three_smallest ? M::fixed8_three
+                                                                     : M::fixed8;
+        if (v.rule == binary_rule::fixed_three_smallest && (v.pairs || v.qc_unrolled))
+            throw std::invalid_argument(
+                "min_sum_kernel_of: the three-smallest rule takes the quasi-cyclic "
+                "family a frame a lane, checks in a loop (no pairs, not unrolled)");
         k.layered = true;
         k.records = R::graph;
         k.lanes = v.wide_pairs ? v.frames / 2 : v.frames;
@@ -142,7 +148,7 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
     k.layered = layered;
     k.records = !compact ? R::graph : layered && g.full_records ? R::full : R::compact;
     // beliefs of bits of 14 checks at most stay within 127 x 15 = 1905
-    k.limited = layered && v.rule == binary_rule::fixed_min_sum &&
+    k.limited = layered && binary::is_fixed_point(v.rule) &&
                 g.max_variable_degree >= min_sum_limited_degree;
     switch (v.rule) {
     case binary_rule::fixed_min_sum:
@@ -165,6 +171,13 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
             k.arithmetic = v.pairs ? M::fixed8_pairs : M::fixed8;
         }
         break;
+    case binary_rule::fixed_three_smallest:
+        if (v.pairs || v.compressed)
+            throw std::invalid_argument(
+                "min_sum_kernel_of: the three-smallest rule takes a frame a lane and "
+                "a byte a message (no pairs, no compressed messages)");
+        k.arithmetic = M::fixed8_three;
+        break;
     case binary_rule::float_min_sum:
         k.arithmetic = M::float_min_sum;
         break;
@@ -178,14 +191,14 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
         k.arithmetic == M::fixed8_pairs || k.arithmetic == M::fixed8_pairs_compressed;
     const unsigned per_lane = in_pairs ? 2 : 1;
     if (v.split) {
-        if (k.layered && v.rule == binary_rule::fixed_min_sum && k.records != R::graph &&
+        if (k.layered && binary::is_fixed_point(v.rule) && k.records != R::graph &&
             v.frames == per_lane) {
             k.family = min_sum_family::split;
             k.lanes = 1;
             return k;
         }
         throw std::invalid_argument(
-            "min_sum_kernel_of: variant.split takes the 8-bit rule, layered, with "
+            "min_sum_kernel_of: variant.split takes the 8-bit rules, layered, with "
             "compact check records and one lane a group; variant.frames=" +
             std::to_string(v.frames));
     }
@@ -205,7 +218,9 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
 
 std::string min_sum_describe(const min_sum_variant& v, bool compact_records)
 {
-    std::string s = v.rule == binary_rule::fixed_min_sum   ? "8-bit min-sum"
+    std::string s = v.rule == binary_rule::fixed_min_sum ? "8-bit min-sum"
+                    : v.rule == binary_rule::fixed_three_smallest
+                        ? "8-bit min-sum, three smallest combined"
                     : v.rule == binary_rule::float_min_sum ? "float min-sum"
                                                            : "float sum-product";
     if (v.quasi_cyclic)

@@ -27,6 +27,9 @@ namespace kernels {
 
 static_assert(min_sum_fixed8_belief_limit == detail::fixed_point_belief_limit,
               "the CPU reference and the GPU decoder limit beliefs alike");
+static_assert(min_sum_three_smallest_offset_degree ==
+                  detail::three_smallest_offset_degree,
+              "the CPU reference and the GPU decoder offset the same checks");
 
 using binary::align_up;
 using binary::block_kernel_registers;
@@ -107,8 +110,8 @@ void min_sum_compact_checks(const uint32_t* check_offsets,
 
 bool min_sum_quasi_cyclic_usable(const min_sum_graph& g, bool layered, binary_rule rule)
 {
-    return layered && rule == binary_rule::fixed_min_sum && g.qc_z >= 1 &&
-           g.qc_z <= 1024 && g.qc_rows >= 1 && g.qc_row_offsets && g.qc_blocks &&
+    return layered && binary::is_fixed_point(rule) && g.qc_z >= 1 && g.qc_z <= 1024 &&
+           g.qc_rows >= 1 && g.qc_row_offsets && g.qc_blocks &&
            g.qc_max_row_degree >= 1 && g.qc_max_row_degree <= min_sum_qc_max_row_degree;
 }
 
@@ -400,7 +403,11 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         v.threads = unsigned(
             align_up((size_t(lanes) * g.qc_z + per_thread - 1) / per_thread, 32));
         v.shared_bytes = shared;
-        v.message_bytes = binary::qc_message_bytes(g.qc_rows, g.qc_z, frames);
+        v.message_bytes =
+            binary::qc_message_bytes(g.qc_rows,
+                                     g.qc_z,
+                                     frames,
+                                     rule == binary_rule::fixed_three_smallest ? 16 : 8);
         v.state_bytes = v.shared_bytes + v.message_bytes;
         auto resident = [&] {
             const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
@@ -432,7 +439,9 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
-        const bool allow_pairs = choice.pairs && choice.wide_pairs;
+        // (the three-smallest rule: a frame a lane, the loop kernel)
+        const bool allow_pairs =
+            choice.pairs && choice.wide_pairs && rule == binary_rule::fixed_min_sum;
         // choice.lanes: that group where it fits (1, 2, 4 ... 32; other
         // values fit no group), else the family's own
         const bool lanes_valid = choice.lanes != 0 &&
@@ -583,7 +592,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // takes 8x longer: DVB-S2 rate 3/4).
     auto split_variant = [&](min_sum_variant& out) {
         if (!choice.on_chip || !choice.split || !layered ||
-            rule != binary_rule::fixed_min_sum || !g.slot_edges || !g.slot_variables)
+            !binary::is_fixed_point(rule) || !g.slot_edges || !g.slot_variables)
             return false;
         for (const unsigned per_lane : { pairs ? 2u : 1u, 1u }) {
             min_sum_variant v{};

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(3bf362cd3612f51da7972dfba9528792) */
+/* BINDTOOL_HEADER_FILE_HASH(b42631d22fb6eae80978623852fba378) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -134,7 +134,8 @@ void bind_decoder(py::module& m)
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
         "min_sum_magnitude: 'smallest' (min-sum), 'two-smallest' or 'three-smallest'\n"
         "(the two or three smallest input magnitudes combined exactly: closer to\n"
-        "sum-product on low-rate codes with punctured bits; CPU only for now).\n"
+        "sum-product on low-rate codes with punctured bits; two-smallest on the CPU,\n"
+        "three-smallest also on the GPU with messages='int8').\n"
         "LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
