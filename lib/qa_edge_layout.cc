@@ -516,9 +516,8 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     g.max_variable_degree = 30;
     BOOST_CHECK(kernels::min_sum_kernel_of(g, v, true).limited);
     BOOST_CHECK(!kernels::min_sum_kernel_of(g, v, false).limited);
-    // a quasi-cyclic code: on chip before the loop kernel, as the 8-bit
-    // rule's a frame a lane; where that family comes first, a frame a lane,
-    // never unrolled (the code has a profile), 16 bytes a frame a check
+    // a quasi-cyclic code with a profile: a frame a lane in integers, checks
+    // unrolled by row degree, 16 bytes a frame a check
     g.max_variable_degree = 11;
     g.qc_z = 81;
     g.qc_rows = 12;
@@ -532,7 +531,9 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
         kernels::min_sum_quasi_cyclic_usable(g, true, binary_rule::fixed_min_sum));
     BOOST_CHECK(kernels::min_sum_quasi_cyclic_usable(g, true, three));
     BOOST_CHECK(!kernels::min_sum_quasi_cyclic_usable(g, false, three));
-    BOOST_CHECK(!kernels::min_sum_choose(g, true, three, h100).quasi_cyclic);
+    // checks unrolled: the family before the on-chip groups, as the default
+    // rule's
+    BOOST_CHECK(kernels::min_sum_choose(g, true, three, h100).qc_unrolled);
     kernels::min_sum_choice qc_first = h100;
     qc_first.quasi_cyclic_first = true;
     qc_first.wide_pairs = true;
@@ -540,16 +541,32 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     const auto fixed_qc =
         kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, qc_first);
     BOOST_CHECK(fixed_qc.quasi_cyclic && fixed_qc.pairs && fixed_qc.qc_unrolled);
-    const auto qc = kernels::min_sum_choose(g, true, three, qc_first);
-    BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.wide_pairs && !qc.qc_unrolled &&
-                !qc.qc_half);
+    auto qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.wide_pairs && qc.qc_unrolled &&
+                !qc.qc_half && !qc.qc_compact && !qc.qc_strided);
+    BOOST_CHECK_LE(qc.threads, kernels::min_sum_qc_pair_threads);
     BOOST_CHECK_EQUAL(qc.message_bytes,
                       kernels::binary::align_up(16u * 12 * 81 * qc.frames, 256));
     k = kernels::min_sum_kernel_of(g, qc, true);
     BOOST_CHECK(k.family == min_sum_family::quasi_cyclic);
     BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+    BOOST_CHECK_EQUAL(k.qc_profile, 3u);
+    // the kernel with a check's positions in a loop where unrolling is off,
+    // and at lifting sizes above the unrolled blocks' threads
+    qc_first.quasi_cyclic_unrolled = false;
+    qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.qc_unrolled);
+    k = kernels::min_sum_kernel_of(g, qc, true);
+    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
     BOOST_CHECK_EQUAL(k.qc_profile, 0u);
     BOOST_CHECK_EQUAL(k.row_degree, 8u);
+    qc_first.quasi_cyclic_unrolled = true;
+    g.qc_z = 512;
+    g.n = 24 * 512;
+    g.checks = 12 * 512;
+    qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.quasi_cyclic && !qc.qc_unrolled && !qc.qc_strided);
+    BOOST_CHECK_EQUAL(qc.threads, 512u);
     // pairs or compressed messages have no three-smallest kernel
     v.pairs = true;
     BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, v, true), std::invalid_argument);

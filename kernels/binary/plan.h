@@ -246,7 +246,8 @@ enum class binary_rule : uint8_t {
     float_sum_product, //!< fp32, the tanh rule in the phi form
     //! fixed_min_sum's arithmetic with the three smallest inputs combined
     //! (min_sum_magnitude_rule::three_smallest): a frame a lane, a byte a
-    //! message, none of the quasi-cyclic, pair or compressed forms
+    //! message (the quasi-cyclic family: 16 bytes a check), no pairs or
+    //! compressed messages
     fixed_three_smallest,
 };
 
@@ -284,11 +285,13 @@ struct min_sum_variant {
     //! the check messages (8 bytes a frame a check) in params::workspace,
     //! message_bytes a block, blocks blocks at most
     bool quasi_cyclic;
-    //! with quasi_cyclic, 16-bit pairs and a graph with a qc_profile, at
-    //! most min_sum_qc_unrolled_lanes lanes: the kernel with a check's
-    //! positions unrolled for its row's degree (an instance of the check for
-    //! each degree the profile has; addresses made once a check; rows that
-    //! share no column updated without a barrier between them)
+    //! with quasi_cyclic, 16-bit pairs (fixed_three_smallest: a frame a lane,
+    //! a row's checks within min_sum_qc_pair_threads threads) and a graph
+    //! with a qc_profile, at most min_sum_qc_unrolled_lanes lanes: the
+    //! kernel with a check's positions unrolled for its row's degree (an
+    //! instance of the check for each degree the profile has; addresses
+    //! made once a check; rows that share no column updated without a
+    //! barrier between them)
     bool qc_unrolled;
     //! with qc_unrolled: the check arithmetic in fp16 pairs (the 8-bit
     //! rule's values, all within +-2047, exact), else 16-bit integer pairs

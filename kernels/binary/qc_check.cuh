@@ -50,6 +50,9 @@ __device__ __forceinline__ uint32_t qc_byte(uint2 scaled, uint32_t rs, uint32_t 
 // 4-byte pair words
 template <unsigned G>
 constexpr uint32_t qc_pair_bit_bytes = 4 * G;
+// qc_byte's S for G lanes of P frames (16 bits a frame)
+template <unsigned G, unsigned P>
+constexpr uint32_t qc_bit_bytes = 2 * P* G;
 // the word at byte offset \p byte of \p base
 __device__ __forceinline__ uint32_t& qc_word(uint32_t* base, uint32_t byte)
 {

@@ -228,6 +228,57 @@ __device__ __forceinline__ void qc_check_pair_of_degree(const uint2* row,
     *word = out;
 }
 
+// ---- Checks unrolled by degree under the three-smallest rule ----
+//
+// A frame a lane (fixed8_three_arith's check_three_minima, positions as the
+// edges' names), 16-bit beliefs at S = 2 G bytes a bit, the word as
+// qc_stored_three_message reads it; no keep (a lane's frame, once retired,
+// takes no check).
+
+// the 16-bit belief at byte offset \p byte of \p base
+__device__ __forceinline__ int16_t& qc_belief16(uint8_t* base, uint32_t byte)
+{
+    return *reinterpret_cast<int16_t*>(base + byte);
+}
+
+template <unsigned G, unsigned DEG, unsigned LIMITED>
+__device__ __forceinline__ void qc_check_three_of_degree(const uint2* row,
+                                                         uint32_t rs,
+                                                         uint32_t minus_zs,
+                                                         uint8_t* belief,
+                                                         const uint4 old,
+                                                         uint4* word,
+                                                         const check_three_minima& fresh)
+{
+    static_assert(DEG >= 1 && DEG <= min_sum_qc_max_row_degree,
+                  "a base row's checks hold up to 32 positions in a word");
+    check_three_minima mins = fresh;
+    uint32_t at[DEG];
+    int32_t x[DEG];
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        at[K] = qc_byte(row[K], rs, minus_zs);
+        x[K] = int32_t(qc_belief16(belief, at[K])) - qc_stored_three_message(old, K);
+        mins.add(x[K], K);
+    });
+    mins.finish();
+    uint32_t negative = 0;
+    for_each_constant<DEG>([&](auto k) {
+        constexpr unsigned K = decltype(k)::value;
+        const int32_t m = mins.message(x[K], K);
+        negative |= uint32_t(m < 0) << K;
+        const int32_t out = x[K] + m;
+        qc_belief16(belief, at[K]) =
+            int16_t(K < LIMITED ? fixed8_arith::limit(out) : out);
+    });
+    *word = make_uint4(negative,
+                       (mins.at1 & 0xffu) | (mins.at2 & 0xffu) << 8 |
+                           (mins.at3 & 0xffu) << 16,
+                       uint32_t(mins.mag1) | uint32_t(mins.mag2) << 8 |
+                           uint32_t(mins.mag3) << 16 | uint32_t(mins.mag_rest) << 24,
+                       0u);
+}
+
 // ---- Checks unrolled by degree in fp16 pairs (fixed8_pair_arith) ----
 //
 // The same 8-bit rule, two frames a lane, with the check arithmetic in fp16
@@ -624,23 +675,45 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
     });
 }
 
+// qc_check_three_of_degree for a row of deg blocks of profile PROFILE.
+template <unsigned G, unsigned PROFILE>
+__device__ __forceinline__ void qc_check_three_dispatch(unsigned deg,
+                                                        const uint2* row,
+                                                        uint32_t rs,
+                                                        uint32_t minus_zs,
+                                                        uint8_t* belief,
+                                                        const uint4 old_word,
+                                                        uint4* word,
+                                                        const check_three_minima& rule)
+{
+    qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
+        constexpr unsigned DEG = decltype(degree)::value;
+        qc_check_three_of_degree<G, DEG, qc_profile_limited_positions(PROFILE)>(
+            row, rs, minus_zs, belief, old_word, word, rule);
+    });
+}
+
 // The exclusive or of a check's bits' belief words (their signs: the
-// halves' top bits) for a row of deg blocks of profile PROFILE, its
+// halves' top bits; P = 1: 16-bit beliefs, bit 15) for a row of deg blocks
+// of profile PROFILE, its
 // addresses as qc_check_pair_dispatch makes them: the syndrome of the
 // kernels with checks unrolled by degree, an edge's qc_byte address, a load
 // and an exclusive or.
-template <unsigned PROFILE>
-__device__ __forceinline__ uint32_t qc_row_parity_dispatch(unsigned deg,
-                                                           const uint2* row,
-                                                           uint32_t rs,
-                                                           uint32_t minus_zs,
-                                                           const uint32_t* belief)
+template <unsigned PROFILE, unsigned P>
+__device__ __forceinline__ uint32_t qc_row_parity_dispatch(
+    unsigned deg, const uint2* row, uint32_t rs, uint32_t minus_zs, const uint8_t* belief)
 {
     return qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
         uint32_t parity = 0;
 #pragma unroll
-        for (unsigned k = 0; k < decltype(degree)::value; ++k)
-            parity ^= qc_word(belief, qc_byte(row[k], rs, minus_zs));
+        for (unsigned k = 0; k < decltype(degree)::value; ++k) {
+            const uint8_t* const at = belief + qc_byte(row[k], rs, minus_zs);
+            // a frame a lane: its 16-bit belief (the sign at bit 15)
+            if constexpr (P == 1)
+                parity ^= *reinterpret_cast<const uint16_t*>(at);
+            else
+                parity ^= *reinterpret_cast<const uint32_t*>(at);
+        }
         return parity;
     });
 }

@@ -139,8 +139,14 @@ __device__ void qc_iterate(const min_sum_params& p,
 // bytes, within the 16 bytes a check of qc_message_bytes). STRIDED (one
 // lane, Z above the block's threads T): thread t takes checks t, t + T, t +
 // 2T ... of a row; the word of its first read a row ahead, the others' where
-// they are updated.
-template <unsigned G, unsigned PROFILE, bool HALF, bool COMPACT, bool STRIDED>
+// they are updated. THREE: the three-smallest rule, a frame a lane (16-bit
+// beliefs, 16 bytes a check: qc_check_three_of_degree).
+template <unsigned G,
+          unsigned PROFILE,
+          bool HALF,
+          bool COMPACT,
+          bool STRIDED,
+          bool THREE = false>
 __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     const qc_records& rec,
                                                     uint8_t* beliefs,
@@ -150,16 +156,22 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     uint32_t keep)
 {
     static_assert(!STRIDED || G == 1, "strided: one lane a group");
+    static_assert(!THREE || (!HALF && !COMPACT && !STRIDED),
+                  "three-smallest: a frame a lane in integers, 16-byte words");
+    constexpr unsigned P = THREE ? 1 : 2;
     const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
     const bool mine = live && r < z, read = mine && !first;
     const uint32_t lane = r * G + f;
     // the bytes of a bit's belief words (qc_byte)
-    constexpr uint32_t S = qc_pair_bit_bytes<G>;
+    constexpr uint32_t S = qc_bit_bytes<G, P>;
     const uint32_t rs = r * S, minus_zs = *rec.minus_zs;
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
-    using A = std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>;
+    using A = std::conditional_t<
+        THREE,
+        fixed8_three_arith,
+        std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>>;
     const typename A::check_t rule = A::check(p);
     auto load = [&](const uint8_t* at, uint32_t bytes) {
         if (COMPACT && bytes == 8) {
@@ -204,15 +216,25 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                                       keep);
                 }
         } else if (mine) {
-            qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
-                                                              rec.row_blocks(now),
-                                                              rs,
-                                                              minus_zs,
-                                                              belief,
-                                                              old,
-                                                              here,
-                                                              rule,
-                                                              keep);
+            if constexpr (THREE)
+                qc_check_three_dispatch<G, PROFILE>(now.degree,
+                                                    rec.row_blocks(now),
+                                                    rs,
+                                                    minus_zs,
+                                                    beliefs + 2 * f,
+                                                    old,
+                                                    reinterpret_cast<uint4*>(here),
+                                                    rule);
+            else
+                qc_check_pair_dispatch<G, PROFILE, HALF, COMPACT>(now.degree,
+                                                                  rec.row_blocks(now),
+                                                                  rs,
+                                                                  minus_zs,
+                                                                  belief,
+                                                                  old,
+                                                                  here,
+                                                                  rule,
+                                                                  keep);
         }
     }
     __syncthreads();
@@ -246,14 +268,12 @@ __device__ __forceinline__ void qc_count_check_syndromes(const min_sum_graph& g,
     auto parity_of_row = [&](unsigned i) {
         uint32_t parity = 0;
         if constexpr (PROFILE != 0) {
-            static_assert(P == 2, "checks unrolled by degree take pair lanes");
             const qc_row_record row = rec.rows[i];
-            parity = qc_row_parity_dispatch<PROFILE>(
-                row.degree,
-                rec.row_blocks(row),
-                r * qc_pair_bit_bytes<G>,
-                *rec.minus_zs,
-                reinterpret_cast<const uint32_t*>(beliefs) + f);
+            parity = qc_row_parity_dispatch<PROFILE, P>(row.degree,
+                                                        rec.row_blocks(row),
+                                                        r * qc_bit_bytes<G, P>,
+                                                        *rec.minus_zs,
+                                                        beliefs + 2 * P * f);
         } else {
             for (uint32_t e = rec.row_offsets[i]; e < rec.row_offsets[i + 1]; ++e) {
                 const uint32_t at = qc_bit(rec.blocks[e], r, z) * G + f;
@@ -378,7 +398,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
         uint32_t keep = 0;
         const bool live_lane = lane_live<G, P>(k, team_frames, 0, f, keep);
         if constexpr (PROFILE != 0)
-            qc_iterate_unrolled<G, PROFILE, HALF, COMPACT, STRIDED>(
+            qc_iterate_unrolled<G, PROFILE, HALF, COMPACT, STRIDED, THREE>(
                 p, rec, shared, messages, it == 1, live_lane, keep);
         else
             qc_iterate<G, D, P, THREE>(
@@ -435,8 +455,8 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
     if constexpr (PROFILE != 0) {
         // the kernels with checks unrolled by degree: the rows and the
         // blocks scaled to bytes (qc_byte, S bytes a bit: pair words)
-        static_assert(P == 2, "checks unrolled by degree take pair lanes");
-        constexpr uint32_t S = qc_pair_bit_bytes<G>;
+        static_assert(P == 2 || THREE, "checks unrolled by degree take pair lanes");
+        constexpr uint32_t S = qc_bit_bytes<G, P>;
         const size_t at = qc_unrolled_records_offset(g.n, F, g.qc_rows, g.qc_entries);
         qc_row_record* const rows = reinterpret_cast<qc_row_record*>(shared + at);
         uint2* const scaled = reinterpret_cast<uint2*>(rows + g.qc_rows);
@@ -451,6 +471,7 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
             for (uint32_t i = 0; i < g.qc_rows; ++i) {
                 const uint32_t first = __ldg(g.qc_row_offsets + i);
                 const uint32_t degree = __ldg(g.qc_row_offsets + i + 1) - first;
+                // (three-smallest: 16 bytes a frame)
                 const uint32_t bytes =
                     COMPACT && degree <= min_sum_qc_compact_degree ? 8 : 16;
                 const bool barrier = i > 0 && ((g.qc_sync_rows >> i) & 1u);
@@ -505,7 +526,8 @@ template <unsigned G,
           unsigned BLOCKS,
           bool HALF = false,
           bool COMPACT = false,
-          bool STRIDED = false>
+          bool STRIDED = false,
+          bool THREE = false>
 __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     min_sum_quasi_cyclic_unrolled_kernel(const min_sum_params p)
 {
@@ -513,7 +535,7 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     __trap();
 #else
     constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
-    qc_decode_groups<G, D, 2, PROFILE, HALF, COMPACT, STRIDED>(p);
+    qc_decode_groups<G, D, THREE ? 1 : 2, PROFILE, HALF, COMPACT, STRIDED, THREE>(p);
 #endif
 }
 
@@ -603,6 +625,68 @@ const void* qc_strided_instance_of(unsigned profile)
     return nullptr;
 }
 
+// The three-smallest rule's unrolled instances (a frame a lane, integers).
+template <unsigned PROFILE>
+const void* qc_three_unrolled_instance(unsigned lanes)
+{
+    switch (lanes) {
+    case 1:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<1,
+                                                  PROFILE,
+                                                  2,
+                                                  false,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 2:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<2,
+                                                  PROFILE,
+                                                  2,
+                                                  false,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 4:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<4,
+                                                  PROFILE,
+                                                  2,
+                                                  false,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 8:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<8,
+                                                  PROFILE,
+                                                  2,
+                                                  false,
+                                                  false,
+                                                  false,
+                                                  true>);
+    }
+    return nullptr;
+}
+
+const void* qc_three_unrolled_instance_of(unsigned profile, unsigned lanes)
+{
+    switch (profile) {
+    case 1:
+        return qc_three_unrolled_instance<1>(lanes);
+    case 2:
+        return qc_three_unrolled_instance<2>(lanes);
+    case qc_profile_any16:
+        return qc_three_unrolled_instance<qc_profile_any16>(lanes);
+    case qc_profile_any20:
+        return qc_three_unrolled_instance<qc_profile_any20>(lanes);
+    case qc_profile_any24:
+        return qc_three_unrolled_instance<qc_profile_any24>(lanes);
+    }
+    return nullptr;
+}
+
 template <bool HALF, bool COMPACT = false>
 const void* qc_unrolled_instance_of(unsigned profile, unsigned lanes)
 {
@@ -638,6 +722,10 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
     if (key.family != min_sum_family::quasi_cyclic || !key.layered)
         return nullptr;
     if (key.qc_profile != 0) {
+        if (key.arithmetic == min_sum_arithmetic::fixed8_three)
+            return key.qc_strided || key.qc_compact
+                       ? nullptr
+                       : binary::qc_three_unrolled_instance_of(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
             return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_pairs && key.qc_strided)

@@ -120,16 +120,19 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
         k.arithmetic = v.wide_pairs ? M::fixed8_wide_pairs
                        : v.rule == binary_rule::fixed_three_smallest ? M::fixed8_three
                                                                      : M::fixed8;
-        if (v.rule == binary_rule::fixed_three_smallest && (v.pairs || v.qc_unrolled))
+        const bool three = v.rule == binary_rule::fixed_three_smallest;
+        if (three && (v.pairs || v.qc_half || v.qc_strided))
             throw std::invalid_argument(
                 "min_sum_kernel_of: the three-smallest rule takes the quasi-cyclic "
-                "family a frame a lane, checks in a loop (no pairs, not unrolled)");
+                "family a frame a lane in integers (no pairs, fp16 or strided "
+                "checks)");
         k.layered = true;
         k.records = R::graph;
         k.lanes = v.wide_pairs ? v.frames / 2 : v.frames;
         k.row_degree = (g.qc_max_row_degree + 7) / 8 * 8;
         if (v.qc_unrolled) {
-            if (!v.wide_pairs || g.qc_profile == 0 || k.lanes > min_sum_qc_unrolled_lanes)
+            if ((!v.wide_pairs && !three) || g.qc_profile == 0 ||
+                k.lanes > min_sum_qc_unrolled_lanes)
                 throw std::invalid_argument(
                     "min_sum_kernel_of: variant.qc_unrolled takes 16-bit pairs, a "
                     "graph with a qc_profile and at most " +

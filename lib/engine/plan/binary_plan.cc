@@ -367,6 +367,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // Two frames a lane in 16-bit integer pairs where the caller allows them
     // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
     // a check's addresses and instructions serve both.
+    const bool three = rule == binary_rule::fixed_three_smallest;
     if (choice.quasi_cyclic_compact > 2)
         throw std::invalid_argument(
             "min_sum_choose: choice.quasi_cyclic_compact=" +
@@ -377,12 +378,16 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     auto qc_variant = [&](unsigned lanes, unsigned per_lane, min_sum_variant& v) {
         // the kernels with checks unrolled by degree keep their rows and
         // scaled blocks beside the records
-        const bool unrolled = choice.quasi_cyclic_unrolled && per_lane == 2 &&
-                              g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes;
-        const size_t most = per_lane == 2 ? min_sum_qc_pair_threads : 1024;
+        // (the three-smallest rule: a frame a lane, in integers, a lane a
+        // check in blocks of up to min_sum_qc_pair_threads threads)
+        const bool unrolled =
+            choice.quasi_cyclic_unrolled && (per_lane == 2 || three) &&
+            g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes &&
+            (!three || size_t(lanes) * g.qc_z <= min_sum_qc_pair_threads);
+        const size_t most = per_lane == 2 || unrolled ? min_sum_qc_pair_threads : 1024;
         // a row's checks more than a block's threads: the strided kernel,
         // ceil(Z / most) checks a thread, in as few threads as that needs
-        const bool strided = unrolled && choice.quasi_cyclic_half &&
+        const bool strided = unrolled && !three && choice.quasi_cyclic_half &&
                              choice.quasi_cyclic_strided && lanes == 1 && g.qc_z > most &&
                              min_sum_qc_strided_profile(g.qc_profile);
         const unsigned frames = lanes * per_lane;
@@ -396,7 +401,7 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         v.quasi_cyclic = true;
         v.pairs = v.wide_pairs = per_lane == 2;
         v.qc_unrolled = unrolled;
-        v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half;
+        v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half && !three;
         v.qc_strided = strided;
         v.frames = frames;
         const size_t per_thread = strided ? (g.qc_z + most - 1) / most : 1;
@@ -450,7 +455,8 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         for (const unsigned per_lane : { allow_pairs ? 2u : 1u, 1u }) {
             if (lanes_valid && qc_variant(choice.lanes, per_lane, v))
                 return true;
-            if (choice.quasi_cyclic_unrolled && per_lane == 2 && g.qc_profile != 0) {
+            if (choice.quasi_cyclic_unrolled && (per_lane == 2 || three) &&
+                g.qc_profile != 0) {
                 // checks unrolled by degree: of the groups of up to
                 // min_sum_qc_unrolled_lanes lanes whose blocks have 2 warps
                 // or more, the smallest that keeps

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(b42631d22fb6eae80978623852fba378) */
+/* BINDTOOL_HEADER_FILE_HASH(0ab56e64936b55b047f4280e7cbbd7a7) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

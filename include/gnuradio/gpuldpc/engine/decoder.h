@@ -102,8 +102,7 @@ enum class min_sum_magnitude_rule {
     //! propagation at 10 iterations (docs/min_sum_correction.md). The CPU
     //! decoders run it, and the GPU decoder in the 8-bit rule, a frame a
     //! lane (not in the forms that take two frames a lane or compressed
-    //! messages, nor a quasi-cyclic code's kernel with checks unrolled by
-    //! row degree: slower than the default on the codes those serve).
+    //! messages: slower than the default on the codes those serve).
     three_smallest,
 };
 
