@@ -561,6 +561,14 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     BOOST_CHECK_EQUAL(k.qc_profile, 0u);
     BOOST_CHECK_EQUAL(k.row_degree, 8u);
     qc_first.quasi_cyclic_unrolled = true;
+    // Z = 64: groups of up to 6 lanes fit the unrolled blocks (4 chosen at
+    // most), never the loop kernel's larger groups
+    g.qc_z = 64;
+    g.n = 24 * 64;
+    g.checks = 12 * 64;
+    qc = kernels::min_sum_choose(g, true, three, h100);
+    BOOST_CHECK(qc.quasi_cyclic && qc.qc_unrolled);
+    BOOST_CHECK_LE(qc.frames * 64, kernels::min_sum_qc_pair_threads);
     g.qc_z = 512;
     g.n = 24 * 512;
     g.checks = 12 * 512;

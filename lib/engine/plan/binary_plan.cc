@@ -476,7 +476,9 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
                 bool found = false, best_roomy = false;
                 for (unsigned lanes = 1; lanes <= min_sum_qc_unrolled_lanes; lanes *= 2) {
                     min_sum_variant c{};
-                    if (!qc_variant(lanes, per_lane, c))
+                    // (three-smallest: groups whose checks exceed the unrolled
+                    // blocks' threads take the loop kernel, weighed below)
+                    if (!qc_variant(lanes, per_lane, c) || !c.qc_unrolled)
                         continue;
                     const bool roomy = c.threads >= qc_roomy_threads;
                     const size_t per_sm = min_sum_blocks_per_sm(c, sm, registers(c));
