@@ -24,6 +24,7 @@
 
 #include "binary/ldpc_min_sum.h"
 #include "binary/state_layout.h"
+#include "binary/three_smallest.h"
 #include <type_traits>
 #include <cstdint>
 
@@ -78,75 +79,6 @@ struct check_minima {
     __device__ __forceinline__ int32_t message(int32_t x, uint32_t) const
     {
         const int32_t mag = abs(x) == min1 ? mag2 : mag1;
-        const int32_t negative = (signs ^ x) >> 31; // 0 or -1
-        return (mag ^ negative) - negative;
-    }
-};
-
-// The 8-bit rule with the three smallest inputs combined (the CPU's
-// fixed_point_min_sum_rule under min_sum_magnitude_rule::three_smallest):
-// the three smallest input magnitudes, saturated to 127 as the CPU's inputs
-// are, so that of equal ones the first edge comes first on both, and the
-// edges they are on; at those edges the other two combined, elsewhere all
-// three (|a (+) b| = a + f(a + b) - f(b - a) for a <= b, at least 0, f the
-// CPU's table). Checks of 2 edges or fewer take min-sum's magnitudes; the
-// offset applies at checks of min_sum_three_smallest_offset_degree edges or
-// more. Edges are named as update_check names them (e: an edge id, or a
-// position in the check), in increasing order.
-struct check_three_minima {
-    int32_t min1 = 255, min2 = 255, min3 = 255;
-    uint32_t at1 = ~0u, at2 = ~0u, at3 = ~0u;
-    int32_t signs = 0; // sign bit: parity of the negative inputs
-    uint32_t degree = 0;
-    // the magnitudes out at at1, at2, at3 and elsewhere
-    int32_t mag1 = 0, mag2 = 0, mag3 = 0, mag_rest = 0;
-    fixed_point_rule rule;
-    const int8_t* f;
-
-    __device__ __forceinline__ void add(int32_t x, uint32_t e)
-    {
-        const int32_t a = min(abs(x), 127);
-        signs ^= x;
-        ++degree;
-        const bool below1 = a < min1, below2 = a < min2, below3 = a < min3;
-        min3 = below2 ? min2 : below3 ? a : min3;
-        at3 = below2 ? at2 : below3 ? e : at3;
-        min2 = below1 ? min1 : below2 ? a : min2;
-        at2 = below1 ? at1 : below2 ? e : at2;
-        min1 = below1 ? a : min1;
-        at1 = below1 ? e : at1;
-    }
-    __device__ __forceinline__ int32_t combined(int32_t a, int32_t b) const
-    {
-        return max(a + int32_t(__ldg(f + a + b)) - int32_t(__ldg(f + b - a)), 0);
-    }
-    __device__ __forceinline__ int32_t scaled(int32_t m, bool offset) const
-    {
-        return (max(m - (offset ? rule.offset_q : 0), 0) * rule.scale_q + 8) >> 4;
-    }
-    __device__ __forceinline__ void finish()
-    {
-        if (degree <= 2) {
-            mag1 = computed_once(scaled(min(min2, 127), false));
-            mag2 = mag3 = mag_rest = computed_once(scaled(min1, false));
-            return;
-        }
-        const bool offset = degree >= min_sum_three_smallest_offset_degree;
-        const int32_t first_two = combined(min1, min2);
-        mag1 = computed_once(scaled(combined(min2, min3), offset));
-        mag2 = computed_once(scaled(combined(min1, min3), offset));
-        mag3 = computed_once(scaled(first_two, offset));
-        // a pair's combination is at most its smaller magnitude: first_two
-        // <= min3
-        mag_rest = computed_once(scaled(combined(first_two, min3), offset));
-    }
-    // The message out on edge e whose input was x.
-    __device__ __forceinline__ int32_t message(int32_t x, uint32_t e) const
-    {
-        const int32_t mag = e == at1   ? mag1
-                            : e == at2 ? mag2
-                            : e == at3 ? mag3
-                                       : mag_rest;
         const int32_t negative = (signs ^ x) >> 31; // 0 or -1
         return (mag ^ negative) - negative;
     }
@@ -320,7 +252,8 @@ struct fixed8_three_arith : single_frame_lanes<int16_t, int8_t, int8_t, int32_t>
     __device__ static check_t check(const min_sum_params& p)
     {
         check_t c;
-        c.rule = fixed_point_rule{ p.scale_q, p.offset_q };
+        c.scale_q = p.scale_q;
+        c.offset_q = p.offset_q;
         c.f = p.combine_table;
         return c;
     }
