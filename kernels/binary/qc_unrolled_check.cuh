@@ -675,7 +675,10 @@ __device__ __forceinline__ void qc_check_pair_dispatch(unsigned deg,
     });
 }
 
-// qc_check_three_of_degree for a row of deg blocks of profile PROFILE.
+// qc_check_three_of_degree for a row of deg blocks of profile PROFILE,
+// every position's belief limited: the rule's ties go to the first position,
+// so the host keeps a row's blocks in the CPU's order of a check's edges
+// rather than the limited columns first.
 template <unsigned G, unsigned PROFILE>
 __device__ __forceinline__ void qc_check_three_dispatch(unsigned deg,
                                                         const uint2* row,
@@ -688,7 +691,7 @@ __device__ __forceinline__ void qc_check_three_dispatch(unsigned deg,
 {
     qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
         constexpr unsigned DEG = decltype(degree)::value;
-        qc_check_three_of_degree<G, DEG, qc_profile_limited_positions(PROFILE)>(
+        qc_check_three_of_degree<G, DEG, DEG>(
             row, rs, minus_zs, belief, old_word, word, rule);
     });
 }

@@ -308,11 +308,26 @@ private:
             degree = std::max(degree, row_offsets[i + 1] - row_offsets[i]);
         if (degree == 0 || degree > kernels::min_sum_qc_max_row_degree)
             return;
+        // The three-smallest rule gives ties to a check's first edges: its
+        // kernels read a row's blocks in column order, which is the CPU's
+        // order of a check's edges where those are in increasing bit order
+        // (else the family is not taken), and limit every belief
+        const bool in_order =
+            binary_rule_of(d_config) == kernels::binary_rule::fixed_three_smallest;
+        if (in_order)
+            for (unsigned ch = 0; ch < c.m(); ++ch)
+                for (uint32_t e = c.check_offsets()[ch] + 1;
+                     e < c.check_offsets()[ch + 1];
+                     ++e)
+                    if (c.edge_variable()[e] <= c.edge_variable()[e - 1])
+                        return;
         // columns whose beliefs may reach the 8-bit rule's limit first in
         // each row: the kernels with checks unrolled by row degree limit a
         // row's first positions only
-        const unsigned limited = kernels::min_sum_qc_limited_first(
-            row_offsets.data(), blocks.data(), base.rows);
+        const unsigned limited = in_order
+                                     ? 0u
+                                     : kernels::min_sum_qc_limited_first(
+                                           row_offsets.data(), blocks.data(), base.rows);
         d_qc_row_offsets = cuda::upload(row_offsets);
         d_qc_blocks = cuda::upload(blocks);
         auto& g = d_graph;
