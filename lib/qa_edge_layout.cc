@@ -522,13 +522,50 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_accumulator_equals_cpu)
     BOOST_CHECK_GT(at_three, 0u);
 }
 
+BOOST_AUTO_TEST_CASE(binary_three_smallest_steps)
+{
+    // The fp16 pairs compute the rule's f as three saturated steps
+    // (min_sum_three_smallest_steps): f(x) = the number of steps above x for
+    // every x of the CPU's table, at the llr_scales whose f(0) is 3 or less;
+    // larger scales (f(0) above 3) and tables that rise are refused.
+    for (const float llr_scale : { 1.0f, 2.0f, 3.0f, 4.0f, 4.3f }) {
+        const auto f = detail::two_smallest_table(llr_scale);
+        uint16_t steps[3] = { 7, 7, 7 };
+        BOOST_TEST_CONTEXT("llr_scale " << llr_scale)
+        {
+            BOOST_REQUIRE(
+                kernels::min_sum_three_smallest_steps(f.data(), f.size(), steps));
+            for (size_t x = 0; x < f.size(); ++x) {
+                int count = 0;
+                for (const uint16_t t : steps)
+                    count += x < t ? 1 : 0;
+                BOOST_REQUIRE_EQUAL(count, int(f[x]));
+            }
+        }
+    }
+    // llr_scale 4: f = 3, 2, 2, 2, 1 ... from x = 0, 1, 4, 9 on (docs)
+    const auto f4 = detail::two_smallest_table(4.0f);
+    uint16_t steps[3];
+    BOOST_REQUIRE(kernels::min_sum_three_smallest_steps(f4.data(), f4.size(), steps));
+    BOOST_CHECK_EQUAL(steps[0], 9u);
+    BOOST_CHECK_EQUAL(steps[1], 4u);
+    BOOST_CHECK_EQUAL(steps[2], 1u);
+    const auto f8 = detail::two_smallest_table(8.0f);
+    BOOST_CHECK(!kernels::min_sum_three_smallest_steps(f8.data(), f8.size(), steps));
+    const int8_t rising[4] = { 1, 2, 0, 0 };
+    BOOST_CHECK(!kernels::min_sum_three_smallest_steps(rising, 4, steps));
+    BOOST_CHECK(!kernels::min_sum_three_smallest_steps(nullptr, 4, steps));
+}
+
 BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
 {
     // The three-smallest rule in 8 bits: a frame a lane, a byte a message,
-    // on chip, split or global as the 8-bit rule's codes are, never in
-    // pairs, compressed or in the quasi-cyclic family; its own kernels
-    // (min_sum_arithmetic::fixed8_three), limited where bits reach the
-    // layered beliefs' limit.
+    // on chip, split or global as the 8-bit rule's codes are, never
+    // compressed; its own kernels (min_sum_arithmetic::fixed8_three), limited
+    // where bits reach the layered beliefs' limit; in the quasi-cyclic family
+    // with checks unrolled, two frames a lane in fp16 pairs where rows have
+    // up to 20 blocks and the table of f is three steps
+    // (min_sum_arithmetic::fixed8_three_pairs).
     using kernels::binary_rule;
     using kernels::min_sum_arithmetic;
     using kernels::min_sum_family;
@@ -607,16 +644,60 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     const auto fixed_qc =
         kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, qc_first);
     BOOST_CHECK(fixed_qc.quasi_cyclic && fixed_qc.pairs && fixed_qc.qc_unrolled);
+    // three-smallest: checks unrolled in fp16 pairs, 16 bytes a pair a check,
+    // never compact words
+    qc_first.quasi_cyclic_compact = 2;
     auto qc = kernels::min_sum_choose(g, true, three, qc_first);
-    BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.wide_pairs && qc.qc_unrolled &&
-                !qc.qc_half && !qc.qc_compact && !qc.qc_strided);
+    BOOST_CHECK(qc.quasi_cyclic && qc.pairs && qc.wide_pairs && qc.qc_unrolled &&
+                qc.qc_half && !qc.qc_compact && !qc.qc_strided);
+    BOOST_CHECK_EQUAL(qc.frames % 2, 0u);
     BOOST_CHECK_LE(qc.threads, kernels::min_sum_qc_pair_threads);
     BOOST_CHECK_EQUAL(qc.message_bytes,
-                      kernels::binary::align_up(16u * 12 * 81 * qc.frames, 256));
+                      kernels::binary::align_up(8u * 12 * 81 * qc.frames, 256));
     k = kernels::min_sum_kernel_of(g, qc, true);
     BOOST_CHECK(k.family == min_sum_family::quasi_cyclic);
-    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+    BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three_pairs);
     BOOST_CHECK_EQUAL(k.qc_profile, 3u);
+    BOOST_CHECK_EQUAL(k.lanes, qc.frames / 2);
+    {
+        // (a layered graph has runs; the shape's records are not read)
+        auto with_runs = g;
+        with_runs.run_checks = &offsets;
+        with_runs.run_offsets = &offsets;
+        BOOST_CHECK_NO_THROW(kernels::min_sum_check_variant(with_runs, qc, true));
+    }
+    BOOST_CHECK(kernels::min_sum_describe(qc, false).find(
+                    "three smallest combined, quasi-cyclic") != std::string::npos);
+    BOOST_CHECK(kernels::min_sum_describe(qc, false).find(
+                    "two frames a lane in fp16 pairs") != std::string::npos);
+    // compact words or strided checks have no such kernel
+    auto bad = qc;
+    bad.qc_compact = true;
+    BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, bad, true), std::invalid_argument);
+    bad = qc;
+    bad.qc_half = false;
+    BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, bad, true), std::invalid_argument);
+    // rows of more than 20 blocks (any24), or a table of more steps
+    // (three_smallest_pairs cleared), or fp16 off: a frame a lane in
+    // integers, 16 bytes a frame a check
+    for (int off = 0; off < 3; ++off) {
+        kernels::min_sum_choice c = qc_first;
+        g.qc_profile = off == 0 ? 5 : 3;
+        c.three_smallest_pairs = off != 1;
+        c.quasi_cyclic_half = off != 2;
+        qc = kernels::min_sum_choose(g, true, three, c);
+        BOOST_CHECK(qc.quasi_cyclic && !qc.pairs && !qc.wide_pairs && qc.qc_unrolled &&
+                    !qc.qc_half && !qc.qc_compact && !qc.qc_strided);
+        BOOST_CHECK_LE(qc.threads, kernels::min_sum_qc_pair_threads);
+        BOOST_CHECK_EQUAL(qc.message_bytes,
+                          kernels::binary::align_up(16u * 12 * 81 * qc.frames, 256));
+        k = kernels::min_sum_kernel_of(g, qc, true);
+        BOOST_CHECK(k.family == min_sum_family::quasi_cyclic);
+        BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three);
+        BOOST_CHECK_EQUAL(k.qc_profile, g.qc_profile);
+    }
+    g.qc_profile = 3;
+    qc_first.quasi_cyclic_compact = 1;
     // the kernel with a check's positions in a loop where unrolling is off,
     // and at lifting sizes above the unrolled blocks' threads
     qc_first.quasi_cyclic_unrolled = false;
@@ -628,20 +709,24 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     BOOST_CHECK_EQUAL(k.row_degree, 8u);
     qc_first.quasi_cyclic_unrolled = true;
     // Z = 64: groups of up to 6 lanes fit the unrolled blocks (4 chosen at
-    // most), never the loop kernel's larger groups
+    // most), never the loop kernel's larger groups; in pairs as well
     g.qc_z = 64;
     g.n = 24 * 64;
     g.checks = 12 * 64;
     qc = kernels::min_sum_choose(g, true, three, h100);
-    BOOST_CHECK(qc.quasi_cyclic && qc.qc_unrolled);
+    BOOST_CHECK(qc.quasi_cyclic && qc.qc_unrolled && !qc.pairs);
     BOOST_CHECK_LE(qc.frames * 64, kernels::min_sum_qc_pair_threads);
+    qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.quasi_cyclic && qc.qc_unrolled && qc.qc_half);
+    BOOST_CHECK_LE(qc.frames / 2 * 64, kernels::min_sum_qc_pair_threads);
     g.qc_z = 512;
     g.n = 24 * 512;
     g.checks = 12 * 512;
     qc = kernels::min_sum_choose(g, true, three, qc_first);
-    BOOST_CHECK(qc.quasi_cyclic && !qc.qc_unrolled && !qc.qc_strided);
+    BOOST_CHECK(qc.quasi_cyclic && !qc.qc_unrolled && !qc.qc_strided && !qc.pairs);
     BOOST_CHECK_EQUAL(qc.threads, 512u);
-    // pairs or compressed messages have no three-smallest kernel
+    // pairs outside the quasi-cyclic family or compressed messages have no
+    // three-smallest kernel
     v.pairs = true;
     BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, v, true), std::invalid_argument);
 }

@@ -47,8 +47,9 @@ using qa::small;
 // iterations, frames that converge at different iterations) and noiseless
 // frames (codewords at once: 0 iterations), both schedules, with and without
 // early termination, float and 8-bit input; \p magnitude: the check rule
-// (three-smallest: a frame a lane only, with its automatic correction and
-// with \p correction, where set, as scale and offset).
+// (three-smallest: a frame a lane with its automatic correction, and pairs
+// allowed, fp16 pairs where the quasi-cyclic kernel with checks unrolled takes
+// the code, with \p correction, where set, as scale and offset).
 void check_code(ldpc_code::sptr code,
                 double ebn0_db,
                 size_t noisy_frames,
@@ -75,13 +76,10 @@ void check_code(ldpc_code::sptr code,
     for (bool pairs : { false, true })
         for (auto sched : { decoder_schedule::flooding, decoder_schedule::layered })
             for (bool et : { true, false }) {
-                // three-smallest: pairs make no difference; the given
-                // correction instead
-                const bool corrected = three && pairs;
-                if (corrected && correction.first == 0.0f)
-                    continue;
+                // three-smallest: with pairs the given correction, where set
+                const bool corrected = three && pairs && correction.first != 0.0f;
                 auto cfg = fixed_point(sched, et ? 30 : 12, et);
-                cfg.gpu.pairs = pairs && !three;
+                cfg.gpu.pairs = pairs;
                 cfg.min_sum_magnitude = magnitude;
                 if (corrected) {
                     cfg.min_sum_scale = correction.first;

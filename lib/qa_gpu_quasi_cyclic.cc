@@ -196,6 +196,8 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
     }
     const bool chosen = base_tuning().on_chip && base_tuning().quasi_cyclic;
     uint32_t seed = 40;
+    // codes the three-smallest rule decoded in fp16 pairs
+    size_t three_in_pairs = 0;
     for (const auto& c : cases) {
         // a base matrix that the kernel with checks unrolled by row degree
         // takes (Z > 24, rows of up to 24 blocks or 5G NR's)
@@ -219,7 +221,7 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
                 std::isfinite(batch.llr[i])
                     ? std::clamp(std::nearbyint(batch.llr[i] * 4.0f), -128.0f, 127.0f)
                     : 0.0f);
-        for (int variant = 0; variant < 8; ++variant) {
+        for (int variant = 0; variant < 9; ++variant) {
             // early termination, a frame a lane and (sm_90) pairs; no early
             // termination in pairs; early termination in pairs with the kernel
             // that loops over a check's positions, and with the one with
@@ -227,11 +229,13 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             // than fp16 (where the unrolled one in fp16 would be chosen); in
             // fp16 with 16-byte message words only, and with compact words
             // wherever rows allow them (rows of up to 12 blocks); the
-            // three-smallest rule (a frame a lane, the loop kernel)
-            const bool et = variant != 2, pairs = variant > 0 && variant < 7,
+            // three-smallest rule a frame a lane, and where pairs are allowed
+            // (fp16 pairs with checks unrolled, rows of up to 20 blocks)
+            const bool et = variant != 2,
+                       pairs = (variant > 0 && variant < 7) || variant == 8,
                        loop = variant == 3, integer = variant == 4,
                        wide_words = variant == 5, compact = variant == 6,
-                       three = variant == 7;
+                       three = variant >= 7;
             if ((loop || integer || wide_words || compact) && !unrollable)
                 continue;
             auto cfg = fixed_point(decoder_schedule::layered, et ? 25 : 8, et);
@@ -264,14 +268,23 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             // NR's rows, or rows of up to 24 blocks): checks unrolled by row
             // degree; the loop kernel where turned off
             const std::string& kv = gpu->kernel_variant();
-            // three-smallest: a frame a lane; checks unrolled by row degree
-            // (sm_90) where a row's checks fit the unrolled blocks' 384
-            // threads, else in a loop
+            // three-smallest: checks unrolled by row degree (sm_90) where a
+            // row's checks fit the unrolled blocks' 384 threads, else in a
+            // loop; unrolled in fp16 pairs where pairs are allowed and rows
+            // have up to 20 blocks, else a frame a lane
             if (three) {
-                BOOST_CHECK_MESSAGE(kv.find("three smallest") != std::string::npos &&
-                                        kv.find("a frame a lane") != std::string::npos,
-                                    what << " takes " << kv);
                 const bool unrolled = kv.find("checks unrolled") != std::string::npos;
+                const bool in_pairs =
+                    kv.find("two frames a lane in fp16 pairs") != std::string::npos;
+                BOOST_CHECK_MESSAGE(
+                    kv.find("three smallest") != std::string::npos &&
+                        (in_pairs || kv.find("a frame a lane") != std::string::npos),
+                    what << " takes " << kv);
+                if (in_pairs) {
+                    BOOST_CHECK_MESSAGE(pairs && unrolled && most_blocks <= 20,
+                                        what << " takes " << kv);
+                    ++three_in_pairs;
+                }
                 if (unrolled)
                     BOOST_CHECK_LE(base.z, 384u);
                 if (chosen && unrollable && base.z <= 384 && base_tuning().lanes == 0 &&
@@ -328,4 +341,9 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_quasi_cyclic_equals_cpu,
             BOOST_TEST_MESSAGE("  " << failed << " of " << frames << " frames failed");
         }
     }
+    // the three-smallest rule took its fp16 pairs (5G NR, Wi-Fi, WiMAX at Z
+    // above 24) wherever the default tuning allows them
+    if (chosen && compute_major() >= 9 && base_tuning().quasi_cyclic_unrolled &&
+        base_tuning().quasi_cyclic_half && base_tuning().lanes == 0)
+        BOOST_CHECK_GT(three_in_pairs, 0u);
 }

@@ -39,6 +39,10 @@ struct min_sum_params {
     //! CPU reference's table, two_smallest_table() of
     //! lib/engine/fixed_point_rule.h); others null
     const int8_t* combine_table;
+    //! fixed_three_smallest in fp16 pairs (min_sum_arithmetic::
+    //! fixed8_three_pairs): the table as steps, f(x) the number of j with x <
+    //! combine_steps[j] (min_sum_three_smallest_steps)
+    uint16_t combine_steps[3];
     float min_sum_scale, min_sum_offset; //!< float_min_sum
     float int8_step; //!< float rules: an 8-bit input value is this much LLR
     //! 8-bit input: values beyond int8_limit (64 * llr_scale, the float

@@ -253,6 +253,32 @@ struct fixed8_pair_arith : two_frame_lanes {
     }
 };
 
+// The three-smallest rule (binary_rule::fixed_three_smallest) two frames a
+// lane in fp16 pairs, where the quasi-cyclic kernel with checks unrolled by
+// degree takes it (qc_check_half_three_of_degree): the rule's constants as
+// pairs. The table of f is a step function of at most three steps
+// (min_sum_three_smallest_steps): f(x) = sat(t0 - x) + sat(t1 - x) + sat(t2 -
+// x) for whole x >= 0, three subtractions saturated to [0, 1] on the FMA
+// pipe instead of two table reads a combination.
+struct half_three_rule {
+    uint32_t scale, offset; // scale_q, offset_q
+    uint32_t step[3];       // min_sum_params::combine_steps
+};
+
+struct fixed8_half_three_arith : fixed8_pair_arith {
+    using check_t = half_three_rule;
+    static constexpr binary_rule rule = binary_rule::fixed_three_smallest;
+    __device__ static check_t check(const min_sum_params& p)
+    {
+        check_t c;
+        c.scale = pair_of(float(p.scale_q));
+        c.offset = pair_of(float(p.offset_q));
+        for (unsigned j = 0; j < 3; ++j)
+            c.step[j] = pair_of(float(p.combine_steps[j]));
+        return c;
+    }
+};
+
 // The 8-bit rule for two frames a lane in 16-bit integer pairs, where fp16
 // pairs are not taken (bits of degree above 14: 5G NR's beliefs reach
 // the layered limit of 1920, 127 x 31 flooding). A half holds any value of the rule

@@ -246,8 +246,9 @@ enum class binary_rule : uint8_t {
     float_sum_product, //!< fp32, the tanh rule in the phi form
     //! fixed_min_sum's arithmetic with the three smallest inputs combined
     //! (min_sum_magnitude_rule::three_smallest): a frame a lane, a byte a
-    //! message (the quasi-cyclic family: 16 bytes a check), no pairs or
-    //! compressed messages
+    //! message (the quasi-cyclic family: 16 bytes a check), no compressed
+    //! messages; two frames a lane in fp16 pairs only in the quasi-cyclic
+    //! kernel with checks unrolled by degree (16 bytes a pair a check)
     fixed_three_smallest,
 };
 
@@ -285,8 +286,9 @@ struct min_sum_variant {
     //! the check messages (8 bytes a frame a check) in params::workspace,
     //! message_bytes a block, blocks blocks at most
     bool quasi_cyclic;
-    //! with quasi_cyclic, 16-bit pairs (fixed_three_smallest: a frame a lane,
-    //! a row's checks within min_sum_qc_pair_threads threads) and a graph
+    //! with quasi_cyclic, 16-bit pairs (fixed_three_smallest: fp16 pairs or a
+    //! frame a lane, a row's checks within min_sum_qc_pair_threads threads)
+    //! and a graph
     //! with a qc_profile, at most min_sum_qc_unrolled_lanes lanes: the
     //! kernel with a check's positions unrolled for its row's degree (an
     //! instance of the check for each degree the profile has; addresses
@@ -295,6 +297,9 @@ struct min_sum_variant {
     bool qc_unrolled;
     //! with qc_unrolled: the check arithmetic in fp16 pairs (the 8-bit
     //! rule's values, all within +-2047, exact), else 16-bit integer pairs
+    //! (fixed_three_smallest: fp16 pairs, or a frame a lane in integers;
+    //! pairs for profiles of rows of up to min_sum_qc_three_pair_degree
+    //! blocks, where min_sum_choice::three_smallest_pairs)
     bool qc_half;
     //! with qc_half: rows of up to min_sum_qc_compact_degree blocks keep a
     //! check's messages in 8 bytes a pair (signs, the position of each
@@ -358,6 +363,10 @@ struct min_sum_choice {
     //! with quasi_cyclic_unrolled: its check arithmetic in fp16 pairs
     //! (min_sum_variant::qc_half)
     bool quasi_cyclic_half = true;
+    //! with quasi_cyclic_half, the three-smallest rule in fp16 pairs (callers
+    //! MUST clear it where the rule's table of f is not min_sum_three_smallest_steps()
+    //! steps)
+    bool three_smallest_pairs = true;
     //! with quasi_cyclic_half: compact message words
     //! (min_sum_variant::qc_compact): 0 never, 1 where the 16-byte words of
     //! the resident blocks would outgrow l2_bytes and base rows average
@@ -430,6 +439,21 @@ GPULDPC_PLAN_API min_sum_variant min_sum_choose(const min_sum_graph& g,
                                                 bool layered,
                                                 binary_rule rule,
                                                 const min_sum_choice& choice);
+
+//! The three-smallest rule in fp16 pairs (min_sum_variant::qc_half): base
+//! rows of up to this many blocks (the positions a check's word holds).
+constexpr unsigned min_sum_qc_three_pair_degree = 20;
+
+/*!
+ * The three-smallest rule's table of f (\p f[x] for x = 0 .. \p count - 1,
+ * two_smallest_table() of the CPU reference) as three steps, which the fp16
+ * pairs compute instead of reading the table: true, and steps[j] the number
+ * of x with f[x] > j, where f is non-increasing from at most 3 down to 0 or
+ * more (f[x] is then the number of j with x < steps[j]; llr_scale 4 gives
+ * 1, 4, 9); false otherwise (llr_scale 8: f[0] = 6).
+ */
+GPULDPC_PLAN_API bool
+min_sum_three_smallest_steps(const int8_t* f, size_t count, uint16_t steps[3]);
 
 //! The quasi-cyclic family: threads a block the choice of a group aims at.
 constexpr unsigned min_sum_qc_threads = 256;
@@ -543,6 +567,7 @@ enum class min_sum_arithmetic : uint8_t {
     fixed8_pairs_compressed, //!< fixed8_pairs, compressed check messages
     fixed8_wide_pairs,       //!< 8-bit rule, 16-bit integer pairs
     fixed8_three,            //!< fixed_three_smallest, a frame a lane
+    fixed8_three_pairs,      //!< fixed_three_smallest, fp16 pairs
     float_min_sum,           //!< fp32 min-sum
     float_sum_product,       //!< fp32 sum-product
 };

@@ -140,7 +140,8 @@ __device__ void qc_iterate(const min_sum_params& p,
 // lane, Z above the block's threads T): thread t takes checks t, t + T, t +
 // 2T ... of a row; the word of its first read a row ahead, the others' where
 // they are updated. THREE: the three-smallest rule, a frame a lane (16-bit
-// beliefs, 16 bytes a check: qc_check_three_of_degree).
+// beliefs, 16 bytes a check: qc_check_three_of_degree), or with HALF two in
+// fp16 pairs (16 bytes a pair: qc_check_half_three_of_degree).
 template <unsigned G,
           unsigned PROFILE,
           bool HALF,
@@ -156,9 +157,9 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                     uint32_t keep)
 {
     static_assert(!STRIDED || G == 1, "strided: one lane a group");
-    static_assert(!THREE || (!HALF && !COMPACT && !STRIDED),
-                  "three-smallest: a frame a lane in integers, 16-byte words");
-    constexpr unsigned P = THREE ? 1 : 2;
+    static_assert(!THREE || (!COMPACT && !STRIDED),
+                  "three-smallest: 16-byte words, a check a thread");
+    constexpr unsigned P = THREE && !HALF ? 1 : 2;
     const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
@@ -170,7 +171,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     uint32_t* const belief = reinterpret_cast<uint32_t*>(beliefs) + f;
     using A = std::conditional_t<
         THREE,
-        fixed8_three_arith,
+        std::conditional_t<HALF, fixed8_half_three_arith, fixed8_three_arith>,
         std::conditional_t<HALF, fixed8_pair_arith, fixed8_wide_pair_arith>>;
     const typename A::check_t rule = A::check(p);
     auto load = [&](const uint8_t* at, uint32_t bytes) {
@@ -216,7 +217,17 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                                       keep);
                 }
         } else if (mine) {
-            if constexpr (THREE)
+            if constexpr (THREE && HALF)
+                qc_check_half_three_dispatch<G, PROFILE>(now.degree,
+                                                         rec.row_blocks(now),
+                                                         rs,
+                                                         minus_zs,
+                                                         belief,
+                                                         old,
+                                                         reinterpret_cast<uint4*>(here),
+                                                         rule,
+                                                         keep);
+            else if constexpr (THREE)
                 qc_check_three_dispatch<G, PROFILE>(now.degree,
                                                     rec.row_blocks(now),
                                                     rs,
@@ -371,7 +382,7 @@ __device__ __forceinline__ void qc_decode(const min_sum_params& p,
 {
     using A = std::conditional_t<
         THREE,
-        fixed8_three_arith,
+        std::conditional_t<HALF, fixed8_half_three_arith, fixed8_three_arith>,
         std::conditional_t<
             P == 1,
             fixed8_arith,
@@ -535,7 +546,14 @@ __global__ void __launch_bounds__(min_sum_qc_pair_threads, BLOCKS)
     __trap();
 #else
     constexpr unsigned D = (qc_profile_max_degree(PROFILE) + 7) / 8 * 8;
-    qc_decode_groups<G, D, THREE ? 1 : 2, PROFILE, HALF, COMPACT, STRIDED, THREE>(p);
+    qc_decode_groups<G,
+                     D,
+                     THREE && !HALF ? 1 : 2,
+                     PROFILE,
+                     HALF,
+                     COMPACT,
+                     STRIDED,
+                     THREE>(p);
 #endif
 }
 
@@ -670,6 +688,69 @@ const void* qc_three_unrolled_instance(unsigned lanes)
     return nullptr;
 }
 
+// The three-smallest rule's unrolled instances in fp16 pairs: profiles of
+// rows of up to qc_half_three_max_degree blocks.
+template <unsigned PROFILE>
+const void* qc_three_half_instance(unsigned lanes)
+{
+    static_assert(qc_profile_max_degree(PROFILE) <= qc_half_three_max_degree,
+                  "rows of a word's positions");
+    switch (lanes) {
+    case 1:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<1,
+                                                  PROFILE,
+                                                  2,
+                                                  true,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 2:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<2,
+                                                  PROFILE,
+                                                  2,
+                                                  true,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 4:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<4,
+                                                  PROFILE,
+                                                  2,
+                                                  true,
+                                                  false,
+                                                  false,
+                                                  true>);
+    case 8:
+        return reinterpret_cast<const void*>(
+            &min_sum_quasi_cyclic_unrolled_kernel<8,
+                                                  PROFILE,
+                                                  2,
+                                                  true,
+                                                  false,
+                                                  false,
+                                                  true>);
+    }
+    return nullptr;
+}
+
+const void* qc_three_half_instance_of(unsigned profile, unsigned lanes)
+{
+    switch (profile) {
+    case 1:
+        return qc_three_half_instance<1>(lanes);
+    case 2:
+        return qc_three_half_instance<2>(lanes);
+    case qc_profile_any16:
+        return qc_three_half_instance<qc_profile_any16>(lanes);
+    case qc_profile_any20:
+        return qc_three_half_instance<qc_profile_any20>(lanes);
+    }
+    return nullptr;
+}
+
 const void* qc_three_unrolled_instance_of(unsigned profile, unsigned lanes)
 {
     switch (profile) {
@@ -726,6 +807,10 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
             return key.qc_strided || key.qc_compact
                        ? nullptr
                        : binary::qc_three_unrolled_instance_of(key.qc_profile, key.lanes);
+        if (key.arithmetic == min_sum_arithmetic::fixed8_three_pairs)
+            return key.qc_strided || key.qc_compact
+                       ? nullptr
+                       : binary::qc_three_half_instance_of(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
             return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_pairs && key.qc_strided)

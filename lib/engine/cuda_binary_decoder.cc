@@ -405,6 +405,14 @@ private:
                                        choice.wide_pairs &&
                                        kernels::min_sum_qc_unrolled_built();
         choice.quasi_cyclic_half = tuning.quasi_cyclic_half;
+        // the three-smallest rule in fp16 pairs where its table of f is three
+        // steps or fewer (llr_scale 4 and below)
+        {
+            const auto f = two_smallest_table(d_config.llr_scale);
+            uint16_t steps[3];
+            choice.three_smallest_pairs =
+                kernels::min_sum_three_smallest_steps(f.data(), f.size(), steps);
+        }
         choice.quasi_cyclic_compact = tuning.quasi_cyclic_compact;
         choice.quasi_cyclic_strided = tuning.quasi_cyclic_strided;
         choice.l2_bytes = size_t(std::max(prop.l2CacheSize, 0));
@@ -489,6 +497,9 @@ private:
             const auto f = two_smallest_table(d_config.llr_scale);
             d_combine_table = cuda::upload(std::vector<int8_t>(f.begin(), f.end()));
             p.combine_table = d_combine_table.data();
+            uint16_t steps[3] = { 0, 0, 0 };
+            kernels::min_sum_three_smallest_steps(f.data(), f.size(), steps);
+            std::copy(steps, steps + 3, p.combine_steps);
         }
         p.min_sum_scale = d_config.min_sum_scale;
         p.min_sum_offset = d_config.min_sum_offset;

@@ -11,6 +11,7 @@
 // build.
 
 #include "binary/plan.h"
+#include "binary/qc_profiles.h"
 #include "binary/state_layout.h"
 #include <stdexcept>
 #include <string>
@@ -88,9 +89,13 @@ void min_sum_check_variant(const min_sum_graph& g, const min_sum_variant& v, boo
     if (v.compressed && !min_sum_compressed_usable(g, layered, v.rule))
         throw std::invalid_argument("min_sum_check_variant: variant.compressed takes the "
                                     "8-bit rule, layered, with compact check records");
-    if (v.wide_pairs && (!v.pairs || v.rule != binary_rule::fixed_min_sum))
+    // (the three-smallest rule's pairs: fp16, checks unrolled)
+    if (v.wide_pairs && (!v.pairs || !(v.rule == binary_rule::fixed_min_sum ||
+                                       (v.rule == binary_rule::fixed_three_smallest &&
+                                        v.quasi_cyclic && v.qc_half))))
         throw std::invalid_argument(
-            "min_sum_check_variant: variant.wide_pairs takes pairs and the 8-bit rule");
+            "min_sum_check_variant: variant.wide_pairs takes pairs and the 8-bit rule "
+            "(the three-smallest rule: fp16 pairs in the quasi-cyclic family, qc_half)");
     if (v.pairs && !v.wide_pairs && !min_sum_pairs_exact(g, v.rule))
         throw std::invalid_argument(
             "min_sum_check_variant: variant.pairs (fp16) takes the 8-bit rule, and bits "
@@ -121,11 +126,16 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
                        : v.rule == binary_rule::fixed_three_smallest ? M::fixed8_three
                                                                      : M::fixed8;
         const bool three = v.rule == binary_rule::fixed_three_smallest;
-        if (three && (v.pairs || v.qc_half || v.qc_strided))
+        if (three && (v.qc_strided || v.qc_compact || v.pairs != v.qc_half ||
+                      (v.pairs && (!v.qc_unrolled || g.qc_profile == 0 ||
+                                   binary::qc_profile_max_degree(g.qc_profile) >
+                                       min_sum_qc_three_pair_degree))))
             throw std::invalid_argument(
                 "min_sum_kernel_of: the three-smallest rule takes the quasi-cyclic "
-                "family a frame a lane in integers (no pairs, fp16 or strided "
-                "checks)");
+                "family a frame a lane in integers, or with checks unrolled in fp16 "
+                "pairs for rows of up to " +
+                std::to_string(min_sum_qc_three_pair_degree) +
+                " blocks (no strided checks or compact words)");
         k.layered = true;
         k.records = R::graph;
         k.lanes = v.wide_pairs ? v.frames / 2 : v.frames;
@@ -139,7 +149,7 @@ min_sum_kernel_of(const min_sum_graph& g, const min_sum_variant& v, bool layered
                     std::to_string(min_sum_qc_unrolled_lanes) + " lanes");
             k.qc_profile = g.qc_profile;
             if (v.qc_half)
-                k.arithmetic = M::fixed8_pairs;
+                k.arithmetic = three ? M::fixed8_three_pairs : M::fixed8_pairs;
             k.qc_compact = v.qc_compact;
             k.qc_strided = v.qc_strided;
         } else if (v.qc_half || v.qc_strided) {

@@ -31,6 +31,22 @@ static_assert(min_sum_three_smallest_offset_degree ==
                   detail::three_smallest_offset_degree,
               "the CPU reference and the GPU decoder offset the same checks");
 
+bool min_sum_three_smallest_steps(const int8_t* f, size_t count, uint16_t steps[3])
+{
+    if (f == nullptr || count == 0 || count > 0xffff || f[0] > 3)
+        return false;
+    for (size_t x = 0; x < count; ++x)
+        if (f[x] < 0 || (x > 0 && f[x] > f[x - 1]))
+            return false;
+    for (int j = 0; j < 3; ++j) {
+        size_t above = 0;
+        while (above < count && f[above] > j)
+            ++above;
+        steps[j] = uint16_t(above);
+    }
+    return true;
+}
+
 using binary::align_up;
 using binary::block_kernel_registers;
 using binary::counter_bytes;
@@ -368,6 +384,12 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     // (choice.wide_pairs: native s16x2 instructions) and their beliefs fit:
     // a check's addresses and instructions serve both.
     const bool three = rule == binary_rule::fixed_three_smallest;
+    // the three-smallest rule in fp16 pairs: checks unrolled, rows whose
+    // positions its word holds
+    const bool three_pairs =
+        three && choice.quasi_cyclic_unrolled && choice.quasi_cyclic_half &&
+        choice.three_smallest_pairs && g.qc_profile != 0 &&
+        binary::qc_profile_max_degree(g.qc_profile) <= min_sum_qc_three_pair_degree;
     if (choice.quasi_cyclic_compact > 2)
         throw std::invalid_argument(
             "min_sum_choose: choice.quasi_cyclic_compact=" +
@@ -378,12 +400,15 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
     auto qc_variant = [&](unsigned lanes, unsigned per_lane, min_sum_variant& v) {
         // the kernels with checks unrolled by degree keep their rows and
         // scaled blocks beside the records
-        // (the three-smallest rule: a frame a lane, in integers, a lane a
-        // check in blocks of up to min_sum_qc_pair_threads threads)
+        // (the three-smallest rule: in fp16 pairs or a frame a lane in
+        // integers, a lane a check in blocks of up to
+        // min_sum_qc_pair_threads threads; its pairs only so)
         const bool unrolled =
             choice.quasi_cyclic_unrolled && (per_lane == 2 || three) &&
             g.qc_profile != 0 && lanes <= min_sum_qc_unrolled_lanes &&
             (!three || size_t(lanes) * g.qc_z <= min_sum_qc_pair_threads);
+        if (three && per_lane == 2 && !(unrolled && three_pairs))
+            return false;
         const size_t most = per_lane == 2 || unrolled ? min_sum_qc_pair_threads : 1024;
         // a row's checks more than a block's threads: the strided kernel,
         // ceil(Z / most) checks a thread, in as few threads as that needs
@@ -401,18 +426,16 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         v.quasi_cyclic = true;
         v.pairs = v.wide_pairs = per_lane == 2;
         v.qc_unrolled = unrolled;
-        v.qc_half = v.qc_unrolled && choice.quasi_cyclic_half && !three;
+        v.qc_half =
+            v.qc_unrolled && choice.quasi_cyclic_half && (!three || per_lane == 2);
         v.qc_strided = strided;
         v.frames = frames;
         const size_t per_thread = strided ? (g.qc_z + most - 1) / most : 1;
         v.threads = unsigned(
             align_up((size_t(lanes) * g.qc_z + per_thread - 1) / per_thread, 32));
         v.shared_bytes = shared;
-        v.message_bytes =
-            binary::qc_message_bytes(g.qc_rows,
-                                     g.qc_z,
-                                     frames,
-                                     rule == binary_rule::fixed_three_smallest ? 16 : 8);
+        v.message_bytes = binary::qc_message_bytes(
+            g.qc_rows, g.qc_z, frames, three && per_lane == 1 ? 16 : 8);
         v.state_bytes = v.shared_bytes + v.message_bytes;
         auto resident = [&] {
             const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
@@ -429,10 +452,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         // rows, 13 MB, 21.1 -> 20.3)
         const bool outgrows_l2 =
             choice.l2_bytes == 0 || v.message_bytes * v.blocks > choice.l2_bytes;
-        v.qc_compact =
-            v.qc_half && (choice.quasi_cyclic_compact == 2 ||
-                          (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
-                           g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
+        v.qc_compact = v.qc_half && !three &&
+                       (choice.quasi_cyclic_compact == 2 ||
+                        (choice.quasi_cyclic_compact == 1 && outgrows_l2 &&
+                         g.qc_entries >= min_sum_qc_compact_row_blocks * g.qc_rows));
         // the blocks its kernel's registers leave resident
         if (v.qc_compact)
             v.blocks = resident();
@@ -444,9 +467,10 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         if (!choice.on_chip || !choice.quasi_cyclic ||
             !min_sum_quasi_cyclic_usable(g, layered, rule))
             return false;
-        // (the three-smallest rule: a frame a lane, the loop kernel)
-        const bool allow_pairs =
-            choice.pairs && choice.wide_pairs && rule == binary_rule::fixed_min_sum;
+        // (the three-smallest rule: fp16 pairs where three_pairs, else a
+        // frame a lane)
+        const bool allow_pairs = choice.pairs && choice.wide_pairs &&
+                                 (rule == binary_rule::fixed_min_sum || three_pairs);
         // choice.lanes: that group where it fits (1, 2, 4 ... 32; other
         // values fit no group), else the family's own
         const bool lanes_valid = choice.lanes != 0 &&

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(0ab56e64936b55b047f4280e7cbbd7a7) */
+/* BINDTOOL_HEADER_FILE_HASH(dfaf0abc3c4b9aaaf996267cb3e039fd) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
