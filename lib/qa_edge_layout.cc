@@ -563,8 +563,8 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     // on chip, split or global as the 8-bit rule's codes are, never
     // compressed; its own kernels (min_sum_arithmetic::fixed8_three), limited
     // where bits reach the layered beliefs' limit; in the quasi-cyclic family
-    // with checks unrolled, two frames a lane in fp16 pairs where rows have
-    // up to 20 blocks and the table of f is three steps
+    // with checks unrolled, two frames a lane in fp16 pairs where the table of
+    // f is three steps
     // (min_sum_arithmetic::fixed8_three_pairs).
     using kernels::binary_rule;
     using kernels::min_sum_arithmetic;
@@ -644,7 +644,7 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     const auto fixed_qc =
         kernels::min_sum_choose(g, true, binary_rule::fixed_min_sum, qc_first);
     BOOST_CHECK(fixed_qc.quasi_cyclic && fixed_qc.pairs && fixed_qc.qc_unrolled);
-    // three-smallest: checks unrolled in fp16 pairs, 16 bytes a pair a check,
+    // three-smallest: checks unrolled in fp16 pairs, a byte a frame an edge,
     // never compact words
     qc_first.quasi_cyclic_compact = 2;
     auto qc = kernels::min_sum_choose(g, true, three, qc_first);
@@ -653,7 +653,7 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     BOOST_CHECK_EQUAL(qc.frames % 2, 0u);
     BOOST_CHECK_LE(qc.threads, kernels::min_sum_qc_pair_threads);
     BOOST_CHECK_EQUAL(qc.message_bytes,
-                      kernels::binary::align_up(8u * 12 * 81 * qc.frames, 256));
+                      kernels::binary::align_up(88u * 81 * qc.frames + 16 * 12, 256));
     k = kernels::min_sum_kernel_of(g, qc, true);
     BOOST_CHECK(k.family == min_sum_family::quasi_cyclic);
     BOOST_CHECK(k.arithmetic == min_sum_arithmetic::fixed8_three_pairs);
@@ -677,12 +677,17 @@ BOOST_AUTO_TEST_CASE(binary_three_smallest_variants)
     bad = qc;
     bad.qc_half = false;
     BOOST_CHECK_THROW(kernels::min_sum_kernel_of(g, bad, true), std::invalid_argument);
-    // rows of more than 20 blocks (any24), or a table of more steps
-    // (three_smallest_pairs cleared), or fp16 off: a frame a lane in
-    // integers, 16 bytes a frame a check
-    for (int off = 0; off < 3; ++off) {
+    // rows of up to 24 blocks (any24) in pairs too
+    g.qc_profile = 5;
+    qc = kernels::min_sum_choose(g, true, three, qc_first);
+    BOOST_CHECK(qc.pairs && qc.qc_half);
+    BOOST_CHECK(kernels::min_sum_kernel_of(g, qc, true).arithmetic ==
+                min_sum_arithmetic::fixed8_three_pairs);
+    // a table of more steps (three_smallest_pairs cleared), or fp16 off: a
+    // frame a lane in integers, 16 bytes a frame a check
+    for (int off = 1; off < 3; ++off) {
         kernels::min_sum_choice c = qc_first;
-        g.qc_profile = off == 0 ? 5 : 3;
+        g.qc_profile = off == 1 ? 5 : 3;
         c.three_smallest_pairs = off != 1;
         c.quasi_cyclic_half = off != 2;
         qc = kernels::min_sum_choose(g, true, three, c);

@@ -441,8 +441,8 @@ GPULDPC_PLAN_API min_sum_variant min_sum_choose(const min_sum_graph& g,
                                                 const min_sum_choice& choice);
 
 //! The three-smallest rule in fp16 pairs (min_sum_variant::qc_half): base
-//! rows of up to this many blocks (the positions a check's word holds).
-constexpr unsigned min_sum_qc_three_pair_degree = 20;
+//! rows of up to this many blocks (every profile's).
+constexpr unsigned min_sum_qc_three_pair_degree = 24;
 
 /*!
  * The three-smallest rule's table of f (\p f[x] for x = 0 .. \p count - 1,

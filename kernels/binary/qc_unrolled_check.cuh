@@ -600,7 +600,8 @@ __device__ __forceinline__ void qc_check_half_of_degree(const uint2* row,
 // them in column order), so that position K is edge K, and every position's
 // belief is limited.
 
-// Rows of up to this many blocks (a word's room for the message signs).
+// Rows of up to this many blocks (the positions a key holds: 32; the
+// instances of the profiles that have them).
 constexpr unsigned qc_half_three_max_degree = min_sum_qc_three_pair_degree;
 
 // The three smallest inputs of a check as keys min(|x|, 127) 32 + K - 2048
@@ -724,102 +725,54 @@ qc_half_three_finish(const qc_half_three_keys<DEG>& keys, const half_three_rule&
     return m;
 }
 
-// A pair lane's stored word of the rule in fp16 pairs, each frame's fields
-// in its halves (so that keep masks them): x the message signs of positions
-// 0 to 15 (bit k low frame, 16 + k high); y the positions of the three
-// smallest, 5 bits each (p1, p2 << 5, p3 << 10); z mag1 | mag2 << 7 and
-// the signs of positions 16 and 17 in bits 14 and 15; w mag3 | rest << 7
-// and the signs of positions 18 and 19 in bits 14 and 15.
-template <unsigned DEG>
-struct qc_half_three_stored {
-    static_assert(DEG <= qc_half_three_max_degree, "positions of a word");
-    qc_half_three_messages m;
-    uint32_t negative, negative_z, negative_w;
-
-    __device__ __forceinline__ explicit qc_half_three_stored(uint4 w)
-        : negative(w.x), negative_z(w.z), negative_w(w.w)
-    {
-        constexpr uint32_t five = 0x001f001fu, seven = 0x007f007fu;
-        m.p1 = (w.y & five) | half_1024;
-        m.p2 = ((w.y >> 5) & five) | half_1024;
-        m.p3 = ((w.y >> 10) & five) | half_1024;
-        // a 7-bit m as the fp16 1024 + m
-        const uint32_t rest = ((w.w >> 7) & seven) | half_1024;
-        m.d1 = hsub((w.z & seven) | half_1024, rest);
-        m.d2 = hsub(((w.z >> 7) & seven) | half_1024, rest);
-        m.d3 = hsub((w.w & seven) | half_1024, rest);
-        m.rest = hsub(rest, half_1024);
-    }
-    // minus the message at position K, what the layered input adds to the
-    // belief
-    template <unsigned K>
-    __device__ __forceinline__ uint32_t negated_message() const
-    {
-        uint32_t sign_at_top;
-        if constexpr (K < 16)
-            sign_at_top = negative << (15 - K);
-        else if constexpr (K < 18)
-            sign_at_top = negative_z << (17 - K);
-        else
-            sign_at_top = negative_w << (19 - K);
-        return m.template magnitude<K>() | (~sign_at_top & half_signs);
-    }
-    // the word of messages m with the signs' bits of negative
-    __device__ __forceinline__ static uint4 pack(const qc_half_three_messages& m,
-                                                 const qc_half_bits<DEG>& negative)
-    {
-        constexpr uint32_t five = 0x001f001fu, seven = 0x007f007fu;
-        // a magnitude's 7 bits: the low ones of the fp16 1024 + m
-        auto bits = [&](uint32_t mag) { return hadd(mag, half_1024) & seven; };
-        const uint32_t rest = hadd(m.rest, half_1024);
-        const uint32_t high = negative.high(); // positions 16 to 19, bits 0-3
-        const uint32_t y = (m.p1 & five) | (m.p2 & five) << 5 | (m.p3 & five) << 10;
-        const uint32_t z = bits(hadd(m.d1, m.rest)) | bits(hadd(m.d2, m.rest)) << 7 |
-                           (high & 0x00030003u) << 14;
-        const uint32_t w =
-            bits(hadd(m.d3, m.rest)) | (rest & seven) << 7 | (high & 0x000c000cu) << 12;
-        return make_uint4(negative.low(), y, z, w);
-    }
-};
-
 // qc_check_half_of_degree for the three-smallest rule: a check of DEG
-// edges, two frames a lane, every belief limited (the word as
-// qc_half_three_stored reads it, 16 bytes a pair at word).
+// edges, two frames a lane, every belief limited. Its messages are kept a
+// byte a frame an edge (two stored bytes, 128 + m each, a pair: the
+// message of position K at message[K * stride]; unpack_pair, pack_pair)
+// rather than in a word a check: reading them back is three instructions an
+// edge where making them again from a word of the three positions and four
+// magnitudes is ten, and a row of fewer than 8 blocks takes fewer bytes.
+// \p read: the messages are there (false: the first iteration's, zero).
 template <unsigned G, unsigned DEG>
 __device__ __forceinline__ void qc_check_half_three_of_degree(const uint2* row,
                                                               uint32_t rs,
                                                               uint32_t minus_zs,
                                                               uint32_t* belief,
-                                                              const uint4 old_word,
-                                                              uint4* word,
+                                                              uint16_t* message,
+                                                              uint32_t stride,
+                                                              bool read,
                                                               const half_three_rule& rule,
                                                               uint32_t keep)
 {
-    using stored = qc_half_three_stored<DEG>;
-    const stored old(old_word);
+    constexpr uint16_t zero_message = 0x8080u;
     qc_half_three_keys<DEG> keys;
     uint32_t at[DEG], x[DEG];
     for_each_constant<DEG>([&](auto k) {
         constexpr unsigned K = decltype(k)::value;
         at[K] = qc_byte(row[K], rs, minus_zs);
-        x[K] = hadd(qc_word(belief, at[K]), old.template negated_message<K>());
+        const uint16_t old = read ? message[K * stride] : zero_message;
+        x[K] = hsub(qc_word(belief, at[K]), unpack_pair(old));
         keys.template add<K>(x[K]);
     });
     const qc_half_three_messages m = qc_half_three_finish(keys, rule);
     // +-1 in each half: the sign of the others' product with the input's
     const uint32_t product = (keys.signs & half_signs) | 0x3c003c00u;
-    qc_half_bits<DEG> negative;
     auto update = [&](auto kept) {
         for_each_constant<DEG>([&](auto k) {
             constexpr unsigned K = decltype(k)::value;
             const uint32_t sign = product ^ (x[K] & half_signs);
-            negative.template add<K>(sign);
-            const uint32_t out = fixed8_pair_arith::limit(as_bits(__hfma2(
-                as_half2(sign), as_half2(m.template magnitude<K>()), as_half2(x[K]))));
-            if constexpr (decltype(kept)::value)
+            const uint32_t out_message =
+                as_bits(__hmul2(as_half2(sign), as_half2(m.template magnitude<K>())));
+            const uint32_t out = fixed8_pair_arith::limit(hadd(x[K], out_message));
+            const uint16_t stored = pack_pair(out_message);
+            if constexpr (decltype(kept)::value) {
                 qc_word(belief, at[K]) = (out & ~keep) | (qc_word(belief, at[K]) & keep);
-            else
+                const uint16_t old = read ? message[K * stride] : zero_message;
+                message[K * stride] = two_frame_lanes::kept(stored, old, keep);
+            } else {
                 qc_word(belief, at[K]) = out;
+                message[K * stride] = stored;
+            }
         });
     };
     // checks of a pair with a frame done (keep) in a branch of their own
@@ -827,12 +780,6 @@ __device__ __forceinline__ void qc_check_half_three_of_degree(const uint2* row,
         update(std::true_type{});
     else
         update(std::false_type{});
-    const uint4 out = stored::pack(m, negative);
-    *word = keep ? make_uint4((out.x & ~keep) | (old_word.x & keep),
-                              (out.y & ~keep) | (old_word.y & keep),
-                              (out.z & ~keep) | (old_word.z & keep),
-                              (out.w & ~keep) | (old_word.w & keep))
-                 : out;
 }
 
 // The degrees of profile PROFILE from LO to HI, and the n-th of them from
@@ -949,17 +896,18 @@ __device__ __forceinline__ void qc_check_half_three_dispatch(unsigned deg,
                                                              uint32_t rs,
                                                              uint32_t minus_zs,
                                                              uint32_t* belief,
-                                                             const uint4 old_word,
-                                                             uint4* word,
+                                                             uint16_t* message,
+                                                             uint32_t stride,
+                                                             bool read,
                                                              const half_three_rule& rule,
                                                              uint32_t keep)
 {
     static_assert(qc_profile_max_degree(PROFILE) <= qc_half_three_max_degree,
-                  "rows of a word's positions");
+                  "rows of a key's positions");
     qc_with_row_degree<PROFILE>(deg, [&](auto degree) {
         constexpr unsigned DEG = decltype(degree)::value;
         qc_check_half_three_of_degree<G, DEG>(
-            row, rs, minus_zs, belief, old_word, word, rule, keep);
+            row, rs, minus_zs, belief, message, stride, read, rule, keep);
     });
 }
 

@@ -141,7 +141,8 @@ __device__ void qc_iterate(const min_sum_params& p,
 // 2T ... of a row; the word of its first read a row ahead, the others' where
 // they are updated. THREE: the three-smallest rule, a frame a lane (16-bit
 // beliefs, 16 bytes a check: qc_check_three_of_degree), or with HALF two in
-// fp16 pairs (16 bytes a pair: qc_check_half_three_of_degree).
+// fp16 pairs (a byte a frame an edge: qc_check_half_three_of_degree, the
+// messages of a check's position k z G pairs apart).
 template <unsigned G,
           unsigned PROFILE,
           bool HALF,
@@ -160,6 +161,8 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     static_assert(!THREE || (!COMPACT && !STRIDED),
                   "three-smallest: 16-byte words, a check a thread");
     constexpr unsigned P = THREE && !HALF ? 1 : 2;
+    // the check messages a byte a frame an edge, not a word a check
+    constexpr bool EDGES = THREE && HALF;
     const min_sum_graph& g = p.graph;
     const unsigned f = threadIdx.x & (G - 1);
     const uint32_t r = threadIdx.x / G, z = g.qc_z;
@@ -185,7 +188,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
     qc_row_record row = rec.rows[0];
     uint8_t* word = messages + row.word_offset + lane * row.word_bytes;
     uint4 next{};
-    if (read)
+    if (!EDGES && read)
         next = load(word, row.word_bytes);
     for (unsigned i = 0; i < g.qc_rows; ++i) {
         if (row.first & qc_row_barrier)
@@ -196,7 +199,7 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
         if (i + 1 < g.qc_rows) {
             row = rec.rows[i + 1];
             word = messages + row.word_offset + lane * row.word_bytes;
-            if (read)
+            if (!EDGES && read)
                 next = load(word, row.word_bytes);
         }
         if constexpr (STRIDED) {
@@ -217,16 +220,18 @@ __device__ __forceinline__ void qc_iterate_unrolled(const min_sum_params& p,
                                                                       keep);
                 }
         } else if (mine) {
-            if constexpr (THREE && HALF)
-                qc_check_half_three_dispatch<G, PROFILE>(now.degree,
-                                                         rec.row_blocks(now),
-                                                         rs,
-                                                         minus_zs,
-                                                         belief,
-                                                         old,
-                                                         reinterpret_cast<uint4*>(here),
-                                                         rule,
-                                                         keep);
+            if constexpr (EDGES)
+                qc_check_half_three_dispatch<G, PROFILE>(
+                    now.degree,
+                    rec.row_blocks(now),
+                    rs,
+                    minus_zs,
+                    belief,
+                    reinterpret_cast<uint16_t*>(here),
+                    z * G,
+                    read,
+                    rule,
+                    keep);
             else if constexpr (THREE)
                 qc_check_three_dispatch<G, PROFILE>(now.degree,
                                                     rec.row_blocks(now),
@@ -482,14 +487,19 @@ __device__ __forceinline__ void qc_decode_groups(const min_sum_params& p)
             for (uint32_t i = 0; i < g.qc_rows; ++i) {
                 const uint32_t first = __ldg(g.qc_row_offsets + i);
                 const uint32_t degree = __ldg(g.qc_row_offsets + i + 1) - first;
-                // (three-smallest: 16 bytes a frame)
-                const uint32_t bytes =
-                    COMPACT && degree <= min_sum_qc_compact_degree ? 8 : 16;
+                // (three-smallest: 16 bytes a frame; in fp16 pairs a byte a
+                // frame an edge, a row's degree z G pairs: qc_edge_message_bytes)
+                constexpr bool EDGES = THREE && HALF;
+                const uint32_t bytes = EDGES ? 2
+                                       : COMPACT && degree <= min_sum_qc_compact_degree
+                                           ? 8
+                                           : 16;
                 const bool barrier = i > 0 && ((g.qc_sync_rows >> i) & 1u);
                 rows[i] = qc_row_record{
                     first | (barrier ? qc_row_barrier : 0u), degree, offset, bytes
                 };
-                offset += uint32_t(align_up(size_t(g.qc_z) * G * bytes, 16));
+                offset += uint32_t(
+                    align_up(size_t(g.qc_z) * G * bytes * (EDGES ? degree : 1u), 16));
             }
             minus_zs = 0u - g.qc_z * S;
         }
@@ -747,6 +757,8 @@ const void* qc_three_half_instance_of(unsigned profile, unsigned lanes)
         return qc_three_half_instance<qc_profile_any16>(lanes);
     case qc_profile_any20:
         return qc_three_half_instance<qc_profile_any20>(lanes);
+    case qc_profile_any24:
+        return qc_three_half_instance<qc_profile_any24>(lanes);
     }
     return nullptr;
 }

@@ -145,6 +145,15 @@ qc_message_bytes(unsigned rows, unsigned z, unsigned F, unsigned frame_bytes = 8
 {
     return align_up(size_t(frame_bytes) * rows * z * F, state_alignment);
 }
+//! The quasi-cyclic family's check messages of a block kept a byte a frame
+//! an edge (the three-smallest rule in fp16 pairs): base row i's from a
+//! multiple of 16 bytes, the message of position k of check r of lane f
+//! (G lanes) at pair (k z + r) G + f of the row's.
+GPULDPC_BINARY_HD constexpr size_t
+qc_edge_message_bytes(unsigned rows, unsigned entries, unsigned z, unsigned F)
+{
+    return align_up(size_t(entries) * z * F + 16 * size_t(rows), state_alignment);
+}
 
 } // namespace binary
 } // namespace kernels

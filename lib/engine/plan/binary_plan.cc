@@ -434,8 +434,12 @@ min_sum_variant min_sum_choose(const min_sum_graph& g,
         v.threads = unsigned(
             align_up((size_t(lanes) * g.qc_z + per_thread - 1) / per_thread, 32));
         v.shared_bytes = shared;
-        v.message_bytes = binary::qc_message_bytes(
-            g.qc_rows, g.qc_z, frames, three && per_lane == 1 ? 16 : 8);
+        // (the three-smallest rule: 16 bytes a frame a check, in fp16 pairs
+        // a byte a frame an edge)
+        v.message_bytes =
+            three && per_lane == 2
+                ? binary::qc_edge_message_bytes(g.qc_rows, g.qc_entries, g.qc_z, frames)
+                : binary::qc_message_bytes(g.qc_rows, g.qc_z, frames, three ? 16 : 8);
         v.state_bytes = v.shared_bytes + v.message_bytes;
         auto resident = [&] {
             const size_t per_sm = min_sum_blocks_per_sm(v, sm, registers(v));
