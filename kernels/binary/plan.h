@@ -248,7 +248,7 @@ enum class binary_rule : uint8_t {
     //! (min_sum_magnitude_rule::three_smallest): a frame a lane, a byte a
     //! message (the quasi-cyclic family: 16 bytes a check), no compressed
     //! messages; two frames a lane in fp16 pairs only in the quasi-cyclic
-    //! kernel with checks unrolled by degree (16 bytes a pair a check)
+    //! kernel with checks unrolled by degree (a byte a frame an edge)
     fixed_three_smallest,
 };
 

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(dfaf0abc3c4b9aaaf996267cb3e039fd) */
+/* BINDTOOL_HEADER_FILE_HASH(448bf374859b089ae51ad090b0e91c59) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

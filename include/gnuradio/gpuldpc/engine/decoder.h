@@ -101,9 +101,10 @@ enum class min_sum_magnitude_rule {
     //! 5G NR BG1 at rate 1/3 and BG2 at rate 1/5 within 0.13 dB of belief
     //! propagation at 10 iterations (docs/min_sum_correction.md). The CPU
     //! decoders run it, and the GPU decoder in the 8-bit rule: quasi-cyclic
-    //! codes of base rows of up to 20 blocks two frames a lane in fp16 pairs
-    //! (0.54 to 0.76 of the default's speed on an H100), other codes a frame
-    //! a lane (DVB-S2 rate 1/2: a seventh).
+    //! codes with a row profile (5G NR, IEEE 802.11n/16e, AR4JA; lifting
+    //! sizes up to 384) two frames a lane in fp16 pairs (0.56 to 0.81 of the
+    //! default's speed on an H100), other codes a frame a lane (DVB-S2 rate
+    //! 1/2: a seventh).
     three_smallest,
 };
 
