@@ -50,6 +50,11 @@ void decoder_params::set_messages(const std::string& s)
     decoder.messages = parse_message_precision(s);
 }
 
+void decoder_params::set_min_sum_magnitude(const std::string& s)
+{
+    decoder.min_sum_magnitude = parse_min_sum_magnitude(s);
+}
+
 void decoder_params::set_max_iterations(int n)
 {
     // the upper bound is the engine's (batch_decoder::make())

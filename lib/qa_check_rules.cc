@@ -193,6 +193,7 @@ BOOST_AUTO_TEST_CASE(fixed_point_min_sum_follows_its_formula)
     const gf_field f(1);
     decoder_config cfg;
     cfg.messages = message_precision::int8;
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest;
     cfg.min_sum_scale = 0.75f; // scale_q 12
     cfg.min_sum_offset = 0.5f; // offset_q 2 at llr_scale 4
     fixed_point_min_sum_rule rule(f, 4, cfg);

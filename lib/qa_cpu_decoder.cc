@@ -616,6 +616,7 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_is_float_min_sum_where_nothing_rounds)
         cfg.max_iterations = 12;
         cfg.min_sum_scale = 1.0f;
         cfg.min_sum_offset = 0.5f; // one step
+        cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest; // the float rule's
         cfg.llr_scale = 2.0f;
         cfg.threads = 2;
         auto fp = batch_decoder::make(code, cfg);

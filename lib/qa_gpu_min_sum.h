@@ -52,6 +52,9 @@ fixed_point(decoder_schedule schedule, unsigned iterations, bool early_terminati
     cfg.gpu = base_tuning();
     cfg.algorithm = decoder_algorithm::min_sum;
     cfg.messages = message_precision::int8;
+    // the plain rule (the default's choice where checks are large); the
+    // three-smallest cases set their rule
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest;
     cfg.schedule = schedule;
     cfg.max_iterations = iterations;
     cfg.early_termination = early_termination;

@@ -43,6 +43,16 @@ size_t layered_frame_errors(ldpc_code::sptr code,
     return wrong;
 }
 
+// Min-sum with the smallest magnitude and the automatic correction (the
+// default rule where checks are large; min_sum_auto_magnitude() takes
+// three-smallest for the low-rate codes below).
+decoder_config plain_min_sum()
+{
+    decoder_config c;
+    c.min_sum_magnitude = min_sum_magnitude_rule::smallest;
+    return c;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(auto_correction_by_structure)
@@ -130,7 +140,12 @@ BOOST_AUTO_TEST_CASE(decoders_take_the_auto_correction_or_the_given_one)
     auto config_of = [&](const decoder_config& c) {
         return batch_decoder::make(code, c, "cpu")->config();
     };
-    const auto chosen = min_sum_auto_correction(*code);
+    // the correction of the rule the decoder takes (min_sum_magnitude "auto":
+    // three-smallest on this code of checks of 4 edges, scale 1 without offset)
+    const auto rule = min_sum_auto_magnitude(*code);
+    BOOST_CHECK(config_of(cfg).min_sum_magnitude == rule);
+    const auto chosen = min_sum_auto_correction(*code, rule);
+    BOOST_CHECK_EQUAL(chosen.offset, 0.0f);
     BOOST_CHECK_EQUAL(config_of(cfg).min_sum_scale, chosen.scale);
     BOOST_CHECK_EQUAL(config_of(cfg).min_sum_offset, chosen.offset);
     // a given scale: offset 0 unless given
@@ -190,10 +205,10 @@ BOOST_AUTO_TEST_CASE(auto_correction_decodes_low_rate_nr_where_13_16_fails)
     const auto code = std::make_shared<ldpc_code>(ldpc_code::nr(1, 16));
     const size_t frames = 1000;
     const auto batch = qa::make_batch(*code, frames, 2.0, 38);
-    decoder_config scaled;
+    decoder_config scaled = plain_min_sum();
     scaled.min_sum_scale = 13.0f / 16.0f;
     scaled.min_sum_offset = 0.0f;
-    const size_t with_auto = layered_frame_errors(code, batch, decoder_config{});
+    const size_t with_auto = layered_frame_errors(code, batch, plain_min_sum());
     const size_t with_13 = layered_frame_errors(code, batch, scaled);
     BOOST_TEST_MESSAGE("frame errors of 1000: auto " << with_auto << ", 13/16 "
                                                      << with_13);
@@ -254,7 +269,7 @@ BOOST_AUTO_TEST_CASE(two_smallest_magnitudes_decode_low_rate_nr_closer_to_sum_pr
     decoder_config two; // its automatic pair: scale 1, offset 0.25
     two.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
     const size_t with_two = layered_frame_errors(code, batch, two);
-    const size_t with_auto = layered_frame_errors(code, batch, decoder_config{});
+    const size_t with_auto = layered_frame_errors(code, batch, plain_min_sum());
     BOOST_TEST_MESSAGE("frame errors of 2000: two-smallest " << with_two << ", auto pair "
                                                              << with_auto);
     BOOST_CHECK_LE(with_two, 32u);
@@ -283,15 +298,85 @@ BOOST_AUTO_TEST_CASE(three_smallest_magnitudes_decode_nr_rate_one_fifth_closer_s
     two.min_sum_magnitude = min_sum_magnitude_rule::two_smallest;
     const size_t with_three = layered_frame_errors(code, batch, three);
     const size_t with_two = layered_frame_errors(code, batch, two);
-    const size_t with_auto = layered_frame_errors(code, batch, decoder_config{});
+    const size_t with_auto = layered_frame_errors(code, batch, plain_min_sum());
     BOOST_TEST_MESSAGE("frame errors of 1000: three-smallest "
                        << with_three << ", two-smallest " << with_two << ", auto pair "
                        << with_auto);
     BOOST_CHECK_LE(with_three, 16u);
     BOOST_CHECK_GE(with_auto, 35u);
     BOOST_CHECK_LT(with_three, with_two);
-    // the GPU decoders do not run it: device "auto" takes the CPU
-    three.algorithm = decoder_algorithm::min_sum;
-    three.messages = message_precision::int8;
-    BOOST_CHECK_EQUAL(batch_decoder::make(code, three, "auto")->device_name(), "cpu");
+    // the default decoder (min_sum_magnitude "auto") is three-smallest here:
+    // most of the code's checks have 6 edges or fewer
+    BOOST_CHECK_EQUAL(layered_frame_errors(code, batch, decoder_config{}), with_three);
+}
+
+BOOST_AUTO_TEST_CASE(auto_magnitude_by_check_size)
+{
+    // min_sum_auto_magnitude(): three-smallest in the 8-bit rule where more
+    // than half the checks have 6 edges or fewer, else smallest; the float
+    // rule keeps smallest
+    const auto three = min_sum_magnitude_rule::three_smallest;
+    const auto smallest = min_sum_magnitude_rule::smallest;
+    struct case_ {
+        const char* name;
+        min_sum_magnitude_rule want;
+    };
+    const std::vector<case_> cases = {
+        { "nr:1:8", three },            // 46 rows, median degree 5
+        { "nr:2:8", three },            // 42 rows, 4
+        { "nr:1:8:16", smallest },      // 8
+        { "nr:2:8:8", smallest },       // half the checks of 6 or fewer
+        { "wifi:648:1/2", smallest },   // 7 and 8
+        { "dvbs2:1/4:short", three },   // 4
+        { "dvbs2:1/2:short", three },   // 92 % of 6 or fewer
+        { "dvbs2:2/3:short", smallest } // 10
+    };
+    for (const auto& c : cases) {
+        BOOST_TEST_CONTEXT(c.name)
+        {
+            const auto code = ldpc_code::load(c.name);
+            BOOST_CHECK(min_sum_auto_magnitude(code) == c.want);
+            BOOST_CHECK(min_sum_auto_magnitude(code, message_precision::fp32) ==
+                        smallest);
+        }
+    }
+    // a check of exactly 6 edges counts as small: a (3,6)-regular code
+    BOOST_CHECK(min_sum_auto_magnitude(construct_regular_code(120, 3, 6, 2, 5)) == three);
+
+    // decoders take it and report it, with the correction of the rule taken
+    const auto low = std::make_shared<ldpc_code>(ldpc_code::nr(2, 8));
+    const auto high = std::make_shared<ldpc_code>(ldpc_code::wifi(648, "1/2"));
+    decoder_config cfg;
+    BOOST_CHECK(cfg.min_sum_magnitude == min_sum_magnitude_rule::automatic);
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    const auto low_cfg = batch_decoder::make(low, cfg, "cpu")->config();
+    BOOST_CHECK(low_cfg.min_sum_magnitude == three);
+    BOOST_CHECK_EQUAL(low_cfg.min_sum_scale, 1.0f);
+    BOOST_CHECK_EQUAL(low_cfg.min_sum_offset, 0.25f);
+    const auto high_cfg = batch_decoder::make(high, cfg, "cpu")->config();
+    BOOST_CHECK(high_cfg.min_sum_magnitude == smallest);
+    BOOST_CHECK_EQUAL(high_cfg.min_sum_scale, 15.0f / 16.0f);
+    BOOST_CHECK_EQUAL(high_cfg.min_sum_offset, 0.5f);
+    // a given rule stays; float min-sum and sum-product report smallest
+    cfg.min_sum_magnitude = smallest;
+    BOOST_CHECK(batch_decoder::make(low, cfg, "cpu")->config().min_sum_magnitude ==
+                smallest);
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::automatic;
+    cfg.messages = message_precision::fp32;
+    BOOST_CHECK(batch_decoder::make(low, cfg, "cpu")->config().min_sum_magnitude ==
+                smallest);
+    cfg.algorithm = decoder_algorithm::sum_product;
+    BOOST_CHECK(batch_decoder::make(low, cfg, "cpu")->config().min_sum_magnitude ==
+                smallest);
+
+    BOOST_CHECK(parse_min_sum_magnitude("auto") == min_sum_magnitude_rule::automatic);
+    BOOST_CHECK_EQUAL(to_string(min_sum_magnitude_rule::automatic), "auto");
+    // the correction is that of a rule: "auto" names none
+    BOOST_CHECK_EXCEPTION(
+        min_sum_auto_correction(*low, min_sum_magnitude_rule::automatic),
+        std::invalid_argument,
+        [](const std::invalid_argument& e) {
+            return std::string(e.what()).find("min_sum_magnitude='auto'") == 0;
+        });
 }

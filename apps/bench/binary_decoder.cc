@@ -211,7 +211,11 @@ void bench_binary_decoder(const context& ctx,
                     continue;
                 // rows of another check rule than min-sum's name it
                 const bool plain = magnitude == min_sum_magnitude_rule::smallest;
-                const std::string rule_name = plain ? "" : " " + to_string(magnitude);
+                const std::string rule_name =
+                    plain ? ""
+                    : magnitude == min_sum_magnitude_rule::automatic
+                        ? " auto: " + to_string(min_sum_auto_magnitude(*code))
+                        : " " + to_string(magnitude);
                 decoder_config base;
                 base.min_sum_magnitude = magnitude;
                 base.gpu = ctx.tuning;

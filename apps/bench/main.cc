@@ -45,7 +45,7 @@ void usage(const char* prog)
         "  --et-ebn0: binary codes' early-termination rows at this Eb/N0 instead of "
         "the searched one of FER about 1e-3\n"
         "  --min-sum-magnitude: the binary decoder section's check rules, rows for "
-        "each (default smallest)\n"
+        "each (default smallest; auto: the default decoder's, min_sum_auto_magnitude())\n"
         "  --codes: where the shipped codes are (default: GPULDPC_CODES_DIR, the "
         "installed ones, the source tree's)\n",
         prog);

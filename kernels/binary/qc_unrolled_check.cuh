@@ -612,7 +612,8 @@ constexpr unsigned qc_half_three_max_degree = min_sum_qc_three_pair_degree;
 // 2016 + K - 32 relu(...): two FMA-pipe instructions.
 template <unsigned DEG>
 struct qc_half_three_keys {
-    static_assert(DEG <= qc_half_three_max_degree, "positions of a word");
+    static_assert(DEG <= qc_half_three_max_degree,
+                  "rows of up to qc_half_three_max_degree blocks");
     // above any key (65504, fp16's largest)
     uint32_t min1 = 0x7bff7bffu, min2 = 0x7bff7bffu, min3 = 0x7bff7bffu;
     uint32_t signs = 0;

@@ -653,129 +653,53 @@ const void* qc_strided_instance_of(unsigned profile)
     return nullptr;
 }
 
-// The three-smallest rule's unrolled instances (a frame a lane, integers).
-template <unsigned PROFILE>
-const void* qc_three_unrolled_instance(unsigned lanes)
+// The three-smallest rule's unrolled instances: a frame a lane in integers,
+// or (HALF) two frames a lane in fp16 pairs, rows of up to
+// qc_half_three_max_degree blocks.
+template <unsigned LANES, unsigned PROFILE, bool HALF>
+const void* qc_three_kernel()
+{
+    static_assert(!HALF || qc_profile_max_degree(PROFILE) <= qc_half_three_max_degree,
+                  "fp16 pairs: rows of up to qc_half_three_max_degree blocks");
+    return reinterpret_cast<const void*>(&min_sum_quasi_cyclic_unrolled_kernel<LANES,
+                                                                               PROFILE,
+                                                                               2,
+                                                                               HALF,
+                                                                               false,
+                                                                               false,
+                                                                               true>);
+}
+
+template <unsigned PROFILE, bool HALF>
+const void* qc_three_instance(unsigned lanes)
 {
     switch (lanes) {
     case 1:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<1,
-                                                  PROFILE,
-                                                  2,
-                                                  false,
-                                                  false,
-                                                  false,
-                                                  true>);
+        return qc_three_kernel<1, PROFILE, HALF>();
     case 2:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<2,
-                                                  PROFILE,
-                                                  2,
-                                                  false,
-                                                  false,
-                                                  false,
-                                                  true>);
+        return qc_three_kernel<2, PROFILE, HALF>();
     case 4:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<4,
-                                                  PROFILE,
-                                                  2,
-                                                  false,
-                                                  false,
-                                                  false,
-                                                  true>);
+        return qc_three_kernel<4, PROFILE, HALF>();
     case 8:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<8,
-                                                  PROFILE,
-                                                  2,
-                                                  false,
-                                                  false,
-                                                  false,
-                                                  true>);
+        return qc_three_kernel<8, PROFILE, HALF>();
     }
     return nullptr;
 }
 
-// The three-smallest rule's unrolled instances in fp16 pairs: profiles of
-// rows of up to qc_half_three_max_degree blocks.
-template <unsigned PROFILE>
-const void* qc_three_half_instance(unsigned lanes)
-{
-    static_assert(qc_profile_max_degree(PROFILE) <= qc_half_three_max_degree,
-                  "rows of a word's positions");
-    switch (lanes) {
-    case 1:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<1,
-                                                  PROFILE,
-                                                  2,
-                                                  true,
-                                                  false,
-                                                  false,
-                                                  true>);
-    case 2:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<2,
-                                                  PROFILE,
-                                                  2,
-                                                  true,
-                                                  false,
-                                                  false,
-                                                  true>);
-    case 4:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<4,
-                                                  PROFILE,
-                                                  2,
-                                                  true,
-                                                  false,
-                                                  false,
-                                                  true>);
-    case 8:
-        return reinterpret_cast<const void*>(
-            &min_sum_quasi_cyclic_unrolled_kernel<8,
-                                                  PROFILE,
-                                                  2,
-                                                  true,
-                                                  false,
-                                                  false,
-                                                  true>);
-    }
-    return nullptr;
-}
-
-const void* qc_three_half_instance_of(unsigned profile, unsigned lanes)
+template <bool HALF>
+const void* qc_three_instance_of(unsigned profile, unsigned lanes)
 {
     switch (profile) {
     case 1:
-        return qc_three_half_instance<1>(lanes);
+        return qc_three_instance<1, HALF>(lanes);
     case 2:
-        return qc_three_half_instance<2>(lanes);
+        return qc_three_instance<2, HALF>(lanes);
     case qc_profile_any16:
-        return qc_three_half_instance<qc_profile_any16>(lanes);
+        return qc_three_instance<qc_profile_any16, HALF>(lanes);
     case qc_profile_any20:
-        return qc_three_half_instance<qc_profile_any20>(lanes);
+        return qc_three_instance<qc_profile_any20, HALF>(lanes);
     case qc_profile_any24:
-        return qc_three_half_instance<qc_profile_any24>(lanes);
-    }
-    return nullptr;
-}
-
-const void* qc_three_unrolled_instance_of(unsigned profile, unsigned lanes)
-{
-    switch (profile) {
-    case 1:
-        return qc_three_unrolled_instance<1>(lanes);
-    case 2:
-        return qc_three_unrolled_instance<2>(lanes);
-    case qc_profile_any16:
-        return qc_three_unrolled_instance<qc_profile_any16>(lanes);
-    case qc_profile_any20:
-        return qc_three_unrolled_instance<qc_profile_any20>(lanes);
-    case qc_profile_any24:
-        return qc_three_unrolled_instance<qc_profile_any24>(lanes);
+        return qc_three_instance<qc_profile_any24, HALF>(lanes);
     }
     return nullptr;
 }
@@ -818,11 +742,11 @@ const void* min_sum_quasi_cyclic_instance(const min_sum_kernel_key& key)
         if (key.arithmetic == min_sum_arithmetic::fixed8_three)
             return key.qc_strided || key.qc_compact
                        ? nullptr
-                       : binary::qc_three_unrolled_instance_of(key.qc_profile, key.lanes);
+                       : binary::qc_three_instance_of<false>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_three_pairs)
             return key.qc_strided || key.qc_compact
                        ? nullptr
-                       : binary::qc_three_half_instance_of(key.qc_profile, key.lanes);
+                       : binary::qc_three_instance_of<true>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_wide_pairs)
             return binary::qc_unrolled_instance_of<false>(key.qc_profile, key.lanes);
         if (key.arithmetic == min_sum_arithmetic::fixed8_pairs && key.qc_strided)

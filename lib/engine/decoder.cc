@@ -70,6 +70,8 @@ std::string to_string(decoder_schedule s)
 
 min_sum_magnitude_rule parse_min_sum_magnitude(const std::string& s)
 {
+    if (s == "auto")
+        return min_sum_magnitude_rule::automatic;
     if (s == "smallest")
         return min_sum_magnitude_rule::smallest;
     if (s == "two-smallest")
@@ -78,7 +80,7 @@ min_sum_magnitude_rule parse_min_sum_magnitude(const std::string& s)
         return min_sum_magnitude_rule::three_smallest;
     throw std::invalid_argument(
         "min_sum_magnitude='" + s +
-        "' is unknown; allowed: smallest, two-smallest, three-smallest");
+        "' is unknown; allowed: auto, smallest, two-smallest, three-smallest");
 }
 
 std::string to_string(min_sum_magnitude_rule m)
@@ -88,6 +90,8 @@ std::string to_string(min_sum_magnitude_rule m)
         return "two-smallest";
     case min_sum_magnitude_rule::three_smallest:
         return "three-smallest";
+    case min_sum_magnitude_rule::automatic:
+        return "auto";
     default:
         return "smallest";
     }
@@ -356,6 +360,21 @@ std::shared_ptr<void> batch_decoder::host_buffer(size_t bytes) const
 
 namespace {
 
+// \p c with its automatic choices resolved for \p code: the algorithm, the
+// min-sum rule (any algorithm: config() reports no automatic field), then the
+// correction for that rule
+decoder_config resolved_for(decoder_config c, const ldpc_code& code)
+{
+    if (c.algorithm == decoder_algorithm::automatic)
+        c.algorithm =
+            code.q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
+    if (c.min_sum_magnitude == min_sum_magnitude_rule::automatic)
+        c.min_sum_magnitude = c.algorithm == decoder_algorithm::min_sum
+                                  ? min_sum_auto_magnitude(code, c.messages)
+                                  : min_sum_magnitude_rule::smallest;
+    return c;
+}
+
 // \p c with min_sum_scale_auto and min_sum_offset_auto resolved for \p code
 decoder_config with_min_sum_correction(decoder_config c, const ldpc_code& code)
 {
@@ -378,9 +397,7 @@ batch_decoder::batch_decoder(ldpc_code::sptr code, const decoder_config& config)
 {
     if (!d_code)
         throw std::invalid_argument("code is null");
-    if (d_config.algorithm == decoder_algorithm::automatic)
-        d_config.algorithm =
-            d_code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
+    d_config = resolved_for(d_config, *d_code);
     const bool binary_rule = d_config.algorithm == decoder_algorithm::sum_product ||
                              d_config.algorithm == decoder_algorithm::min_sum;
     if (binary_rule && d_code->q() != 2)
@@ -459,10 +476,7 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
 {
     if (!code)
         throw std::invalid_argument("code is null");
-    decoder_config resolved = config;
-    if (resolved.algorithm == decoder_algorithm::automatic)
-        resolved.algorithm =
-            code->q() == 2 ? decoder_algorithm::sum_product : decoder_algorithm::fft_bp;
+    const decoder_config resolved = resolved_for(config, *code);
     const device_spec spec = parse_device(device); // names the argument on error
     code = with_layered_order_for(std::move(code), resolved);
     if (spec.type == device_spec::kind::cpu)

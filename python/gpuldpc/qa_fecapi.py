@@ -228,6 +228,29 @@ class qa_fecapi(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "min_sum_scale=1.5"):
             gpuldpc.ldpc_decoder_def(code, algorithm="min-sum", min_sum_scale=1.5)
 
+    def test_min_sum_magnitude(self):
+        # 8-bit min-sum on the (3,6) code: the default rule ("auto") is
+        # three-smallest there; "smallest" decodes these frames otherwise
+        code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n1008_gf2.alist"))
+        y, _, scale = self.noisy_codewords(code, 12, 1.5, seed=6)
+        args = dict(algorithm="min-sum", messages="int8", schedule="layered",
+                    max_iterations=8, device="cpu")
+        llr = (y * scale).astype(np.float32)
+        for rule in ("auto", "smallest"):
+            want, _ = gpuldpc.batch_decoder(code, min_sum_magnitude=rule,
+                                            **args).decode(llr)
+            dec = gpuldpc.ldpc_decoder_def(code, frames_per_call=12, input_scale=scale,
+                                           min_sum_magnitude=rule, **args)
+            tb, snk = self.extended_decoder_flowgraph(dec, y)
+            tb.run()
+            np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8),
+                                          want.ravel())
+            if rule == "auto":
+                three = want
+        self.assertFalse(np.array_equal(three, want))
+        with self.assertRaisesRegex(ValueError, "min_sum_magnitude='x' is unknown"):
+            gpuldpc.ldpc_decoder_def(code, algorithm="min-sum", min_sum_magnitude="x")
+
     def test_async_decoder(self):
         code = gpuldpc.ldpc_code.load(os.path.join(CODES, "regular_3_6_n96_gf2.alist"))
         y, info_bits, scale = self.noisy_codewords(code, 3, 5.0, seed=4)

@@ -338,6 +338,35 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "min_sum_offset=-1"):
             gpuldpc.ldpc_decoder(code, algorithm="min-sum", min_sum_offset=-1.0)
 
+    def test_min_sum_magnitude_reaches_the_decoder(self):
+        # the (3,6) code's checks are small: 8-bit min-sum's default rule is
+        # three-smallest, and frames at 1.5 dB decode otherwise with smallest
+        code = load("regular_3_6_n1008_gf2.alist")
+        rng = np.random.default_rng(32)
+        info = rng.integers(0, 2, size=(12, code.k), dtype=np.uint8)
+        llr = noisy_llr(code.encode(info), 1.5, code.rate, rng).astype(np.float32)
+        args = dict(algorithm="min-sum", messages="int8", schedule="layered",
+                    max_iterations=8)
+        results = {}
+        for rule in ("auto", "smallest", "three-smallest"):
+            engine = gpuldpc.batch_decoder(code, min_sum_magnitude=rule, device="cpu",
+                                           **args)
+            expected, _ = engine.decode(llr)
+            dec = gpuldpc.ldpc_decoder(code, output="bits", device="cpu",
+                                       length_tag_key="", min_sum_magnitude=rule, **args)
+            src = blocks.vector_source_f(llr.ravel().tolist())
+            snk = blocks.vector_sink_b()
+            tb = gr.top_block()
+            tb.connect(src, dec, snk)
+            tb.run()
+            np.testing.assert_array_equal(
+                np.array(snk.data(), dtype=np.uint8).reshape(expected.shape), expected)
+            results[rule] = expected
+        np.testing.assert_array_equal(results["auto"], results["three-smallest"])
+        self.assertFalse(np.array_equal(results["auto"], results["smallest"]))
+        with self.assertRaisesRegex(ValueError, "min_sum_magnitude='least'"):
+            gpuldpc.ldpc_decoder(code, algorithm="min-sum", min_sum_magnitude="least")
+
     def test_min_sum_correction_defaults_to_the_codes_pair(self):
         for name, pair in (("dvbs2:1/2:short", (1.0, 0.25)), ("nr:1:16", (0.9375, 0.5))):
             code = gpuldpc.ldpc_code.load(name)
@@ -376,8 +405,23 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         self.assertEqual(dec.device, "cpu")
         self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), (1.0, 0.25))
         with self.assertRaisesRegex(ValueError, "min_sum_magnitude='three' is unknown; "
-                                    "allowed: smallest, two-smallest, three-smallest"):
+                                    "allowed: auto, smallest, two-smallest, three-smallest"):
             gpuldpc.batch_decoder(code, algorithm="min-sum", min_sum_magnitude="three")
+        # the default rule: three-smallest in 8 bits where most checks are small
+        # (BG1 at 46 rows), smallest where they are large and in the float rule
+        self.assertEqual(gpuldpc.min_sum_auto_magnitude(code), "three-smallest")
+        self.assertEqual(gpuldpc.min_sum_auto_magnitude(code, "fp32"), "smallest")
+        wifi = gpuldpc.ldpc_code.load("wifi:648:1/2")
+        self.assertEqual(gpuldpc.min_sum_auto_magnitude(wifi), "smallest")
+        for c, messages, rule, pair in ((code, "int8", "three-smallest", (1.0, 0.25)),
+                                        (code, "fp32", "smallest", (0.9375, 0.5)),
+                                        (wifi, "int8", "smallest", (0.9375, 0.5))):
+            dec = gpuldpc.batch_decoder(c, algorithm="min-sum", messages=messages,
+                                        device="cpu")
+            self.assertEqual(dec.min_sum_magnitude, rule)
+            self.assertEqual((dec.min_sum_scale, dec.min_sum_offset), pair)
+        with self.assertRaisesRegex(ValueError, "min_sum_magnitude='auto' names no rule"):
+            gpuldpc.min_sum_auto_correction(code, "auto")
         code = gpuldpc.ldpc_code.load("nr:1:16")
         for kw, error, pattern in (
                 ({"min_sum_scale": 0}, ValueError, r"min_sum_scale=0 is out of range"),

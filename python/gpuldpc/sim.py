@@ -320,11 +320,13 @@ def make_parser():
     p.add_argument("--min-sum-offset", type=_number_or_auto, default="auto",
                    help="min-sum: offset subtracted from magnitudes, >= 0, or auto: "
                         "chosen with an auto scale, else 0 (the default)")
-    p.add_argument("--min-sum-magnitude", default="smallest",
-                   choices=["smallest", "two-smallest", "three-smallest"],
+    p.add_argument("--min-sum-magnitude", default="auto",
+                   choices=["auto", "smallest", "two-smallest", "three-smallest"],
                    help="min-sum: the smallest input magnitude, or the two or three "
-                        "smallest combined exactly (two-smallest on the CPU only; default "
-                        "smallest)")
+                        "smallest combined exactly (two-smallest on the CPU only); auto "
+                        "(the default): three-smallest for 8-bit messages where most "
+                        "checks have 6 edges or fewer, else smallest "
+                        "(gpuldpc.min_sum_auto_magnitude)")
     p.add_argument("--device", default="auto",
                    help="auto, cpu, cuda or cuda:N (default auto)")
     p.add_argument("--threads", type=_non_negative, default=0,

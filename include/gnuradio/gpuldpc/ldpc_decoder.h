@@ -59,8 +59,9 @@ struct GPULDPC_API code_source {
  *
  * decoder is the engine's typed configuration (decoder_config: algorithm,
  * schedule, iterations, LLR sign, CPU threads, message precision, 8-bit
- * scale, min-sum scale and offset), checked when the decoder is made;
- * decoder.gpu is used as given (its defaults are the engines' own choice):
+ * scale, min-sum scale, offset and magnitude rule), checked when the
+ * decoder is made; decoder.gpu is used as given (its defaults are the
+ * engines' own choice):
  * the edges that take settings from the environment (the Python keyword
  * functions, GRC's C++ flowgraphs, the command-line tools) fill it with
  * gpu_tuning::from_environment().
@@ -87,6 +88,9 @@ struct GPULDPC_API decoder_params {
     void set_max_iterations(int n);
     //! CPU decoder threads, 0 for all cores
     void set_threads(int n);
+    //! min-sum: "auto" (min_sum_auto_magnitude() of the code), "smallest",
+    //! "two-smallest", "three-smallest"
+    void set_min_sum_magnitude(const std::string& s);
 };
 
 /*!

@@ -33,8 +33,8 @@ namespace gpuldpc {
  *   (what fec.extended_decoder feeds after a BPSK mapping 0 -> -1, 1 -> +1),
  *   multiplied by \p input_scale before decoding. Sum-product and FFT-BP need
  *   LLRs: set input_scale = 2 / sigma^2 for unit BPSK in noise of variance
- *   sigma^2 (min-sum does not depend on the scale). min_sum_scale and
- *   min_sum_offset (min-sum) as in decoder_config.
+ *   sigma^2 (min-sum does not depend on the scale). min_sum_scale,
+ *   min_sum_offset and min_sum_magnitude (min-sum) as in decoder_config.
  * - Output: frames_per_call * k * m unpacked information bits (0/1).
  *   Products beyond float's range saturate; NaN/Inf inputs are erasures.
  * - frames_per_call is the number of codewords a call when made, and the most

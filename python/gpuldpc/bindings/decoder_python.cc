@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(448bf374859b089ae51ad090b0e91c59) */
+/* BINDTOOL_HEADER_FILE_HASH(3597f6c639fc0c35e6aac09cf9f98c9e) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -113,6 +113,20 @@ void bind_decoder(py::module& m)
         "and 0.25); "
         "measured by simulation (docs/min_sum_correction.md).");
 
+    m.def(
+        "min_sum_auto_magnitude",
+        [](std::shared_ptr<ldpc_code> code, const std::string& messages) {
+            return to_string(
+                min_sum_auto_magnitude(*code, parse_message_precision(messages)));
+        },
+        py::arg("code"),
+        py::arg("messages") = "int8",
+        "The check rule that min_sum_magnitude='auto' (the default) takes for the "
+        "code decoded by min-sum with these messages: 'three-smallest' with "
+        "messages='int8' where more than half the checks have 6 edges or fewer (5G NR "
+        "BG1 at 46 rows, BG2 at 42, DVB-S2 rates 1/4 to 2/5), else 'smallest' "
+        "(docs/min_sum_correction.md).");
+
     PYBIND11_NUMPY_DTYPE(
         frame_status, converged, iterations, syndrome_weight, invalid_inputs);
     py::class_<batch_decoder, std::shared_ptr<batch_decoder>>(
@@ -126,16 +140,18 @@ void bind_decoder(py::module& m)
         "              min_sum_offset='auto',"
         " flip_llr_sign=False, threads=0, device='auto',\n"
         "              messages='fp32', llr_scale=4.0, pack_info_bits=False,\n"
-        "              min_sum_magnitude='smallest')\n\n"
+        "              min_sum_magnitude='auto')\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. min_sum_scale, min_sum_offset: 'auto' (the defaults:\n"
         "the correction chosen for the code and max_iterations,\n"
         "min_sum_auto_correction(code, max_iterations=max_iterations)) or a\n"
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
-        "min_sum_magnitude: 'smallest' (min-sum), 'two-smallest' or 'three-smallest'\n"
-        "(the two or three smallest input magnitudes combined exactly: closer to\n"
-        "sum-product on low-rate codes with punctured bits; two-smallest on the CPU,\n"
-        "three-smallest also on the GPU with messages='int8').\n"
+        "min_sum_magnitude: 'auto' (the default: min_sum_auto_magnitude(code,\n"
+        "messages), three-smallest for 8-bit min-sum where most checks are small,\n"
+        "else smallest; the min_sum_magnitude property says which), 'smallest'\n"
+        "(min-sum), 'two-smallest' or 'three-smallest' (the two or three smallest\n"
+        "input magnitudes combined exactly: closer to sum-product on low-rate codes;\n"
+        "two-smallest on the CPU, three-smallest also on the GPU with messages='int8').\n"
         "LLRs follow GNU Radio: log(P(1)/P(0)), positive means 1\n"
         "(flip_llr_sign=True for the opposite). NaN and +-Inf inputs become 0 "
         "(erasures)\n"
@@ -199,7 +215,7 @@ void bind_decoder(py::module& m)
              py::arg("messages") = "fp32",
              py::arg("llr_scale") = 4.0f,
              py::arg("pack_info_bits") = false,
-             py::arg("min_sum_magnitude") = "smallest")
+             py::arg("min_sum_magnitude") = "auto")
         .def(
             "decode",
             [](batch_decoder& d, py::object llr, bool return_codeword) {

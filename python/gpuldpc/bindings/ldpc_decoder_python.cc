@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(d477270f814c0db7e784b0e6f9838299) */
+/* BINDTOOL_HEADER_FILE_HASH(91e87247b0382127fef45940216b0e8a) */
 /***********************************************************************************/
 
 #include "array_args.h"
@@ -61,7 +61,8 @@ ldpc_decoder::sptr make_decoder(code_source code,
                                 const py::object& min_sum_offset,
                                 const std::string& constellation,
                                 float noise_var,
-                                const std::string& noise_var_tag_key)
+                                const std::string& noise_var_tag_key,
+                                const std::string& min_sum_magnitude)
 {
     ldpc_decoder::params p;
     p.code = std::move(code);
@@ -74,6 +75,7 @@ ldpc_decoder::sptr make_decoder(code_source code,
     p.decoder.llr_scale = llr_scale;
     p.decoder.min_sum_scale = gr::gpuldpc::pyargs::min_sum_scale_arg(min_sum_scale);
     p.decoder.min_sum_offset = gr::gpuldpc::pyargs::min_sum_offset_arg(min_sum_offset);
+    p.set_min_sum_magnitude(min_sum_magnitude);
     p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
     p.device = device;
     p.set_output(output);
@@ -101,7 +103,8 @@ void bind_ldpc_decoder(py::module& m)
         "matched constellation with noise_var or noise_var_tag_key) in, decoded "
         "(status_tags: 'failed' tags only frames that did not converge, 'all', "
         "'none'; True/False mean 'all'/'none') "
-        "(min-sum: min_sum_scale, min_sum_offset) "
+        "(min-sum: min_sum_scale, min_sum_offset, min_sum_magnitude: 'auto', "
+        "'smallest', 'two-smallest' or 'three-smallest') "
         "information out (output='packed' bytes, 'bits' or 'symbols'), many frames per "
         "call. The first argument is a code file path or an ldpc_code.")
         .def(py::init([](const std::string& code_file,
@@ -127,7 +130,8 @@ void bind_ldpc_decoder(py::module& m)
                          const py::object& min_sum_offset,
                          const std::string& constellation,
                          float noise_var,
-                         const std::string& noise_var_tag_key) {
+                         const std::string& noise_var_tag_key,
+                         const std::string& min_sum_magnitude) {
                  return make_decoder(code_source(code_file, format, coef, poly),
                                      algorithm,
                                      schedule,
@@ -148,7 +152,8 @@ void bind_ldpc_decoder(py::module& m)
                                      min_sum_offset,
                                      constellation,
                                      noise_var,
-                                     noise_var_tag_key);
+                                     noise_var_tag_key,
+                                     min_sum_magnitude);
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -173,7 +178,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("min_sum_offset") = "auto",
              py::arg("constellation") = "",
              py::arg("noise_var") = 1.0f,
-             py::arg("noise_var_tag_key") = "")
+             py::arg("noise_var_tag_key") = "",
+             py::arg("min_sum_magnitude") = "auto")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -194,7 +200,8 @@ void bind_ldpc_decoder(py::module& m)
                          const py::object& min_sum_offset,
                          const std::string& constellation,
                          float noise_var,
-                         const std::string& noise_var_tag_key) {
+                         const std::string& noise_var_tag_key,
+                         const std::string& min_sum_magnitude) {
                  return make_decoder(code_source(code),
                                      algorithm,
                                      schedule,
@@ -215,7 +222,8 @@ void bind_ldpc_decoder(py::module& m)
                                      min_sum_offset,
                                      constellation,
                                      noise_var,
-                                     noise_var_tag_key);
+                                     noise_var_tag_key,
+                                     min_sum_magnitude);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -237,7 +245,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("min_sum_offset") = "auto",
              py::arg("constellation") = "",
              py::arg("noise_var") = 1.0f,
-             py::arg("noise_var_tag_key") = "")
+             py::arg("noise_var_tag_key") = "",
+             py::arg("min_sum_magnitude") = "auto")
         .def("frames", &ldpc_decoder::frames)
         .def("failed_frames", &ldpc_decoder::failed_frames)
         .def("dropped_frames", &ldpc_decoder::dropped_frames)

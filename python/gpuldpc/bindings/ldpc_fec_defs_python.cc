@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_fec_defs.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(cda83f0b5b0d8c1f4d946b453f034f15) */
+/* BINDTOOL_HEADER_FILE_HASH(bf956819969ba714f12c7ca8eaa56d19) */
 /***********************************************************************************/
 
 #include "array_args.h"
@@ -39,7 +39,8 @@ std::shared_ptr<ldpc_decoder_def> make_decoder_def(code_source code,
                                                    int threads,
                                                    const std::string& messages,
                                                    const py::object& min_sum_scale,
-                                                   const py::object& min_sum_offset)
+                                                   const py::object& min_sum_offset,
+                                                   const std::string& min_sum_magnitude)
 {
     ldpc_decoder_def::params p;
     p.code = std::move(code);
@@ -50,6 +51,7 @@ std::shared_ptr<ldpc_decoder_def> make_decoder_def(code_source code,
     p.set_messages(messages);
     p.decoder.min_sum_scale = gr::gpuldpc::pyargs::min_sum_scale_arg(min_sum_scale);
     p.decoder.min_sum_offset = gr::gpuldpc::pyargs::min_sum_offset_arg(min_sum_offset);
+    p.set_min_sum_magnitude(min_sum_magnitude);
     p.decoder.gpu = gr::gpuldpc::gpu_tuning::from_environment();
     p.device = device;
     p.frames_per_call = frames_per_call;
@@ -87,7 +89,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          int threads,
                          const std::string& messages,
                          const py::object& min_sum_scale,
-                         const py::object& min_sum_offset) {
+                         const py::object& min_sum_offset,
+                         const std::string& min_sum_magnitude) {
                  return make_decoder_def(code_source(code_file, format, coef, poly),
                                          algorithm,
                                          schedule,
@@ -98,7 +101,8 @@ void bind_ldpc_fec_defs(py::module& m)
                                          threads,
                                          messages,
                                          min_sum_scale,
-                                         min_sum_offset);
+                                         min_sum_offset,
+                                         min_sum_magnitude);
              }),
              py::arg("code_file"),
              py::arg("format") = "auto",
@@ -113,7 +117,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("threads") = 0,
              py::arg("messages") = "fp32",
              py::arg("min_sum_scale") = "auto",
-             py::arg("min_sum_offset") = "auto")
+             py::arg("min_sum_offset") = "auto",
+             py::arg("min_sum_magnitude") = "auto")
         .def(py::init([](std::shared_ptr<ldpc_code> code,
                          const std::string& algorithm,
                          const std::string& schedule,
@@ -124,7 +129,8 @@ void bind_ldpc_fec_defs(py::module& m)
                          int threads,
                          const std::string& messages,
                          const py::object& min_sum_scale,
-                         const py::object& min_sum_offset) {
+                         const py::object& min_sum_offset,
+                         const std::string& min_sum_magnitude) {
                  return make_decoder_def(code_source(code),
                                          algorithm,
                                          schedule,
@@ -135,7 +141,8 @@ void bind_ldpc_fec_defs(py::module& m)
                                          threads,
                                          messages,
                                          min_sum_scale,
-                                         min_sum_offset);
+                                         min_sum_offset,
+                                         min_sum_magnitude);
              }),
              py::arg("code"),
              py::arg("algorithm") = "auto",
@@ -147,7 +154,8 @@ void bind_ldpc_fec_defs(py::module& m)
              py::arg("threads") = 0,
              py::arg("messages") = "fp32",
              py::arg("min_sum_scale") = "auto",
-             py::arg("min_sum_offset") = "auto")
+             py::arg("min_sum_offset") = "auto",
+             py::arg("min_sum_magnitude") = "auto")
         .def("frames", &ldpc_decoder_def::frames)
         .def("failed_frames", &ldpc_decoder_def::failed_frames)
         .def("refused_frame_sizes", &ldpc_decoder_def::refused_frame_sizes);
