@@ -39,7 +39,8 @@
 // arithmetic in fp16 pairs (qc_check_half_of_degree) or 16-bit integer pairs.
 //
 // The checks are in qc_check.cuh (the loop kernel's) and
-// qc_unrolled_check.cuh (those unrolled by degree); here the iterations, the
+// qc_unrolled_check.cuh (those unrolled by degree; the three-smallest rule's
+// fp16 pairs in qc_half_three_check.cuh); here the iterations, the
 // syndromes, the groups and the kernels' instances.
 
 #include "binary/decode.cuh"
@@ -47,6 +48,7 @@
 #include "binary/ldpc_min_sum.h"
 #include "binary/pair_arithmetic.cuh"
 #include "binary/qc_check.cuh"
+#include "binary/qc_half_three_check.cuh"
 #include "binary/qc_profiles.h"
 #include "binary/qc_unrolled_check.cuh"
 #include "common/cuda_check.h"
