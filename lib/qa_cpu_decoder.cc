@@ -642,12 +642,13 @@ BOOST_AUTO_TEST_CASE(int8_min_sum_is_float_min_sum_where_nothing_rounds)
     }
 }
 
-// 8-bit min-sum on 2 threads
+// 8-bit min-sum on 2 threads (the smallest magnitude, whatever the code)
 decoder_config int8_min_sum(decoder_schedule schedule, unsigned iterations)
 {
     decoder_config cfg;
     cfg.algorithm = decoder_algorithm::min_sum;
     cfg.messages = message_precision::int8;
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest;
     cfg.schedule = schedule;
     cfg.max_iterations = iterations;
     cfg.threads = 2;

@@ -79,7 +79,8 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
                     framing how,
                     const std::string& algorithm,
                     const std::string& messages,
-                    const std::string& output = "bits")
+                    const std::string& output = "bits",
+                    const std::string& magnitude = "auto")
 {
     BOOST_TEST_CONTEXT("q=" << code->q() << ", " << to_string(how) << ", " << output
                             << " output, fault " << c.kind << ":" << c.nth
@@ -106,6 +107,7 @@ void run_with_fault(std::shared_ptr<ldpc_code> code,
         p.set_max_iterations(20);
         p.set_algorithm(algorithm);
         p.set_messages(messages);
+        p.set_min_sum_magnitude(magnitude);
         p.status_tags = ldpc_decoder::status_tag_mode::none;
         // the tuning a run sets (a capped shared-memory limit)
         p.decoder.gpu = gpu_tuning::from_environment();
@@ -205,12 +207,13 @@ BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_gf16,
 BOOST_AUTO_TEST_CASE(decoder_block_falls_back_and_loses_nothing_binary,
                      *boost::unit_test::precondition(qa::gpu_present()))
 {
-    // the GPU min-sum decoder (8-bit messages)
+    // the GPU min-sum decoder (8-bit messages), and the default rule on this
+    // code of checks of 6 edges, three-smallest, with packed output
     auto code = std::make_shared<ldpc_code>(construct_regular_code(96, 3, 6, 2, 7));
     for (auto how : { framing::untagged, framing::tagged, framing::pdus })
         for (const auto& c : g_cases)
             if (how != framing::pdus || !c.streams_only)
-                run_with_fault(code, c, how, "min-sum", "int8");
+                run_with_fault(code, c, how, "min-sum", "int8", "bits", "smallest");
     for (const auto& c : g_cases)
         run_with_fault(code, c, framing::tagged, "min-sum", "int8", "packed");
 }

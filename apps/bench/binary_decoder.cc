@@ -245,6 +245,8 @@ void bench_binary_decoder(const context& ctx,
                     auto cpu8 = batch_decoder::make(code, cfg, "cpu");
                     decoder_config float_cfg = cfg;
                     float_cfg.messages = message_precision::fp32;
+                    // the 8-bit decoders' rule (auto resolves by the messages)
+                    float_cfg.min_sum_magnitude = cpu8->config().min_sum_magnitude;
                     auto cpu = batch_decoder::make(code, float_cfg, "cpu");
                     // the device row repeats the batch up to dev_frames, enough
                     // groups of frames to fill the GPU for long codes

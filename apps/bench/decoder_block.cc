@@ -99,7 +99,8 @@ double block_rate(ldpc_code::sptr code,
                   block_run* run)
 {
     // the block's defaults (early termination included) with the section's
-    // rule, schedule, iterations and messages, in the words a user gives
+    // rule, magnitude rule, schedule, iterations and messages, in the words a
+    // user gives
     ldpc_decoder::params p;
     p.code = code;
     p.decoder.gpu = cfg.gpu;
@@ -107,6 +108,7 @@ double block_rate(ldpc_code::sptr code,
     p.set_algorithm(to_string(cfg.algorithm));
     p.set_max_iterations(int(cfg.max_iterations));
     p.set_messages(to_string(cfg.messages));
+    p.set_min_sum_magnitude(to_string(cfg.min_sum_magnitude));
     p.decoder.llr_scale = cfg.llr_scale;
     p.set_input(llr8 ? "int8" : "float");
     p.length_tag_key = "";

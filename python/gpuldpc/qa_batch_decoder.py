@@ -173,7 +173,8 @@ class qa_batch_decoder(gr_unittest.TestCase):
         info_bits, llr = noisy_frames(code, 6, 3.0, 5)
         steps = np.clip(np.rint(llr * 4), -127, 127).astype(np.int8)
         fixed = gpuldpc.batch_decoder(code, algorithm="min-sum", messages="int8",
-                                      schedule="layered", threads=2)
+                                      schedule="layered", threads=2,
+                                      min_sum_magnitude="smallest")
         self.assertEqual((fixed.messages, fixed.llr_scale), ("int8", 4.0))
         # float LLRs are rounded to the same grid: the same results
         bits8, st8 = fixed.decode_int8(steps)

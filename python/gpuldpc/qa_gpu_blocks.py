@@ -145,7 +145,11 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         # a frame with no valid soft value is a failed frame on every decoder
         # family, through decode() and through the block's begin/end pipeline
         for name, kwargs in (("regular_3_6_n96_gf2.alist",
-                              dict(algorithm="min-sum", messages="int8")),
+                              dict(algorithm="min-sum", messages="int8",
+                                   min_sum_magnitude="smallest")),
+                             ("regular_3_6_n96_gf2.alist",
+                              dict(algorithm="min-sum", messages="int8",
+                                   min_sum_magnitude="three-smallest")),
                              ("regular_3_6_n96_gf2.alist", dict(algorithm="sum-product")),
                              ("regular_2_4_n96_gf64.alist", dict())):
             code = gpuldpc.ldpc_code.load(os.path.join(gpuldpc.codes_dir(), name))

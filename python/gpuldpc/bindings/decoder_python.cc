@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(3597f6c639fc0c35e6aac09cf9f98c9e) */
+/* BINDTOOL_HEADER_FILE_HASH(0c55c03eb533a0251fc9b1c070bc06d9) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -124,7 +124,7 @@ void bind_decoder(py::module& m)
         "The check rule that min_sum_magnitude='auto' (the default) takes for the "
         "code decoded by min-sum with these messages: 'three-smallest' with "
         "messages='int8' where more than half the checks have 6 edges or fewer (5G NR "
-        "BG1 at 46 rows, BG2 at 42, DVB-S2 rates 1/4 to 2/5), else 'smallest' "
+        "BG1 at 29 to 46 rows, BG2 at 9 to 42, DVB-S2 rates 1/4 to 2/5), else 'smallest' "
         "(docs/min_sum_correction.md).");
 
     PYBIND11_NUMPY_DTYPE(
@@ -143,8 +143,8 @@ void bind_decoder(py::module& m)
         "              min_sum_magnitude='auto')\n\n"
         "algorithm: auto (fft-bp for q > 2, sum-product for q = 2), fft-bp, log-fft-bp,\n"
         "sum-product, min-sum. min_sum_scale, min_sum_offset: 'auto' (the defaults:\n"
-        "the correction chosen for the code and max_iterations,\n"
-        "min_sum_auto_correction(code, max_iterations=max_iterations)) or a\n"
+        "the correction chosen for the code, the rule taken and max_iterations,\n"
+        "min_sum_auto_correction(code, rule, max_iterations)) or a\n"
         "factor in (0, 1] and an offset >= 0 (a given scale: offset 0 unless given).\n"
         "min_sum_magnitude: 'auto' (the default: min_sum_auto_magnitude(code,\n"
         "messages), three-smallest for 8-bit min-sum where most checks are small,\n"

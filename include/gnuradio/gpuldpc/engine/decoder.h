@@ -168,13 +168,13 @@ struct min_sum_correction {
  * correction, 8-bit layered min-sum decodes 5G NR BG1 at rate 1/3 0.28 dB and
  * BG2 at rate 1/5 0.42 dB from belief propagation at 10 iterations, DVB-S2
  * rates 1/4 and 2/5 0.24 and 0.23 dB at 50, where three_smallest is within
- * 0.13 dB (docs/min_sum_correction.md). Where checks are large (DVB-S2 rates
- * 1/2 and up, 5G NR at 16 rows or fewer, IEEE 802.11n) min-sum is within 0.2
- * dB and faster. Hence:
- * - message_precision::int8: three_smallest where at least half the checks
- *   have 6 edges or fewer (the median check degree: 5G NR BG1 at 46 rows 5,
- *   BG2 at 42 rows 4, DVB-S2 rates 1/4 to 2/5 4 to 6; rate 1/2 7, 5G NR BG1
- *   at 16 rows 8, IEEE 802.11n rate 1/2 7), else smallest;
+ * 0.13 dB (docs/min_sum_correction.md). Where checks are large min-sum is
+ * within about 0.2 dB and faster (measured: DVB-S2 rates 1/2 and up, 5G NR
+ * BG1 at 4 to 16 rows and BG2 at 8, IEEE 802.11n). Hence:
+ * - message_precision::int8: three_smallest where more than half the checks
+ *   have 6 edges or fewer (5G NR BG1 at 29 to 46 rows, BG2 at 9 to 42,
+ *   DVB-S2 rates 1/4 to 2/5 and short 1/2; not DVB-S2 rate 1/2 and up, 5G NR
+ *   BG1 at up to 28 rows, BG2 at up to 8, IEEE 802.11n), else smallest;
  * - fp32: smallest (the GPU's float min-sum runs only that rule, and a GPU
  *   and a CPU decoder of one configuration take the same rule).
  * The result is never automatic.
