@@ -20,6 +20,7 @@ GPULDPC_PACKAGES=(
     libboost-dev libboost-test-dev libboost-program-options-dev
     libboost-system-dev libboost-thread-dev
     python3-numpy python3-matplotlib gr-osmosdr
+    openmpi-bin python3-mpi4py
 )
 
 log() { echo "[gpuldpc] $*" >&2; }

@@ -35,7 +35,7 @@ void usage(const char* prog)
     std::fprintf(
         stderr,
         "usage: %s [--json FILE] [--sections "
-        "fwht,fft,butterfly,stream,flowgraph,decoder,binary] [--mib M] "
+        "fwht,fft,butterfly,stream,flowgraph,decoder,binary,simulation] [--mib M] "
         "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT,...] "
         "[--schedule layered,flooding] [--et-ebn0 DB] "
         "[--min-sum-magnitude smallest,three-smallest]\n"
@@ -160,6 +160,14 @@ void run_sections(const context& ctx, const options& o)
         bench_stream(ctx, bytes, std::max(3, o.reps / 3));
     if (has("flowgraph"))
         bench_flowgraph(ctx, 200000);
+    if (has("simulation")) {
+        // the simulator against the decoder alone: the codes
+        std::vector<std::string> sim_codes{
+            "dvbs2:1/2", "wifi:1944:1/2", "nr:1:384", "regular_2_4_n96_gf64.alist"
+        };
+        bench_simulation(
+            ctx, only_named(sim_codes, o.only, code_name), std::max(3, o.reps / 2));
+    }
     // decoder: the GF(q) and the binary decoders; binary: the latter only
     if (!has("decoder") && !has("binary"))
         return;

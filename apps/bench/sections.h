@@ -45,6 +45,9 @@ void bench_binary_decoder(const context& ctx,
                           const std::string& schedules,
                           const std::string& magnitudes);
 //! Binary codes in the float rules against the CPU reference.
+void bench_simulation(const context& ctx,
+                      const std::vector<std::string>& code_specs,
+                      int reps);
 void bench_binary_float(const context& ctx,
                         const std::vector<std::string>& code_specs,
                         int reps,

@@ -57,6 +57,7 @@ public:
     enum class input_kind { llr, llr8, symbol_ll };
 
     std::string device_name() const override { return d_name; }
+    int cuda_device() const override { return d_device; }
     unsigned threads() const override { return 1; }
     size_t workspaces() const override;
 

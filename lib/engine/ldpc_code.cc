@@ -616,6 +616,13 @@ std::vector<uint8_t> ldpc_code::dense() const
     return h;
 }
 
+ldpc_code::encoder_kind ldpc_code::encoder() const
+{
+    if (d_accumulator_parity)
+        return encoder_kind::accumulator;
+    return d_parity_solver ? encoder_kind::structured : encoder_kind::echelon;
+}
+
 void ldpc_code::encode(const uint8_t* info, uint8_t* codeword, size_t n_frames) const
 {
     const unsigned q = d_field.q();

@@ -6,8 +6,12 @@
 """Error-rate simulation of LDPC codes: random information, a modulation
 (BPSK by default) over AWGN, bit-wise or matched (symbol) demapping.
 
-This is the engine of the `gpuldpc-sim` command; `simulate_point` is usable
-from Python too.
+This is the engine of the `gpuldpc-sim` command. With BPSK and bit LLRs
+every step of a frame runs on the decoder's device (`run_point` on a
+`gpuldpc.simulation`: counter-based frames, the same on the CPU and any GPU,
+split over GPUs and MPI ranks with the same counts); other channels draw
+their frames here with numpy (`simulate_point`). Both are usable from
+Python too.
 """
 
 import argparse
@@ -173,6 +177,89 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     }
 
 
+def wilson_interval(errors, trials, z=1.959964):
+    """The Wilson score interval of a rate errors/trials (95 % for the default
+    z): (low, high), both within [0, 1]; (0, 1) for no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = errors / trials
+    d = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / d
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class _single_process:
+    """The frame split of one process (MPI's communicator stands in for it)."""
+    rank, size = 0, 1
+
+    @staticmethod
+    def allgather(value):
+        return [value]
+
+
+def mpi_world():
+    """MPI's world communicator when this process is one of several ranks
+    started by mpirun (Open MPI's or MPICH's environment says so), else a
+    stand-in for a single process. Needs mpi4py under mpirun."""
+    if int(os.environ.get("OMPI_COMM_WORLD_SIZE", os.environ.get("PMI_SIZE", "1"))) <= 1:
+        return _single_process()
+    from mpi4py import MPI  # Debian: python3-mpi4py
+    return MPI.COMM_WORLD
+
+
+def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
+              progress=None, comm=None):
+    """One Eb/N0 point of an engine `simulation` (every step of a frame on
+    its device): frames 0, 1, ... of the seed, in order, up to `frames` or
+    exactly the `max_frame_errors`-th frame error. With an MPI communicator,
+    rank r of N simulates frames r, r + N, ... of each round of `batch`
+    frames and every rank gathers the counts: the result is the same for any
+    N (and any device split). Throughput counts the whole simulation (frames
+    drawn, encoded, decoded, counted) over the wall time."""
+    comm = comm or _single_process()
+    m = code.bits_per_symbol
+    done = errors = bit_errors = iterations = 0
+    start = last_report = time.perf_counter()
+    while done < frames and errors < max_frame_errors:
+        b = min(batch, frames - done)
+        mine = len(range(comm.rank, b, comm.size))
+        part = simulation.run(seed, ebn0_db, done + comm.rank, mine, stride=comm.size)
+        parts = comm.allgather(part)
+        r = np.empty(b, dtype=part.dtype)
+        for rank, p in enumerate(parts):
+            r[rank::comm.size] = p
+        wrong = r["bit_errors"].astype(np.int64)
+        cum = np.cumsum(wrong > 0)
+        if errors + cum[-1] >= max_frame_errors:
+            b = int(np.searchsorted(cum, max_frame_errors - errors)) + 1
+        done += b
+        errors += int(np.count_nonzero(wrong[:b]))
+        bit_errors += int(wrong[:b].sum())
+        iterations += int(r["iterations"][:b].sum())
+        now = time.perf_counter()
+        if progress and (now - last_report > 0.5 or done >= frames or
+                         errors >= max_frame_errors):
+            last_report = now
+            progress(f"Eb/N0 {ebn0_db:5.2f} dB: {done} frames, {errors} errors, "
+                     f"FER {errors / done:.2e}, {done / (now - start):.0f} frames/s")
+    seconds = time.perf_counter() - start
+    info_bits = done * code.k * m
+    fer_low, fer_high = wilson_interval(errors, done)
+    return {
+        "ebn0": ebn0_db,
+        "frames": done,
+        "frame_errors": errors,
+        "bit_errors": bit_errors,
+        "fer": errors / done,
+        "fer_ci95": [fer_low, fer_high],
+        "ber": bit_errors / info_bits,
+        "avg_iterations": iterations / done,
+        "seconds": seconds,
+        "info_bits_per_second": info_bits / seconds if seconds > 0 else 0.0,
+    }
+
+
 def format_table(points):
     lines = [f"{'Eb/N0':>6} {'frames':>8} {'errors':>7} {'FER':>9} {'BER':>9} "
              f"{'avg it':>7} {'info Mbit/s':>11}"]
@@ -190,9 +277,18 @@ def plot(result, path):
     pts = result["points"]
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
     for key, label, style in (("fer", "FER", "o-"), ("ber", "BER", "s--")):
-        xs = [p["ebn0"] for p in pts if p[key] > 0]
-        ys = [p[key] for p in pts if p[key] > 0]
-        if xs:
+        shown = [p for p in pts if p[key] > 0]
+        xs = [p["ebn0"] for p in shown]
+        ys = [p[key] for p in shown]
+        if not xs:
+            continue
+        if key == "fer" and all("fer_ci95" in p for p in shown):
+            err = [[y - p["fer_ci95"][0] for p, y in zip(shown, ys)],
+                   [p["fer_ci95"][1] - y for p, y in zip(shown, ys)]]
+            ax.errorbar(xs, ys, yerr=err, fmt=style, capsize=3,
+                        label=label + " (95 % interval)")
+            ax.set_yscale("log")
+        else:
             ax.semilogy(xs, ys, style, label=label)
     c = result["code"]
     ax.set_title(f"{os.path.basename(c['path'])}: GF({c['q']}), n={c['n']}, k={c['k']}\n"
@@ -328,7 +424,9 @@ def make_parser():
                         "checks have 6 edges or fewer, else smallest "
                         "(gpuldpc.min_sum_auto_magnitude)")
     p.add_argument("--device", default="auto",
-                   help="auto, cpu, cuda or cuda:N (default auto)")
+                   help="auto, cpu, cuda, cuda:N, or several GPUs: cuda:N,M,... or "
+                        "cuda:all (default auto). Under mpirun, ranks given cuda or auto "
+                        "take a GPU each")
     p.add_argument("--threads", type=_non_negative, default=0,
                    help="decoder threads (default 0: all cores)")
     p.add_argument("--batch", type=_positive, default=None,
@@ -349,10 +447,22 @@ def main(argv=None):
     for name in ("code", "ebn0"):
         if getattr(args, name) is None:
             parser.error(f"the following arguments are required: --{name}")
-    if not (args.device in ("auto", "cpu", "cuda") or
+    gpu_list = args.device == "cuda:all" or (
+        args.device.startswith("cuda:") and "," in args.device and
+        all(x.isdigit() for x in args.device[5:].split(",")))
+    if not (args.device in ("auto", "cpu", "cuda") or gpu_list or
             (args.device.startswith("cuda:") and args.device[5:].isdigit())):
         parser.error(f"argument --device: '{args.device}' is not one of auto, cpu, "
-                     "cuda, cuda:N")
+                     "cuda, cuda:N, cuda:N,M,..., cuda:all")
+    comm = mpi_world()
+    decoder_device = args.device
+    if gpu_list:
+        decoder_device = "cuda" if args.device == "cuda:all" else args.device.split(",")[0]
+    elif comm.size > 1 and args.device in ("auto", "cuda") and _core.cuda_devices():
+        # one GPU a rank: the node's ranks in turn on its GPUs
+        local = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK",
+                                   os.environ.get("MPI_LOCALRANKID", comm.rank)))
+        decoder_device = f"cuda:{local % len(_core.cuda_devices())}"
     try:
         code = _core.ldpc_code.load(args.code, format=args.format, coef=args.coef,
                                     poly=args.poly)
@@ -367,7 +477,7 @@ def main(argv=None):
                                       min_sum_offset=args.min_sum_offset,
                                       min_sum_magnitude=args.min_sum_magnitude,
                                       max_iterations=args.iterations,
-                                      threads=args.threads, device=args.device)
+                                      threads=args.threads, device=decoder_device)
     except ValueError as e:
         parser.error(str(e))
     except RuntimeError as e:
@@ -377,32 +487,69 @@ def main(argv=None):
         link = channel(code, args.modulation, args.mapping)
     except ValueError as e:
         parser.error(f"argument --mapping/--modulation: {e}")
-    # the GPU decoder takes one frame per thread block: large batches fill it
-    batch = args.batch or (64 * decoder.threads if decoder.device == "cpu" else 1024)
+    simulation = None
+    if link.real_bpsk:
+        # every step of a frame on the decoder's device, counter-based frames
+        try:
+            simulation = _core.simulation(decoder, args.device if gpu_list else "")
+        except ValueError as e:
+            parser.error(f"argument --code/--device: {e}")
+        except RuntimeError as e:
+            print(f"gpuldpc-sim: error: {e}", file=sys.stderr)
+            return 1
+        batch = args.batch or simulation.preferred_batch() * comm.size
+    else:
+        if comm.size > 1 or gpu_list:
+            parser.error("argument --modulation/--mapping: several ranks or GPUs "
+                         "simulate BPSK with bit LLRs only (--modulation bpsk --mapping "
+                         "bits)")
+        # the GPU decoder takes one frame per thread block: large batches fill it
+        batch = args.batch or (64 * decoder.threads if decoder.device == "cpu" else 1024)
+    main_rank = comm.rank == 0
 
     def progress(line):
-        if not args.quiet:
+        if not args.quiet and main_rank:
             print("\r" + line.ljust(78), end="", file=sys.stderr, flush=True)
 
+    def say(line):
+        if main_rank:
+            print(line)
+
     rng = np.random.default_rng(args.seed)
-    print(f"code {args.code}: GF({code.q}), n={code.n} symbols "
-          f"({code.n * code.bits_per_symbol} bits), k={code.k}, rate {code.rate:.4f}")
-    print(f"decoder {decoder.algorithm}, {decoder.schedule}, {args.iterations} iterations "
-          f"max, device {decoder.device}, {decoder.threads} threads, batch {batch}; "
-          f"{args.modulation}, {args.mapping} demapping")
+    device = simulation.device if simulation else decoder.device
+    say(f"code {args.code}: GF({code.q}), n={code.n} symbols "
+        f"({code.n * code.bits_per_symbol} bits), k={code.k}, rate {code.rate:.4f}")
+    say(f"decoder {decoder.algorithm}, {decoder.schedule}, {args.iterations} iterations "
+        f"max, device {device}, {decoder.threads} threads, batch {batch}; "
+        f"{args.modulation}, {args.mapping} demapping")
+    if simulation:
+        say(f"every step of a frame on {device}: counter-based frames (seed {args.seed}), "
+            f"encoder {simulation.encoder_variant}"
+            + (f"; {comm.size} MPI ranks" if comm.size > 1 else ""))
     if decoder.kernel_variant:
-        print(f"kernel: {decoder.kernel_variant}")
+        say(f"kernel: {decoder.kernel_variant}")
     points = []
     for ebn0 in args.ebn0:
-        points.append(simulate_point(code, decoder, ebn0, args.frames,
-                                     args.max_frame_errors, batch, rng, progress, link))
-        if not args.quiet:
+        if simulation:
+            points.append(run_point(simulation, code, ebn0, args.frames,
+                                    args.max_frame_errors, batch, args.seed, progress,
+                                    comm))
+        else:
+            points.append(simulate_point(code, decoder, ebn0, args.frames,
+                                         args.max_frame_errors, batch, rng, progress,
+                                         link))
+        if not args.quiet and main_rank:
             print(file=sys.stderr)
+    if not main_rank:
+        return 0
     print(format_table(points))
 
     result = {
         "code": {"path": args.code, "n": code.n, "k": code.k, "q": code.q},
-        "device": decoder.device,
+        "device": device,
+        "simulation": "device" if simulation else "host",
+        "encoder": simulation.encoder_variant if simulation else "",
+        "ranks": comm.size,
         "kernel_variant": decoder.kernel_variant,
         "threads": decoder.threads,
         "algorithm": decoder.algorithm,

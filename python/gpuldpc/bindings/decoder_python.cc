@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(0c55c03eb533a0251fc9b1c070bc06d9) */
+/* BINDTOOL_HEADER_FILE_HASH(63e62839d970d90672802ca5f2c190c9) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/ldpc_code.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(50d7285b64ba84a918befe2d1063edf0) */
+/* BINDTOOL_HEADER_FILE_HASH(133f94b104b4d7d849bbfd22edab52b7) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

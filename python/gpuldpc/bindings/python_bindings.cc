@@ -27,6 +27,7 @@ void bind_nr_rate_matching(py::module& m);
 void bind_device(py::module& m);
 void bind_fault_injection(py::module& m);
 void bind_decoder(py::module& m);
+void bind_simulation(py::module& m);
 void bind_ldpc_decoder(py::module& m);
 void bind_ldpc_encoder(py::module& m);
 void bind_ldpc_fec_defs(py::module& m);
@@ -72,6 +73,7 @@ PYBIND11_MODULE(gpuldpc_python, m)
     bind_device(m);
     bind_fault_injection(m);
     bind_decoder(m);
+    bind_simulation(m);
     bind_ldpc_decoder(m);
     bind_ldpc_encoder(m);
     bind_ldpc_fec_defs(m);

@@ -464,6 +464,8 @@ public:
     decoder_algorithm algorithm() const { return d_config.algorithm; }
     /*! "cpu" or the GPU's name. */
     virtual std::string device_name() const = 0;
+    /*! The CUDA device index a GPU decoder decodes on; -1 on the CPU. */
+    virtual int cuda_device() const { return -1; }
     /*! Worker threads a call may use at most (the caller's included). */
     virtual unsigned threads() const = 0;
     /*!

@@ -404,6 +404,33 @@ public:
     bool has_accumulator_parity() const { return d_accumulator_parity; }
 
     /*!
+     * \brief How encode() finds the parity symbols, for encoders outside this
+     * class (the simulator's on the GPU):
+     * - accumulator: has_accumulator_parity();
+     * - echelon: back-substitution through echelon_pivots() and
+     *   echelon_row() (codes from a matrix, 5G NR, 802.11n, 802.16e);
+     * - structured: a solver of the code's family that this class keeps to
+     *   itself (CCSDS AR4JA).
+     */
+    enum class encoder_kind { accumulator, echelon, structured };
+    encoder_kind encoder() const;
+    /*!
+     * \brief The sparse row-echelon form that encode() back-substitutes
+     * where encoder() is echelon (otherwise unused, and MAY be empty).
+     *
+     * Going from the last pivot p to the first, parity symbol
+     * echelon_pivots()[p] MUST be set to the sum over j of
+     * echelon_values()[j] * codeword[echelon_columns()[j]], j from
+     * echelon_offsets()[p] to echelon_offsets()[p + 1] - 1 (GF(q) arithmetic):
+     * every column there is an information position or the pivot of a later
+     * p, and every parity position is a pivot.
+     */
+    const std::vector<uint32_t>& echelon_pivots() const { return d_echelon_pivot; }
+    const std::vector<uint32_t>& echelon_offsets() const { return d_echelon_offsets; }
+    const std::vector<uint32_t>& echelon_columns() const { return d_echelon_col; }
+    const std::vector<uint8_t>& echelon_values() const { return d_echelon_value; }
+
+    /*!
      * \brief The transmitted symbols of codewords.
      * \param codeword n_frames * n() symbols
      * \param transmitted n_frames * n_transmitted() symbols out

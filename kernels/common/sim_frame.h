@@ -1,0 +1,265 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_KERNELS_SIM_FRAME_H
+#define INCLUDED_GPULDPC_KERNELS_SIM_FRAME_H
+
+// The simulator's frames, defined once for the host (g++) and the device
+// (nvcc): frame i's information symbols and channel noise are functions of
+// the seed and i alone, drawn from the counter-based generator Philox4x32-10
+// (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy as 1, 2, 3",
+// SC'11), so any split of the frame indices over threads, GPUs or MPI ranks
+// draws the same frames.
+//
+// Every floating-point step is an IEEE operation rounded once (add, multiply,
+// fused multiply-add, divide, square root) in the order written: the device
+// uses the _rn intrinsics, which nvcc never fuses, and the host file that
+// includes this header is compiled with -ffp-contract=off. Host and device
+// therefore give the same LLRs bit for bit, and an 8-bit decoder counts the
+// same errors on both. The logarithm, sine and cosine are polynomials of
+// these operations (not the math library's, whose last bits differ between
+// the host and the device).
+//
+// Counters: (block, frame low 32 bits, frame high 32 bits, stream), key
+// (seed low 32 bits, seed high 32 bits); stream 0 draws information, 16
+// symbols a block (byte j % 16 of block j / 16, little-endian words, masked
+// to q - 1), stream 1 draws noise, 4 transmitted bits a block (two
+// Box-Muller pairs).
+
+#include <cstdint>
+
+#ifdef __CUDACC__
+#define GPULDPC_SIM_HD __host__ __device__ __forceinline__
+#else
+#define GPULDPC_SIM_HD inline
+#endif
+
+#ifndef __CUDA_ARCH__
+#include <cmath>
+#include <cstring>
+#endif
+
+namespace gr {
+namespace gpuldpc {
+namespace sim {
+
+constexpr uint32_t info_stream = 0;
+constexpr uint32_t noise_stream = 1;
+//! information symbols a generator block gives
+constexpr unsigned info_per_block = 16;
+//! transmitted bits a generator block gives noise for
+constexpr unsigned noise_per_block = 4;
+
+struct philox_out {
+    uint32_t w[4];
+};
+
+GPULDPC_SIM_HD uint32_t mul_high(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    return __umulhi(a, b);
+#else
+    return uint32_t((uint64_t(a) * b) >> 32);
+#endif
+}
+
+/*! Philox4x32 with 10 rounds (the Random123 definition and constants). */
+GPULDPC_SIM_HD philox_out philox4x32_10(
+    uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1)
+{
+    constexpr uint32_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
+    constexpr uint32_t w0 = 0x9E3779B9u, w1 = 0xBB67AE85u;
+    for (int round = 0; round < 10; ++round) {
+        const uint32_t lo0 = m0 * c0, hi0 = mul_high(m0, c0);
+        const uint32_t lo1 = m1 * c2, hi1 = mul_high(m1, c2);
+        const uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+        k0 += w0;
+        k1 += w1;
+    }
+    return philox_out{ { c0, c1, c2, c3 } };
+}
+
+/*! Block \p block of stream \p stream of frame \p frame. */
+GPULDPC_SIM_HD philox_out draw(uint64_t seed,
+                               uint64_t frame,
+                               uint32_t block,
+                               uint32_t stream)
+{
+    return philox4x32_10(block,
+                         uint32_t(frame),
+                         uint32_t(frame >> 32),
+                         stream,
+                         uint32_t(seed),
+                         uint32_t(seed >> 32));
+}
+
+/*! Information symbol \p j of a frame from its block (j / info_per_block). */
+GPULDPC_SIM_HD unsigned info_symbol(const philox_out& r, unsigned j, unsigned q)
+{
+    const unsigned byte = j % info_per_block;
+    return (r.w[byte / 4] >> (8 * (byte % 4))) & (q - 1);
+}
+
+// IEEE operations rounded once each, never fused
+GPULDPC_SIM_HD float mul(float a, float b)
+{
+#ifdef __CUDA_ARCH__
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+GPULDPC_SIM_HD float add(float a, float b)
+{
+#ifdef __CUDA_ARCH__
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+GPULDPC_SIM_HD float fma(float a, float b, float c)
+{
+#ifdef __CUDA_ARCH__
+    return __fmaf_rn(a, b, c);
+#else
+    return std::fma(a, b, c);
+#endif
+}
+GPULDPC_SIM_HD float div(float a, float b)
+{
+#ifdef __CUDA_ARCH__
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+GPULDPC_SIM_HD float sqrt(float a)
+{
+#ifdef __CUDA_ARCH__
+    return __fsqrt_rn(a);
+#else
+    return std::sqrt(a);
+#endif
+}
+GPULDPC_SIM_HD float to_float(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __uint2float_rn(x);
+#else
+    return float(x); // round to nearest, as the device's __uint2float_rn
+#endif
+}
+GPULDPC_SIM_HD uint32_t bits_of(float x)
+{
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(x);
+#else
+    uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+#endif
+}
+GPULDPC_SIM_HD float float_of(uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(b);
+#else
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+#endif
+}
+
+/*!
+ * ln(x / 2^32 + 2^-33), in (-22.9, 0]: the logarithm of a uniform draw in
+ * (0, 1], to within a few float ulps (2 atanh((m - 1)/(m + 1)) on the
+ * mantissa m in [sqrt(1/2), sqrt(2)), terms to t^9).
+ */
+GPULDPC_SIM_HD float log_uniform(uint32_t x)
+{
+    const float u = fma(to_float(x), 2.3283064365386963e-10f, 1.1641532182693481e-10f);
+    uint32_t b = bits_of(u);
+    int e = int(b >> 23) - 127;
+    b = (b & 0x7FFFFFu) | 0x3F800000u; // mantissa in [1, 2)
+    if (b > 0x3FB504F3u) {             // above sqrt(2): halve it (exactly)
+        b -= 0x00800000u;
+        e += 1;
+    }
+    const float m = float_of(b);
+    const float t = div(add(m, -1.0f), add(m, 1.0f));
+    const float t2 = mul(t, t);
+    float p = fma(t2, 0.111111111f, 0.142857143f);
+    p = fma(p, t2, 0.2f);
+    p = fma(p, t2, 0.333333333f);
+    p = fma(p, t2, 1.0f);
+    return fma(float(e), 0.693147180559945309f, mul(add(t, t), p));
+}
+
+/*!
+ * Two independent standard normal values from two 32-bit draws (Box-Muller):
+ * radius sqrt(-2 ln u1), angle 2 pi u2 - pi/4 (a uniform angle all the same),
+ * the sine and cosine of its quarter-turn remainder in [-pi/4, pi/4) by
+ * Taylor polynomials (to a^9 and a^8: errors below 3e-8).
+ */
+GPULDPC_SIM_HD void gaussian_pair(uint32_t x1, uint32_t x2, float& n0, float& n1)
+{
+    const float r = sqrt(mul(-2.0f, log_uniform(x1)));
+    const unsigned quadrant = x2 >> 30;
+    const float a =
+        mul(add(mul(to_float(x2 & 0x3FFFFFFFu), 9.313225746154785e-10f), -0.5f),
+            1.5707963267948966f);
+    const float a2 = mul(a, a);
+    float s = fma(a2, 2.75573192e-6f, -1.98412698e-4f);
+    s = fma(s, a2, 8.33333333e-3f);
+    s = fma(s, a2, -0.166666667f);
+    s = fma(mul(s, a2), a, a);
+    float c = fma(a2, 2.48015873e-5f, -1.38888889e-3f);
+    c = fma(c, a2, 4.16666667e-2f);
+    c = fma(c, a2, -0.5f);
+    c = fma(c, a2, 1.0f);
+    float cs = c, sn = s;
+    if (quadrant == 1) {
+        cs = -s;
+        sn = c;
+    } else if (quadrant == 2) {
+        cs = -c;
+        sn = -s;
+    } else if (quadrant == 3) {
+        cs = s;
+        sn = -c;
+    }
+    n0 = mul(r, cs);
+    n1 = mul(r, sn);
+}
+
+/*! The noise of transmitted bits 4 b .. 4 b + 3 of a frame (block b). */
+GPULDPC_SIM_HD void noise_block(uint64_t seed, uint64_t frame, uint32_t b, float n[4])
+{
+    const philox_out r = draw(seed, frame, b, noise_stream);
+    gaussian_pair(r.w[0], r.w[1], n[0], n[1]);
+    gaussian_pair(r.w[2], r.w[3], n[2], n[3]);
+}
+
+/*!
+ * The channel LLR of a code bit sent as BPSK (bit -> 1 - 2 bit) with noise
+ * sigma * n: llr_gain * (1 - 2 bit + sigma * n), llr_gain = -2 / sigma^2
+ * (log P(1)/P(0), GNU Radio's sign).
+ */
+GPULDPC_SIM_HD float bpsk_llr(unsigned bit, float n, float sigma, float llr_gain)
+{
+    return mul(llr_gain, fma(sigma, n, bit ? -1.0f : 1.0f));
+}
+
+} // namespace sim
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_KERNELS_SIM_FRAME_H */

@@ -1,0 +1,376 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Compiled with -ffp-contract=off: the frames' arithmetic (sim_frame.h) must
+// round as the device's does.
+
+#include "common/sim_frame.h"
+#include "simulation_worker.h"
+#include <gnuradio/gpuldpc/engine/device.h>
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace gr {
+namespace gpuldpc {
+
+sim_channel sim_channel::at(double ebn0_db, double rate)
+{
+    if (!std::isfinite(ebn0_db) || ebn0_db < -50.0 || ebn0_db > 100.0)
+        throw std::invalid_argument("ebn0_db=" + std::to_string(ebn0_db) +
+                                    " is out of range; allowed: -50 .. 100 dB");
+    if (!(rate > 0.0 && rate <= 1.0))
+        throw std::invalid_argument("rate=" + std::to_string(rate) +
+                                    " is out of range; allowed: (0, 1]");
+    const double var = 1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0));
+    return sim_channel{ float(std::sqrt(var)), float(-2.0 / var) };
+}
+
+namespace {
+
+// Frame first + j * stride, j < count, drawn on the host: the same as the
+// device's draw (sim_frame.h).
+void draw_on_host(const ldpc_code& code,
+                  uint64_t seed,
+                  const sim_channel& ch,
+                  uint64_t frame,
+                  uint8_t* info,
+                  uint8_t* codeword,
+                  float* llr)
+{
+    const unsigned k = code.k(), q = code.q(), m = code.bits_per_symbol();
+    for (unsigned b = 0; b * sim::info_per_block < k; ++b) {
+        const sim::philox_out r = sim::draw(seed, frame, b, sim::info_stream);
+        for (unsigned j = b * sim::info_per_block;
+             j < std::min<unsigned>(k, (b + 1) * sim::info_per_block);
+             ++j)
+            info[j] = uint8_t(sim::info_symbol(r, j, q));
+    }
+    code.encode(info, codeword, 1);
+    const auto& sent = code.transmitted_positions();
+    const size_t bits = size_t(sent.size()) * m;
+    float n[sim::noise_per_block];
+    for (size_t t = 0; t < bits; ++t) {
+        if (t % sim::noise_per_block == 0)
+            sim::noise_block(seed, frame, uint32_t(t / sim::noise_per_block), n);
+        const unsigned symbol = codeword[sent[t / m]];
+        const unsigned bit = (symbol >> (m - 1 - t % m)) & 1u;
+        llr[t] = sim::bpsk_llr(bit, n[t % sim::noise_per_block], ch.sigma, ch.llr_gain);
+    }
+}
+
+// Bits of the decoder's output (unpacked or packed, MSB first) against the
+// information symbols.
+uint32_t count_bit_errors(
+    const uint8_t* decoded, bool packed, const uint8_t* info, unsigned k, unsigned m)
+{
+    uint32_t errors = 0;
+    for (unsigned j = 0; j < k; ++j)
+        for (unsigned b = 0; b < m; ++b) {
+            const size_t t = size_t(j) * m + b;
+            const unsigned got =
+                packed ? (decoded[t >> 3] >> (7 - (t & 7))) & 1u : decoded[t];
+            errors += got != ((info[j] >> (m - 1 - b)) & 1u);
+        }
+    return errors;
+}
+
+class cpu_worker : public simulation::worker
+{
+public:
+    explicit cpu_worker(batch_decoder::sptr decoder) : d_decoder(std::move(decoder)) {}
+
+    void run(uint64_t seed,
+             const sim_channel& ch,
+             uint64_t first,
+             uint64_t stride,
+             size_t count,
+             sim_frame_result* results) override
+    {
+        const ldpc_code& code = d_decoder->code();
+        const size_t chunk = std::min<size_t>(count, preferred_batch());
+        const size_t k = code.k(), nllr = d_decoder->llr_per_frame();
+        const size_t nb = d_decoder->info_bytes_per_frame();
+        d_info.resize(chunk * k);
+        d_llr.resize(chunk * nllr);
+        d_decoded.resize(chunk * nb);
+        d_status.resize(chunk);
+        for (size_t f0 = 0; f0 < count; f0 += chunk) {
+            const size_t nf = std::min(chunk, count - f0);
+            draw(seed, ch, first + f0 * stride, stride, nf, d_info.data(), d_llr.data());
+            d_decoder->decode(d_llr.data(), nf, d_decoded.data(), d_status.data());
+            const bool packed = d_decoder->config().pack_info_bits;
+            for (size_t f = 0; f < nf; ++f) {
+                sim_frame_result& r = results[f0 + f];
+                r.bit_errors = count_bit_errors(&d_decoded[f * nb],
+                                                packed,
+                                                &d_info[f * k],
+                                                unsigned(k),
+                                                code.bits_per_symbol());
+                r.iterations = d_status[f].iterations;
+                r.converged = d_status[f].converged;
+            }
+        }
+    }
+
+    void frames(uint64_t seed,
+                const sim_channel& ch,
+                uint64_t first,
+                uint64_t stride,
+                size_t count,
+                uint8_t* info,
+                uint8_t* codeword,
+                float* llr) override
+    {
+        const ldpc_code& code = d_decoder->code();
+        std::vector<uint8_t> i1(code.k()), c1(code.n());
+        std::vector<float> l1(d_decoder->llr_per_frame());
+        for (size_t f = 0; f < count; ++f) {
+            draw_on_host(
+                code, seed, ch, first + f * stride, i1.data(), c1.data(), l1.data());
+            if (info)
+                std::copy(i1.begin(), i1.end(), info + f * i1.size());
+            if (codeword)
+                std::copy(c1.begin(), c1.end(), codeword + f * c1.size());
+            if (llr)
+                std::copy(l1.begin(), l1.end(), llr + f * l1.size());
+        }
+    }
+
+    std::string name() const override { return "cpu"; }
+    size_t preferred_batch() const override { return 64 * size_t(d_decoder->threads()); }
+    std::string encoder_variant() const override
+    {
+        return "the CPU's ldpc_code::encode()";
+    }
+
+private:
+    // Draws nf frames on the decoder's threads (a frame a thread at a time).
+    void draw(uint64_t seed,
+              const sim_channel& ch,
+              uint64_t first,
+              uint64_t stride,
+              size_t nf,
+              uint8_t* info,
+              float* llr)
+    {
+        const ldpc_code& code = d_decoder->code();
+        const size_t k = code.k(), nllr = d_decoder->llr_per_frame();
+        const unsigned threads =
+            unsigned(std::max<size_t>(1, std::min<size_t>(d_decoder->threads(), nf)));
+        std::exception_ptr failure;
+        std::mutex failure_mutex;
+        auto part = [&](unsigned t) {
+            try {
+                std::vector<uint8_t> cw(code.n());
+                for (size_t f = t; f < nf; f += threads)
+                    draw_on_host(code,
+                                 seed,
+                                 ch,
+                                 first + f * stride,
+                                 info + f * k,
+                                 cw.data(),
+                                 llr + f * nllr);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(failure_mutex);
+                failure = std::current_exception();
+            }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t)
+            pool.emplace_back(part, t);
+        part(0);
+        for (auto& th : pool)
+            th.join();
+        if (failure)
+            std::rethrow_exception(failure);
+    }
+
+    batch_decoder::sptr d_decoder;
+    std::vector<uint8_t> d_info, d_decoded;
+    std::vector<float> d_llr;
+    std::vector<frame_status> d_status;
+};
+
+// "cuda:0,1" / "cuda:all" -> device indices; one device -> a list of one.
+std::vector<int> cuda_device_list(const std::string& device)
+{
+    const std::string prefix = "cuda:";
+    const std::string list = device.substr(prefix.size());
+    const size_t present = cuda_devices().size();
+    std::vector<int> out;
+    if (list == "all") {
+        if (present == 0)
+            throw std::runtime_error("device='" + device + "': no usable CUDA device");
+        for (size_t i = 0; i < present; ++i)
+            out.push_back(int(i));
+        return out;
+    }
+    std::set<int> seen;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const int index = select_cuda_device(prefix + item);
+        if (!seen.insert(index).second)
+            throw std::invalid_argument("device='" + device + "' names cuda:" + item +
+                                        " twice; allowed: distinct devices");
+        out.push_back(index);
+    }
+    if (out.empty() || list.back() == ',')
+        throw std::invalid_argument("device='" + device +
+                                    "' is malformed; allowed: cuda:N,M,... or cuda:all");
+    return out;
+}
+
+} // namespace
+
+namespace detail {
+std::unique_ptr<simulation::worker> make_cpu_sim_worker(batch_decoder::sptr decoder)
+{
+    return std::make_unique<cpu_worker>(std::move(decoder));
+}
+#ifndef GPULDPC_HAVE_CUDA
+std::unique_ptr<simulation::worker> make_cuda_sim_worker(batch_decoder::sptr, int)
+{
+    throw std::runtime_error("simulation: this build has no CUDA support");
+}
+#endif
+} // namespace detail
+
+simulation::~simulation() = default;
+
+simulation::simulation(batch_decoder::sptr decoder,
+                       std::vector<std::unique_ptr<worker>> workers)
+    : d_decoder(std::move(decoder)), d_workers(std::move(workers))
+{
+}
+
+simulation::sptr simulation::make(batch_decoder::sptr decoder, const std::string& device)
+{
+    if (!decoder)
+        throw std::invalid_argument("decoder: null");
+    std::vector<int> gpus;
+    if (device.empty()) {
+        if (decoder->cuda_device() >= 0)
+            gpus.push_back(decoder->cuda_device());
+    } else if (device.rfind("cuda:", 0) == 0 &&
+               (device == "cuda:all" || device.find(',') != std::string::npos)) {
+        gpus = cuda_device_list(device);
+    } else {
+        const int index = select_cuda_device(device);
+        if (index >= 0)
+            gpus.push_back(index);
+    }
+    std::vector<std::unique_ptr<worker>> workers;
+    if (gpus.empty()) {
+        auto cpu =
+            decoder->cuda_device() < 0
+                ? decoder
+                : batch_decoder::make(decoder->code_ptr(), decoder->config(), "cpu");
+        workers.push_back(detail::make_cpu_sim_worker(cpu));
+    }
+    for (const int g : gpus) {
+        auto d = decoder->cuda_device() == g
+                     ? decoder
+                     : batch_decoder::make(decoder->code_ptr(),
+                                           decoder->config(),
+                                           "cuda:" + std::to_string(g));
+        workers.push_back(detail::make_cuda_sim_worker(d, g));
+    }
+    return sptr(new simulation(std::move(decoder), std::move(workers)));
+}
+
+void simulation::run(uint64_t seed,
+                     const sim_channel& channel,
+                     uint64_t first,
+                     uint64_t stride,
+                     size_t count,
+                     sim_frame_result* results)
+{
+    if (count == 0)
+        return;
+    if (!results)
+        throw std::invalid_argument("results: null");
+    if (stride == 0)
+        throw std::invalid_argument("stride=0; allowed: >= 1");
+    std::lock_guard<std::mutex> lock(d_mutex);
+    const size_t devices = d_workers.size();
+    if (devices == 1) {
+        d_workers[0]->run(seed, channel, first, stride, count, results);
+        return;
+    }
+    // device d takes frames j = d, d + D, ...: results gathered back in order
+    std::vector<std::vector<sim_frame_result>> parts(devices);
+    std::vector<std::exception_ptr> failures(devices);
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < devices && d < count; ++d) {
+        parts[d].resize((count - d + devices - 1) / devices);
+        threads.emplace_back([&, d] {
+            try {
+                d_workers[d]->run(seed,
+                                  channel,
+                                  first + d * stride,
+                                  stride * devices,
+                                  parts[d].size(),
+                                  parts[d].data());
+            } catch (...) {
+                failures[d] = std::current_exception();
+            }
+        });
+    }
+    for (auto& t : threads)
+        t.join();
+    for (auto& f : failures)
+        if (f)
+            std::rethrow_exception(f);
+    for (size_t d = 0; d < devices; ++d)
+        for (size_t i = 0; i < parts[d].size(); ++i)
+            results[d + i * devices] = parts[d][i];
+}
+
+void simulation::frames(uint64_t seed,
+                        const sim_channel& channel,
+                        uint64_t first,
+                        uint64_t stride,
+                        size_t count,
+                        uint8_t* info,
+                        uint8_t* codeword,
+                        float* llr)
+{
+    if (stride == 0)
+        throw std::invalid_argument("stride=0; allowed: >= 1");
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_workers[0]->frames(seed, channel, first, stride, count, info, codeword, llr);
+}
+
+std::string simulation::device_name() const
+{
+    std::string out;
+    for (const auto& w : d_workers)
+        out += (out.empty() ? "" : ", ") + w->name();
+    return out;
+}
+
+size_t simulation::preferred_batch() const
+{
+    size_t total = 0;
+    for (const auto& w : d_workers)
+        total += w->preferred_batch();
+    return total;
+}
+
+std::string simulation::encoder_variant() const
+{
+    return d_workers[0]->encoder_variant();
+}
+
+} // namespace gpuldpc
+} // namespace gr

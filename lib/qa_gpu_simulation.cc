@@ -1,0 +1,196 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The simulator on the GPU against the CPU: the same frames bit for bit
+// (information, codewords of every family's device encoder, LLRs), the same
+// counts for 8-bit decoding, float decoding within statistics, several GPUs
+// as one (without a CUDA device every case is skipped and says so).
+
+#define BOOST_TEST_MODULE qa_gpu_simulation
+#include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/simulation.h>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace gr::gpuldpc;
+using qa::gpu_present;
+
+namespace {
+
+ldpc_code::sptr load(const std::string& name)
+{
+    return std::make_shared<ldpc_code>(ldpc_code::load(name));
+}
+
+decoder_config config(decoder_algorithm a, message_precision p, unsigned iterations)
+{
+    decoder_config c;
+    c.algorithm = a;
+    c.messages = p;
+    c.max_iterations = iterations;
+    c.threads = 2;
+    return c;
+}
+
+} // namespace
+
+// Every family the device encodes: its frames equal the CPU's, bit for bit
+BOOST_AUTO_TEST_CASE(device_frames_equal_the_cpus,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    for (const char* name : { "regular_3_6_n96_gf2",
+                              "regular_3_6_n1008_gf2",
+                              "regular_2_4_n96_gf64",
+                              "regular_2_4_n256_gf256",
+                              "regular_2_4_n128_gf16",
+                              "dvbs2:1/2:short",
+                              "dvbs2:1/4",
+                              "nr:1:384",
+                              "nr:2:52:9",
+                              "wifi:1944:1/2",
+                              "wifi:648:5/6",
+                              "wimax:2304:3/4B" }) {
+        BOOST_TEST_CONTEXT(name)
+        {
+            auto code = load(name);
+            const decoder_config cfg =
+                code->q() == 2
+                    ? config(decoder_algorithm::min_sum, message_precision::int8, 10)
+                    : config(decoder_algorithm::fft_bp, message_precision::fp32, 10);
+            auto cpu = simulation::make(batch_decoder::make(code, cfg, "cpu"));
+            auto gpu = simulation::make(batch_decoder::make(code, cfg, "cuda"));
+            BOOST_TEST_MESSAGE(name << ": " << gpu->encoder_variant());
+            const size_t frames = qa::small() ? 3 : 37;
+            const size_t n = code->n(), k = code->k(),
+                         nl = gpu->decoder().llr_per_frame();
+            std::vector<uint8_t> i0(frames * k), i1(frames * k), c0(frames * n),
+                c1(frames * n);
+            std::vector<float> l0(frames * nl), l1(frames * nl);
+            const auto ch = sim_channel::at(2.0, code->rate());
+            cpu->frames(21, ch, 1000, 3, frames, i0.data(), c0.data(), l0.data());
+            gpu->frames(21, ch, 1000, 3, frames, i1.data(), c1.data(), l1.data());
+            BOOST_CHECK(i0 == i1);
+            BOOST_CHECK(c0 == c1);
+            BOOST_CHECK(std::memcmp(l0.data(), l1.data(), l0.size() * sizeof(float)) ==
+                        0);
+            for (size_t f = 0; f < frames; ++f)
+                BOOST_CHECK_EQUAL(code->syndrome_weight(&c1[f * n]), 0u);
+        }
+    }
+}
+
+// A structured encoder the device lacks is refused, naming the code
+BOOST_AUTO_TEST_CASE(ar4ja_refused_on_the_device,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    auto code = load("ar4ja:1024:1/2");
+    BOOST_CHECK_THROW(simulation::make(batch_decoder::make(code, {}, "cuda")),
+                      std::invalid_argument);
+}
+
+// 8-bit min-sum: the GPU counts the CPU's errors and iterations frame for
+// frame, near each code's waterfall
+BOOST_AUTO_TEST_CASE(int8_counts_equal_the_cpus,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    struct point {
+        const char* code;
+        double ebn0;
+        decoder_schedule schedule;
+    };
+    for (const point& p :
+         { point{ "wifi:648:1/2", 1.5, decoder_schedule::layered },
+           point{ "regular_3_6_n1008_gf2", 1.8, decoder_schedule::flooding },
+           point{ "dvbs2:1/2:short", 1.2, decoder_schedule::layered },
+           point{ "nr:1:64", 1.0, decoder_schedule::layered } }) {
+        BOOST_TEST_CONTEXT(p.code)
+        {
+            auto code = load(p.code);
+            decoder_config cfg =
+                config(decoder_algorithm::min_sum, message_precision::int8, 20);
+            cfg.schedule = p.schedule;
+            auto cpu = simulation::make(batch_decoder::make(code, cfg, "cpu"));
+            auto gpu = simulation::make(batch_decoder::make(code, cfg, "cuda"));
+            const size_t frames = qa::small() ? 16 : 400;
+            std::vector<sim_frame_result> a(frames), b(frames);
+            const auto ch = sim_channel::at(p.ebn0, code->rate());
+            cpu->run(5, ch, 0, 1, frames, a.data());
+            gpu->run(5, ch, 0, 1, frames, b.data());
+            size_t failed = 0;
+            for (size_t f = 0; f < frames; ++f) {
+                BOOST_CHECK_EQUAL(a[f].bit_errors, b[f].bit_errors);
+                BOOST_CHECK_EQUAL(a[f].iterations, b[f].iterations);
+                BOOST_CHECK_EQUAL(a[f].converged, b[f].converged);
+                failed += a[f].bit_errors > 0;
+            }
+            BOOST_TEST_MESSAGE(p.code << " at " << p.ebn0 << " dB: " << failed << " of "
+                                      << frames << " frames failed");
+        }
+    }
+}
+
+// Float decoders: frame error counts of the GPU and the CPU on the same
+// frames differ only where float rounding tips a frame: at most a few
+// percent of the frames, and the totals within 5 standard errors
+BOOST_AUTO_TEST_CASE(float_counts_agree, *boost::unit_test::precondition(gpu_present()))
+{
+    auto code = load("regular_2_4_n96_gf64");
+    const decoder_config cfg =
+        config(decoder_algorithm::fft_bp, message_precision::fp32, 20);
+    auto cpu = simulation::make(batch_decoder::make(code, cfg, "cpu"));
+    auto gpu = simulation::make(batch_decoder::make(code, cfg, "cuda"));
+    const size_t frames = qa::small() ? 32 : 2000;
+    std::vector<sim_frame_result> a(frames), b(frames);
+    const auto ch = sim_channel::at(1.5, code->rate());
+    cpu->run(8, ch, 0, 1, frames, a.data());
+    gpu->run(8, ch, 0, 1, frames, b.data());
+    size_t fa = 0, fb = 0, differ = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        fa += a[f].bit_errors > 0;
+        fb += b[f].bit_errors > 0;
+        differ += (a[f].bit_errors > 0) != (b[f].bit_errors > 0);
+    }
+    BOOST_TEST_MESSAGE("fft-bp frame errors: CPU " << fa << ", GPU " << fb << ", "
+                                                   << differ << " frames differ");
+    BOOST_CHECK_GT(fa, 0u);
+    BOOST_CHECK_LE(differ, frames / 20 + 2);
+    const double p = double(fa) / frames;
+    BOOST_CHECK_LE(std::abs(double(fa) - double(fb)),
+                   5.0 * std::sqrt(2.0 * frames * p * (1 - p)) + 1);
+}
+
+// Several GPUs take the frames of a call in turn: counts equal one GPU's
+// (skipped, saying so, with one GPU)
+BOOST_AUTO_TEST_CASE(device_lists_count_as_one,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    const size_t gpus = cuda_devices().size();
+    if (gpus < 2) {
+        std::cout << "device lists: one CUDA device; the case needs two" << std::endl;
+        return;
+    }
+    auto code = load("wifi:1944:1/2");
+    const decoder_config cfg =
+        config(decoder_algorithm::min_sum, message_precision::int8, 20);
+    auto one = simulation::make(batch_decoder::make(code, cfg, "cuda:0"));
+    auto all = simulation::make(batch_decoder::make(code, cfg, "cuda:0"), "cuda:all");
+    BOOST_CHECK_EQUAL(all->devices(), gpus);
+    const size_t frames = 1001;
+    std::vector<sim_frame_result> a(frames), b(frames);
+    const auto ch = sim_channel::at(1.3, code->rate());
+    one->run(3, ch, 17, 1, frames, a.data());
+    all->run(3, ch, 17, 1, frames, b.data());
+    for (size_t f = 0; f < frames; ++f) {
+        BOOST_CHECK_EQUAL(a[f].bit_errors, b[f].bit_errors);
+        BOOST_CHECK_EQUAL(a[f].iterations, b[f].iterations);
+    }
+    BOOST_CHECK_THROW(
+        simulation::make(batch_decoder::make(code, cfg, "cuda:0"), "cuda:0,0"),
+        std::invalid_argument);
+}
