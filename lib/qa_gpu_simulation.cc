@@ -14,6 +14,7 @@
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/simulation.h>
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -193,4 +194,90 @@ BOOST_AUTO_TEST_CASE(device_lists_count_as_one,
     BOOST_CHECK_THROW(
         simulation::make(batch_decoder::make(code, cfg, "cuda:0"), "cuda:0,0"),
         std::invalid_argument);
+}
+
+// decode() of a host batch larger than two of its chunks goes in chunks on
+// two streams, staged through page-locked memory: the results are those of
+// small calls, frame for frame, for float and 8-bit input, pageable and
+// page-locked, with and without codewords
+BOOST_AUTO_TEST_CASE(large_host_batches_in_chunks,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    auto code = load("regular_3_6_n1008_gf2");
+    const decoder_config cfg =
+        config(decoder_algorithm::min_sum, message_precision::int8, 10);
+    auto dec = batch_decoder::make(code, cfg, "cuda");
+    auto sim = simulation::make(dec);
+    // 160 MB of float input: several chunks of about 16 MiB whatever the
+    // decoder's efficient chunk
+    const size_t frames = qa::small() ? 9000 : 40000, nl = dec->llr_per_frame();
+    const size_t nb = dec->info_bytes_per_frame(), nc = code->n();
+    std::vector<float> llr(frames * nl);
+    sim->frames(1,
+                sim_channel::at(2.5, code->rate()),
+                0,
+                1,
+                frames,
+                nullptr,
+                nullptr,
+                llr.data());
+    std::vector<int8_t> llr8(llr.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        llr8[i] =
+            int8_t(std::max(-127.0f, std::min(127.0f, std::nearbyint(4.0f * llr[i]))));
+    auto small_calls = [&](auto decode_part,
+                           std::vector<uint8_t>& bits,
+                           std::vector<frame_status>& st,
+                           std::vector<uint8_t>& cw) {
+        bits.resize(frames * nb);
+        st.resize(frames);
+        cw.resize(frames * nc);
+        for (size_t f0 = 0; f0 < frames; f0 += 1000)
+            decode_part(f0,
+                        std::min<size_t>(1000, frames - f0),
+                        &bits[f0 * nb],
+                        &st[f0],
+                        &cw[f0 * nc]);
+    };
+    auto same = [&](const std::vector<uint8_t>& b0,
+                    const std::vector<frame_status>& s0,
+                    const std::vector<uint8_t>& b1,
+                    const std::vector<frame_status>& s1) {
+        BOOST_CHECK(b0 == b1);
+        size_t differ = 0;
+        for (size_t f = 0; f < frames; ++f)
+            differ += s0[f].iterations != s1[f].iterations ||
+                      s0[f].converged != s1[f].converged ||
+                      s0[f].syndrome_weight != s1[f].syndrome_weight;
+        BOOST_CHECK_EQUAL(differ, 0u);
+    };
+    std::vector<uint8_t> b0, c0, b1(frames * nb), c1(frames * nc);
+    std::vector<frame_status> s0, s1(frames);
+    // float, pageable, with codewords
+    small_calls(
+        [&](size_t f0, size_t nf, uint8_t* b, frame_status* st, uint8_t* cw) {
+            dec->decode(&llr[f0 * nl], nf, b, st, cw);
+        },
+        b0,
+        s0,
+        c0);
+    dec->decode(llr.data(), frames, b1.data(), s1.data(), c1.data());
+    same(b0, s0, b1, s1);
+    BOOST_CHECK(c0 == c1);
+    // float, page-locked, without codewords
+    auto pinned = dec->host_buffer(llr.size() * sizeof(float));
+    std::memcpy(pinned.get(), llr.data(), llr.size() * sizeof(float));
+    std::fill(b1.begin(), b1.end(), 0xff);
+    dec->decode(static_cast<const float*>(pinned.get()), frames, b1.data(), s1.data());
+    same(b0, s0, b1, s1);
+    // 8-bit
+    small_calls(
+        [&](size_t f0, size_t nf, uint8_t* b, frame_status* st, uint8_t* cw) {
+            dec->decode_int8(&llr8[f0 * nl], nf, b, st, cw);
+        },
+        b0,
+        s0,
+        c0);
+    dec->decode_int8(llr8.data(), frames, b1.data(), s1.data());
+    same(b0, s0, b1, s1);
 }

@@ -35,7 +35,7 @@ void usage(const char* prog)
     std::fprintf(
         stderr,
         "usage: %s [--json FILE] [--sections "
-        "fwht,fft,butterfly,stream,flowgraph,decoder,binary,simulation] [--mib M] "
+        "fwht,fft,butterfly,stream,flowgraph,decoder,binary,simulation,host] [--mib M] "
         "[--reps R] [--commit ID] [--codes DIR] [--code PATH|NAME]... [--only TEXT,...] "
         "[--schedule layered,flooding] [--et-ebn0 DB] "
         "[--min-sum-magnitude smallest,three-smallest]\n"
@@ -167,6 +167,12 @@ void run_sections(const context& ctx, const options& o)
         };
         bench_simulation(
             ctx, only_named(sim_codes, o.only, code_name), std::max(3, o.reps / 2));
+    }
+    if (has("host")) {
+        // decode() host to host, the PCIe-bound figures
+        std::vector<std::string> host_codes{ "wifi:1944:1/2", "dvbs2:1/2" };
+        bench_host_decode(
+            ctx, only_named(host_codes, o.only, code_name), std::max(3, o.reps / 4));
     }
     // decoder: the GF(q) and the binary decoders; binary: the latter only
     if (!has("decoder") && !has("binary"))

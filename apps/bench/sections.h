@@ -48,6 +48,9 @@ void bench_binary_decoder(const context& ctx,
 void bench_simulation(const context& ctx,
                       const std::vector<std::string>& code_specs,
                       int reps);
+void bench_host_decode(const context& ctx,
+                       const std::vector<std::string>& code_specs,
+                       int reps);
 void bench_binary_float(const context& ctx,
                         const std::vector<std::string>& code_specs,
                         int reps,

@@ -5,8 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "copy_pool.h"
 #include "cuda_batch_decoder.h"
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace gr {
@@ -27,10 +29,22 @@ cuda_batch_decoder::cuda_batch_decoder(ldpc_code::sptr code,
     d_slots[0].done = std::make_unique<cuda::event>();
 }
 
+struct cuda_batch_decoder::host_staging {
+    host_staging() : copies(copy_pool::default_helpers()) {}
+    copy_pool copies;
+    size_t frames = 0; // what the result buffers hold, per slot
+    bool codeword = false;
+    cuda::pinned_buffer<uint8_t> in[max_outstanding], info[max_outstanding],
+        codeword_bits[max_outstanding];
+    cuda::pinned_buffer<frame_status> status[max_outstanding];
+    cuda::event done[max_outstanding];
+};
+
 cuda_batch_decoder::~cuda_batch_decoder()
 {
     finish_all();
     cuda::scoped_device guard(d_device, std::nothrow);
+    d_staging.reset();
     for (auto& w : d_slots)
         w = slot_buffers{};
 }
@@ -134,6 +148,17 @@ void cuda_batch_decoder::decode_now(input_kind kind,
         return;
     std::lock_guard<std::mutex> lock(d_mutex);
     cuda::scoped_device guard(d_device);
+    const size_t chunk = pipeline_chunk(kind);
+    if (n_frames >= 2 * chunk) {
+        try {
+            decode_chunks(kind, in, n_frames, chunk, info_bits, status, codeword_bits);
+        } catch (...) {
+            drain_after_failure(0);
+            drain_after_failure(1);
+            throw;
+        }
+        return;
+    }
     try {
         enqueue(0,
                 kind,
@@ -149,6 +174,90 @@ void cuda_batch_decoder::decode_now(input_kind kind,
         drain_after_failure(0);
         throw;
     }
+}
+
+size_t cuda_batch_decoder::pipeline_chunk(input_kind kind) const
+{
+    const size_t per_frame =
+        values_per_frame(kind) * (kind == input_kind::llr8 ? 1 : sizeof(float));
+    size_t chunk = std::max<size_t>(1, (size_t(16) << 20) / per_frame);
+    if (const size_t unit = efficient_chunk())
+        chunk = std::max(unit, chunk / unit * unit);
+    return std::min(chunk, d_max_launch);
+}
+
+void cuda_batch_decoder::decode_chunks(input_kind kind,
+                                       const void* in,
+                                       size_t n_frames,
+                                       size_t chunk,
+                                       uint8_t* info_bits,
+                                       frame_status* status,
+                                       uint8_t* codeword_bits)
+{
+    const size_t per_frame =
+        values_per_frame(kind) * (kind == input_kind::llr8 ? 1 : sizeof(float));
+    const size_t nb = info_bytes_per_frame();
+    const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
+    cudaPointerAttributes attributes;
+    const bool pinned = cudaPointerGetAttributes(&attributes, in) == cudaSuccess &&
+                        attributes.type == cudaMemoryTypeHost;
+    cudaGetLastError(); // older runtimes report pageable memory as an error
+    if (!d_staging)
+        d_staging = std::make_unique<host_staging>();
+    host_staging& h = *d_staging;
+    if (h.frames < chunk || (codeword_bits && !h.codeword)) {
+        h.frames = chunk;
+        h.codeword = h.codeword || codeword_bits;
+        for (unsigned s = 0; s < max_outstanding; ++s) {
+            h.info[s] = cuda::pinned_buffer<uint8_t>(chunk * nb);
+            h.status[s] = cuda::pinned_buffer<frame_status>(chunk);
+            h.codeword_bits[s] =
+                cuda::pinned_buffer<uint8_t>(h.codeword ? chunk * nc : 0);
+        }
+    }
+    if (!pinned && h.in[0].size() < chunk * per_frame)
+        for (unsigned s = 0; s < max_outstanding; ++s)
+            h.in[s] = cuda::pinned_buffer<uint8_t>(chunk * per_frame);
+    const size_t chunks = (n_frames + chunk - 1) / chunk;
+    // chunk c's results, from its slot's page-locked buffers to the caller's
+    auto drain = [&](size_t c) {
+        const unsigned s = unsigned(c % max_outstanding);
+        h.done[s].synchronize();
+        const size_t f0 = c * chunk, nf = std::min(chunk, n_frames - f0);
+        std::memcpy(info_bits + f0 * nb, h.info[s].data(), nf * nb);
+        std::memcpy(status + f0, h.status[s].data(), nf * sizeof(frame_status));
+        if (codeword_bits)
+            std::memcpy(codeword_bits + f0 * nc, h.codeword_bits[s].data(), nf * nc);
+    };
+    for (size_t c = 0; c < chunks; ++c) {
+        const unsigned s = unsigned(c % max_outstanding);
+        if (c >= max_outstanding)
+            drain(c - max_outstanding);
+        const size_t f0 = c * chunk, nf = std::min(chunk, n_frames - f0);
+        const uint8_t* src = static_cast<const uint8_t*>(in) + f0 * per_frame;
+        if (!pinned) {
+            // the other slot's copies and decoding run meanwhile
+            h.copies.copy(h.in[s].data(), src, nf * per_frame);
+            src = h.in[s].data();
+        }
+        enqueue(s,
+                kind,
+                nf,
+                h.info[s].data(),
+                h.status[s].data(),
+                codeword_bits ? h.codeword_bits[s].data() : nullptr,
+                [&](size_t g0, size_t ng, void* device_in, cudaStream_t stream) {
+                    GPULDPC_CUDA_CHECK(cudaMemcpyAsync(device_in,
+                                                       src + g0 * per_frame,
+                                                       ng * per_frame,
+                                                       cudaMemcpyHostToDevice,
+                                                       stream));
+                });
+        h.done[s].record(d_slots[s].stream->get());
+    }
+    for (size_t c = chunks > max_outstanding ? chunks - max_outstanding : 0; c < chunks;
+         ++c)
+        drain(c);
 }
 
 void cuda_batch_decoder::decode(const float* llr,

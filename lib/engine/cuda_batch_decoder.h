@@ -148,6 +148,24 @@ protected:
                     frame_status* status,
                     uint8_t* codeword_bits);
 
+    /*!
+     * decode_now() of a batch of several chunks of \p chunk frames: chunk c
+     * on slot c % 2, its input staged through page-locked memory when the
+     * caller's is pageable, so that the copies of one chunk overlap the
+     * decoding of the other; results land in the caller's memory as chunks
+     * finish. The caller holds d_mutex and the device.
+     */
+    void decode_chunks(input_kind kind,
+                       const void* in,
+                       size_t n_frames,
+                       size_t chunk,
+                       uint8_t* info_bits,
+                       frame_status* status,
+                       uint8_t* codeword_bits);
+    //! Frames of decode_chunks()' chunks: about 16 MiB of input, whole
+    //! efficient_chunk()s where there is one, at most max_launch().
+    size_t pipeline_chunk(input_kind kind) const;
+
     //! Waits for slot \p slot's queued work (cuda_error on a failure).
     void synchronize(unsigned slot);
     //! After a failure: waits for what slot \p slot's stream holds, so that
@@ -187,8 +205,11 @@ private:
     cudaDeviceProp d_properties;
     std::string d_name;
     size_t d_max_launch = 1;
-    // 0: decode(), decode_device() and even tickets; 1: odd tickets
+    // 0: decode(), decode_device() and even tickets; 1: odd tickets and
+    // decode_chunks()' odd chunks
     slot_buffers d_slots[max_outstanding];
+    struct host_staging; // decode_chunks()' page-locked buffers
+    std::unique_ptr<host_staging> d_staging;
 };
 
 template <typename Load>

@@ -529,21 +529,6 @@ def main(argv=None):
     if decoder.kernel_variant:
         say(f"kernel: {decoder.kernel_variant}")
     points = []
-    for ebn0 in args.ebn0:
-        if simulation:
-            points.append(run_point(simulation, code, ebn0, args.frames,
-                                    args.max_frame_errors, batch, args.seed, progress,
-                                    comm))
-        else:
-            points.append(simulate_point(code, decoder, ebn0, args.frames,
-                                         args.max_frame_errors, batch, rng, progress,
-                                         link))
-        if not args.quiet and main_rank:
-            print(file=sys.stderr)
-    if not main_rank:
-        return 0
-    print(format_table(points))
-
     result = {
         "code": {"path": args.code, "n": code.n, "k": code.k, "q": code.q},
         "device": device,
@@ -565,9 +550,28 @@ def main(argv=None):
         "seed": args.seed,
         "points": points,
     }
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=2)
+
+    def write_json():
+        # after every point: a long run that is stopped keeps what it finished
+        if args.json and main_rank:
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=2)
+
+    for ebn0 in args.ebn0:
+        if simulation:
+            points.append(run_point(simulation, code, ebn0, args.frames,
+                                    args.max_frame_errors, batch, args.seed, progress,
+                                    comm))
+        else:
+            points.append(simulate_point(code, decoder, ebn0, args.frames,
+                                         args.max_frame_errors, batch, rng, progress,
+                                         link))
+        if not args.quiet and main_rank:
+            print(file=sys.stderr)
+        write_json()
+    if not main_rank:
+        return 0
+    print(format_table(points))
     if args.plot:
         plot(result, args.plot)
     return 0
