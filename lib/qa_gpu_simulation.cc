@@ -281,3 +281,51 @@ BOOST_AUTO_TEST_CASE(large_host_batches_in_chunks,
     dec->decode_int8(llr8.data(), frames, b1.data(), s1.data());
     same(b0, s0, b1, s1);
 }
+
+// batch_decoder on a list of GPUs: a call's frames shared among them, begun
+// batches in turn; the results of one GPU's decoder (skipped, saying so,
+// with one GPU)
+BOOST_AUTO_TEST_CASE(decoder_on_a_device_list,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    const size_t gpus = cuda_devices().size();
+    if (gpus < 2) {
+        std::cout << "decoder on a device list: one CUDA device; the case needs two"
+                  << std::endl;
+        return;
+    }
+    auto code = load("wifi:1944:1/2");
+    const decoder_config cfg =
+        config(decoder_algorithm::min_sum, message_precision::int8, 20);
+    auto one = batch_decoder::make(code, cfg, "cuda:0");
+    auto all = batch_decoder::make(code, cfg, "cuda:all");
+    BOOST_CHECK_NE(all->kernel_variant().find(std::to_string(gpus) + " GPUs"),
+                   std::string::npos);
+    const size_t frames = 3001, nl = one->llr_per_frame(),
+                 nb = one->info_bytes_per_frame();
+    std::vector<float> llr(frames * nl);
+    simulation::make(one)->frames(2,
+                                  sim_channel::at(1.4, code->rate()),
+                                  0,
+                                  1,
+                                  frames,
+                                  nullptr,
+                                  nullptr,
+                                  llr.data());
+    std::vector<uint8_t> b0(frames * nb), b1(frames * nb);
+    std::vector<frame_status> s0(frames), s1(frames);
+    one->decode(llr.data(), frames, b0.data(), s0.data());
+    all->decode(llr.data(), frames, b1.data(), s1.data());
+    BOOST_CHECK(b0 == b1);
+    for (size_t f = 0; f < frames; ++f)
+        BOOST_CHECK_EQUAL(s0[f].iterations, s1[f].iterations);
+    // batches begun in turn on the devices, ended in order
+    const size_t part = 1000;
+    std::fill(b1.begin(), b1.end(), 0xff);
+    uint64_t t0 = all->begin_decode(llr.data(), part, b1.data(), s1.data());
+    uint64_t t1 = all->begin_decode(&llr[part * nl], part, &b1[part * nb], &s1[part]);
+    BOOST_CHECK_THROW(all->end_decode(t1), std::logic_error);
+    all->end_decode(t0);
+    all->end_decode(t1);
+    BOOST_CHECK(std::equal(b0.begin(), b0.begin() + 2 * part * nb, b1.begin()));
+}

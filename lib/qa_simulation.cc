@@ -266,3 +266,23 @@ BOOST_AUTO_TEST_CASE(bad_arguments)
     BOOST_CHECK_EQUAL(sim->device_name(), "cpu");
     BOOST_CHECK_EQUAL(sim->devices(), 1u);
 }
+
+// Device lists: what is a list, what is malformed; a list of GPUs on a
+// machine without them is a runtime error naming the device
+BOOST_AUTO_TEST_CASE(device_lists)
+{
+    for (const char* single : { "cpu", "auto", "cuda", "cuda:0", "cuda:12" })
+        BOOST_CHECK(cuda_device_list(single).empty());
+    for (const char* bad : { "cuda:,0", "cuda:0,", "cuda:x,1", "cuda:0,,1", "cuda:1,-2" })
+        BOOST_CHECK_THROW(cuda_device_list(bad), std::invalid_argument);
+    if (cuda_devices().empty()) {
+        BOOST_CHECK_THROW(cuda_device_list("cuda:all"), std::runtime_error);
+        BOOST_CHECK_THROW(cuda_device_list("cuda:0,1"), std::runtime_error);
+        auto code = load("regular_3_6_n96_gf2");
+        BOOST_CHECK_THROW(batch_decoder::make(code, {}, "cuda:0,1"), std::runtime_error);
+    } else {
+        const auto all = cuda_device_list("cuda:all");
+        BOOST_CHECK_EQUAL(all.size(), cuda_devices().size());
+        BOOST_CHECK_THROW(cuda_device_list("cuda:0,0"), std::invalid_argument);
+    }
+}

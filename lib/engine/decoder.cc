@@ -7,6 +7,7 @@
 
 #include "cpu_decoder.h"
 #include "cuda_decoders.h"
+#include "multi_device_decoder.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
@@ -477,6 +478,17 @@ batch_decoder::sptr batch_decoder::make(ldpc_code::sptr code,
     if (!code)
         throw std::invalid_argument("code is null");
     const decoder_config resolved = resolved_for(config, *code);
+    const std::vector<int> gpus = cuda_device_list(device);
+    if (!gpus.empty()) {
+        std::vector<sptr> decoders;
+        for (const int g : gpus) {
+            decoders.push_back(make(code, config, "cuda:" + std::to_string(g)));
+            if (decoders.back()->cuda_device() != g)
+                throw std::invalid_argument("device='" + device +
+                                            "': no GPU decoder runs this configuration");
+        }
+        return detail::make_multi_device_decoder(std::move(decoders));
+    }
     const device_spec spec = parse_device(device); // names the argument on error
     code = with_layered_order_for(std::move(code), resolved);
     if (spec.type == device_spec::kind::cpu)

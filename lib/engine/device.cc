@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -90,6 +91,47 @@ int select_cuda_device(const std::string& device)
     return spec.index;
 }
 
+
+std::vector<int> cuda_device_list(const std::string& device)
+{
+    const std::string prefix = "cuda:";
+    if (device.rfind(prefix, 0) != 0 ||
+        (device != "cuda:all" && device.find(',') == std::string::npos))
+        return {};
+    const std::string list = device.substr(prefix.size());
+    std::vector<int> out;
+    if (list == "all") {
+        const size_t present = cuda_devices().size();
+        if (present == 0)
+            throw std::runtime_error("device='" + device + "': no usable CUDA device");
+        for (size_t i = 0; i < present; ++i)
+            out.push_back(int(i));
+        return out;
+    }
+    if (list.front() == ',' || list.back() == ',')
+        throw std::invalid_argument("device='" + device +
+                                    "' is malformed; allowed: cuda:N,M,... or cuda:all");
+    std::vector<std::string> items;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 3)
+            throw std::invalid_argument("device='" + device + "': '" + item +
+                                        "' is not a device number; allowed: cuda:N,M,... "
+                                        "or cuda:all");
+        items.push_back(item);
+    }
+    std::set<int> seen;
+    for (const auto& item : items) {
+        const int index = select_cuda_device(prefix + item);
+        if (!seen.insert(index).second)
+            throw std::invalid_argument("device='" + device + "' names cuda:" + item +
+                                        " twice; allowed: distinct devices");
+        out.push_back(index);
+    }
+    return out;
+}
 
 size_t cuda_shared_memory_limit(int device, const gpu_tuning& tuning)
 {

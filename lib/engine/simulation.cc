@@ -14,8 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -200,36 +198,6 @@ private:
     std::vector<frame_status> d_status;
 };
 
-// "cuda:0,1" / "cuda:all" -> device indices; one device -> a list of one.
-std::vector<int> cuda_device_list(const std::string& device)
-{
-    const std::string prefix = "cuda:";
-    const std::string list = device.substr(prefix.size());
-    const size_t present = cuda_devices().size();
-    std::vector<int> out;
-    if (list == "all") {
-        if (present == 0)
-            throw std::runtime_error("device='" + device + "': no usable CUDA device");
-        for (size_t i = 0; i < present; ++i)
-            out.push_back(int(i));
-        return out;
-    }
-    std::set<int> seen;
-    std::stringstream in(list);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        const int index = select_cuda_device(prefix + item);
-        if (!seen.insert(index).second)
-            throw std::invalid_argument("device='" + device + "' names cuda:" + item +
-                                        " twice; allowed: distinct devices");
-        out.push_back(index);
-    }
-    if (out.empty() || list.back() == ',')
-        throw std::invalid_argument("device='" + device +
-                                    "' is malformed; allowed: cuda:N,M,... or cuda:all");
-    return out;
-}
-
 } // namespace
 
 namespace detail {
@@ -261,13 +229,13 @@ simulation::sptr simulation::make(batch_decoder::sptr decoder, const std::string
     if (device.empty()) {
         if (decoder->cuda_device() >= 0)
             gpus.push_back(decoder->cuda_device());
-    } else if (device.rfind("cuda:", 0) == 0 &&
-               (device == "cuda:all" || device.find(',') != std::string::npos)) {
-        gpus = cuda_device_list(device);
     } else {
-        const int index = select_cuda_device(device);
-        if (index >= 0)
-            gpus.push_back(index);
+        gpus = cuda_device_list(device);
+        if (gpus.empty()) {
+            const int index = select_cuda_device(device);
+            if (index >= 0)
+                gpus.push_back(index);
+        }
     }
     std::vector<std::unique_ptr<worker>> workers;
     if (gpus.empty()) {

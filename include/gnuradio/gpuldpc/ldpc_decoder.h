@@ -74,7 +74,8 @@ struct GPULDPC_API decoder_params {
     code_source code;
     decoder_config decoder;
     //! "auto" (a GPU when one is usable and runs the configuration, else the
-    //! CPU), "cpu", "cuda" or "cuda:N"
+    //! CPU), "cpu", "cuda", "cuda:N", or several GPUs, "cuda:N,M,..." or
+    //! "cuda:all" (batches on them in turn, frames out in order)
     std::string device = "auto";
 
     //! "auto", "fft-bp", "log-fft-bp", "sum-product", "min-sum"

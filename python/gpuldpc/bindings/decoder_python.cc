@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(63e62839d970d90672802ca5f2c190c9) */
+/* BINDTOOL_HEADER_FILE_HASH(080fa2e7360e2b0abb51db26ce4e338f) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -164,7 +164,8 @@ void bind_decoder(py::module& m)
         "come packed, 8 a byte MSB first (info_bytes_per_frame bytes a frame).\n\n"
         "device: 'auto' (the default: a GPU decoder when a CUDA device is usable and\n"
         "runs the algorithm, else the CPU reference; the device property says which),\n"
-        "'cpu', 'cuda' or 'cuda:N'.\n\n"
+        "'cpu', 'cuda', 'cuda:N', or several GPUs: 'cuda:N,M,...' or 'cuda:all' (a\n"
+        "call's frames shared among them, begun batches in turn).\n\n"
         "Array arguments are checked, not cast: float32 inputs take any real integer\n"
         "or floating dtype (rounded to float32), decode_int8 takes int8 only (other\n"
         "values would wrap), complex inputs any numeric dtype but bool; another dtype\n"

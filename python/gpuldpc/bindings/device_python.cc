@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/device.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(b87335413d4f9947eb9032059da35f8d) */
+/* BINDTOOL_HEADER_FILE_HASH(58e1d70d5506bf5145976a385bea2b22) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

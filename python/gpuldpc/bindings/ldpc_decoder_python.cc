@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(91e87247b0382127fef45940216b0e8a) */
+/* BINDTOOL_HEADER_FILE_HASH(90bda5da7926820270fb91f17d277d5a) */
 /***********************************************************************************/
 
 #include "array_args.h"

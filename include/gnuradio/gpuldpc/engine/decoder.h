@@ -311,7 +311,10 @@ public:
      * decoder when a CUDA device is usable and runs the configuration, else
      * the CPU reference; device_name() says which; the Python binding's
      * default), "cuda" or "cuda:N" (std::runtime_error without a usable
-     * device, std::invalid_argument for a configuration no GPU decoder runs).
+     * device, std::invalid_argument for a configuration no GPU decoder runs),
+     * or a list of GPUs, "cuda:N,M,..." or "cuda:all": one decoder a device,
+     * each call's frames split into contiguous shares decoded at once, begun
+     * batches on the devices in turn (results as on one device).
      *
      * A binary rule (min-sum, sum-product) decoding layered a code whose
      * layered_runs() average fewer than 32 checks and that is not

@@ -77,6 +77,15 @@ GPULDPC_ENGINE_API device_spec parse_device(const std::string& device);
 GPULDPC_ENGINE_API int select_cuda_device(const std::string& device);
 
 /*!
+ * The CUDA devices of a list argument: "cuda:N,M,..." (distinct devices, in
+ * that order) or "cuda:all" (every usable device); empty for any other
+ * argument ("cuda:N" included). Throws std::invalid_argument naming the
+ * argument for a malformed list or a device named twice,
+ * std::runtime_error for a device that does not exist.
+ */
+GPULDPC_ENGINE_API std::vector<int> cuda_device_list(const std::string& device);
+
+/*!
  * Dynamic shared memory per thread block that the GPU engines may use on
  * CUDA device \p device (bytes): the device's opt-in limit
  * (cudaDevAttrMaxSharedMemoryPerBlockOptin: 64 KiB on sm_75, 163 KiB on sm_80,
