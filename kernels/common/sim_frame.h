@@ -32,10 +32,13 @@
 
 #include <cstdint>
 
+// Internal linkage: every file that includes this header keeps its own
+// copies, compiled with that file's flags (the engine's without contraction),
+// so that no other file's copy can stand in for them at link time.
 #ifdef __CUDACC__
-#define GPULDPC_SIM_HD __host__ __device__ __forceinline__
+#define GPULDPC_SIM_HD static __host__ __device__ __forceinline__
 #else
-#define GPULDPC_SIM_HD inline
+#define GPULDPC_SIM_HD static inline
 #endif
 
 #ifndef __CUDA_ARCH__

@@ -199,25 +199,41 @@ void cuda_batch_decoder::decode_chunks(input_kind kind,
     const size_t nb = info_bytes_per_frame();
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
     cudaPointerAttributes attributes;
-    const bool pinned = cudaPointerGetAttributes(&attributes, in) == cudaSuccess &&
-                        attributes.type == cudaMemoryTypeHost;
-    cudaGetLastError(); // older runtimes report pageable memory as an error
+    bool pinned = false;
+    if (cudaPointerGetAttributes(&attributes, in) == cudaSuccess)
+        pinned = attributes.type == cudaMemoryTypeHost;
+    else
+        cudaGetLastError(); // older runtimes report pageable memory as an error
     if (!d_staging)
         d_staging = std::make_unique<host_staging>();
     host_staging& h = *d_staging;
+    // buffers made first and kept only when all are made: a failed
+    // allocation leaves the old ones, and their sizes, as they were
     if (h.frames < chunk || (codeword_bits && !h.codeword)) {
-        h.frames = chunk;
-        h.codeword = h.codeword || codeword_bits;
+        const bool codeword = h.codeword || codeword_bits;
+        cuda::pinned_buffer<uint8_t> info[max_outstanding], cw[max_outstanding];
+        cuda::pinned_buffer<frame_status> st[max_outstanding];
         for (unsigned s = 0; s < max_outstanding; ++s) {
-            h.info[s] = cuda::pinned_buffer<uint8_t>(chunk * nb);
-            h.status[s] = cuda::pinned_buffer<frame_status>(chunk);
-            h.codeword_bits[s] =
-                cuda::pinned_buffer<uint8_t>(h.codeword ? chunk * nc : 0);
+            info[s] = cuda::pinned_buffer<uint8_t>(chunk * nb);
+            st[s] = cuda::pinned_buffer<frame_status>(chunk);
+            cw[s] = cuda::pinned_buffer<uint8_t>(codeword ? chunk * nc : 0);
         }
+        for (unsigned s = 0; s < max_outstanding; ++s) {
+            h.info[s] = std::move(info[s]);
+            h.status[s] = std::move(st[s]);
+            h.codeword_bits[s] = std::move(cw[s]);
+        }
+        h.frames = chunk;
+        h.codeword = codeword;
     }
-    if (!pinned && h.in[0].size() < chunk * per_frame)
+    if (!pinned &&
+        (h.in[0].size() < chunk * per_frame || h.in[1].size() < chunk * per_frame)) {
+        cuda::pinned_buffer<uint8_t> staged[max_outstanding];
         for (unsigned s = 0; s < max_outstanding; ++s)
-            h.in[s] = cuda::pinned_buffer<uint8_t>(chunk * per_frame);
+            staged[s] = cuda::pinned_buffer<uint8_t>(chunk * per_frame);
+        for (unsigned s = 0; s < max_outstanding; ++s)
+            h.in[s] = std::move(staged[s]);
+    }
     const size_t chunks = (n_frames + chunk - 1) / chunk;
     // chunk c's results, from its slot's page-locked buffers to the caller's
     auto drain = [&](size_t c) {

@@ -101,11 +101,10 @@ std::vector<int> cuda_device_list(const std::string& device)
     const std::string list = device.substr(prefix.size());
     std::vector<int> out;
     if (list == "all") {
-        const size_t present = cuda_devices().size();
-        if (present == 0)
+        for (const auto& d : cuda_devices())
+            out.push_back(d.index);
+        if (out.empty())
             throw std::runtime_error("device='" + device + "': no usable CUDA device");
-        for (size_t i = 0; i < present; ++i)
-            out.push_back(int(i));
         return out;
     }
     if (list.front() == ',' || list.back() == ',')
