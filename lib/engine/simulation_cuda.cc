@@ -120,11 +120,11 @@ public:
             d_exp = cuda::upload(std::vector<uint8_t>(t.exp, t.exp + 2 * (code.q() - 1)));
             d_log = cuda::upload(std::vector<uint8_t>(t.log, t.log + code.q()));
         }
-        // the decoder's batch, within 256 MiB of LLRs
+        // the decoder's batch, within 256 MiB of LLRs a buffer
         const size_t per_frame = d_decoder->llr_per_frame() * sizeof(float);
         const size_t by_memory = std::max<size_t>(1, (size_t(256) << 20) / per_frame);
         const size_t wanted =
-            d_decoder->preferred_batch() ? 2 * d_decoder->preferred_batch() : 4096;
+            d_decoder->preferred_batch() ? d_decoder->preferred_batch() : 2048;
         d_batch = std::max<size_t>(1, std::min(wanted, by_memory));
         d_stream = std::make_unique<cuda::stream>();
     }
@@ -134,7 +134,8 @@ public:
         // buffers belong to the device
         cuda::scoped_device on(d_device, std::nothrow);
         d_stream.reset();
-        d_llr = {};
+        d_llr[0] = {};
+        d_llr[1] = {};
         d_decoded = {};
         d_status = {};
         d_counts = {};
@@ -157,16 +158,27 @@ public:
         allocate();
         const ldpc_code& code = d_decoder->code();
         const cudaStream_t s = d_stream->get();
-        for (size_t f0 = 0; f0 < count; f0 += d_batch) {
-            const size_t nf = std::min(d_batch, count - f0);
-            const uint64_t start = first + f0 * stride;
-            kernels::sim_frames_params p = frame_params(seed, ch, start, stride, nf);
+        // batch b's frames are drawn while batch b - 1 decodes (two LLR
+        // buffers): the decoder's tail and the launches overlap the drawing
+        const size_t batches = (count + d_batch - 1) / d_batch;
+        auto draw = [&](size_t b) {
+            const size_t f0 = b * d_batch, nf = std::min(d_batch, count - f0);
+            kernels::sim_frames_params p =
+                frame_params(seed, ch, first + f0 * stride, stride, nf);
+            p.llr = d_llr[b % 2].data();
             kernels::launch_sim_frames(p, s);
-            d_stream->synchronize();
-            d_decoder->decode_device(d_llr.data(), nf, d_decoded.data(), d_status.data());
+        };
+        draw(0);
+        d_stream->synchronize();
+        for (size_t b = 0; b < batches; ++b) {
+            const size_t f0 = b * d_batch, nf = std::min(d_batch, count - f0);
+            if (b + 1 < batches)
+                draw(b + 1);
+            d_decoder->decode_device(
+                d_llr[b % 2].data(), nf, d_decoded.data(), d_status.data());
             kernels::sim_count_params c{};
             c.seed = seed;
-            c.first = start;
+            c.first = first + f0 * stride;
             c.stride = stride;
             c.n_frames = nf;
             c.k = code.k();
@@ -183,6 +195,8 @@ public:
                                                nf * sizeof(kernels::sim_frame_counts),
                                                cudaMemcpyDeviceToHost,
                                                s));
+            // also waits for batch b + 1's drawing: its LLRs are complete
+            // before the decoder reads them
             d_stream->synchronize();
             for (size_t f = 0; f < nf; ++f) {
                 const kernels::sim_frame_counts& k = d_host_counts.data()[f];
@@ -225,20 +239,28 @@ public:
     }
 
     std::string name() const override { return d_name; }
-    size_t preferred_batch() const override { return d_batch; }
+    //! batches enough for the drawing of one to overlap the decoding of another
+    size_t preferred_batch() const override { return 4 * d_batch; }
     std::string encoder_variant() const override { return d_encoder.variant; }
 
 private:
+    // The buffers of the batches, kept only when all are made.
     void allocate()
     {
-        if (d_llr.size())
+        if (d_host_counts.size())
             return;
-        d_llr = cuda::device_buffer<float>(d_batch * d_decoder->llr_per_frame());
-        d_decoded =
-            cuda::device_buffer<uint8_t>(d_batch * d_decoder->info_bytes_per_frame());
-        d_status = cuda::device_buffer<frame_status>(d_batch);
-        d_counts = cuda::device_buffer<kernels::sim_frame_counts>(d_batch);
-        d_host_counts = cuda::pinned_buffer<kernels::sim_frame_counts>(d_batch);
+        const size_t values = d_batch * d_decoder->llr_per_frame();
+        cuda::device_buffer<float> llr0(values), llr1(values);
+        cuda::device_buffer<uint8_t> decoded(d_batch * d_decoder->info_bytes_per_frame());
+        cuda::device_buffer<frame_status> status(d_batch);
+        cuda::device_buffer<kernels::sim_frame_counts> counts(d_batch);
+        cuda::pinned_buffer<kernels::sim_frame_counts> host_counts(d_batch);
+        d_llr[0] = std::move(llr0);
+        d_llr[1] = std::move(llr1);
+        d_decoded = std::move(decoded);
+        d_status = std::move(status);
+        d_counts = std::move(counts);
+        d_host_counts = std::move(host_counts);
     }
 
     kernels::sim_frames_params frame_params(uint64_t seed,
@@ -274,7 +296,7 @@ private:
         p.values = d_encoder.values.data();
         p.sigma = ch.sigma;
         p.llr_gain = ch.llr_gain;
-        p.llr = d_llr.data();
+        p.llr = nullptr; // the caller's
         return p;
     }
 
@@ -286,7 +308,7 @@ private:
     cuda::device_buffer<uint32_t> d_info_positions, d_transmitted;
     cuda::device_buffer<uint8_t> d_exp, d_log;
     std::unique_ptr<cuda::stream> d_stream;
-    cuda::device_buffer<float> d_llr;
+    cuda::device_buffer<float> d_llr[2];
     cuda::device_buffer<uint8_t> d_decoded;
     cuda::device_buffer<frame_status> d_status;
     cuda::device_buffer<kernels::sim_frame_counts> d_counts;
