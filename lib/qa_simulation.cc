@@ -12,10 +12,12 @@
 
 #define BOOST_TEST_MODULE qa_simulation
 #include "common/sim_frame.h"
+#include "simulation_worker.h"
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/simulation.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <random>
 #include <vector>
 
 using namespace gr::gpuldpc;
@@ -284,5 +286,61 @@ BOOST_AUTO_TEST_CASE(device_lists)
         const auto all = cuda_device_list("cuda:all");
         BOOST_CHECK_EQUAL(all.size(), cuda_devices().size());
         BOOST_CHECK_THROW(cuda_device_list("cuda:0,0"), std::invalid_argument);
+    }
+}
+
+// The device encoder's levels: solving a level's pivots in any order (here
+// the last first) gives encode()'s codewords, and no pivot reads another of
+// its level
+BOOST_AUTO_TEST_CASE(echelon_levels_encode_as_the_cpu)
+{
+    std::mt19937 rng(3);
+    for (const char* name : { "regular_3_6_n96_gf2",
+                              "regular_2_4_n96_gf64",
+                              "regular_2_4_n256_gf4",
+                              "nr:1:16",
+                              "nr:2:8:9",
+                              "nr:1:384",
+                              "wifi:648:5/6",
+                              "wifi:1944:1/2",
+                              "wimax:576:2/3A" }) {
+        BOOST_TEST_CONTEXT(name)
+        {
+            auto code = load(name);
+            BOOST_REQUIRE(code->encoder() == ldpc_code::encoder_kind::echelon);
+            const auto l = detail::make_echelon_levels(*code);
+            BOOST_TEST_MESSAGE(name << ": " << l.pivots.size() << " pivots in "
+                                    << l.levels() << " levels, " << l.columns.size()
+                                    << " terms");
+            BOOST_CHECK_EQUAL(l.pivots.size(), code->echelon_pivots().size());
+            std::vector<int> level_of(code->n(), -1);
+            for (size_t lv = 0; lv < l.levels(); ++lv)
+                for (uint32_t i = l.level_offsets[lv]; i < l.level_offsets[lv + 1]; ++i)
+                    level_of[l.pivots[i]] = int(lv);
+            size_t same_level_reads = 0;
+            for (size_t lv = 0; lv < l.levels(); ++lv)
+                for (uint32_t i = l.level_offsets[lv]; i < l.level_offsets[lv + 1]; ++i)
+                    for (uint32_t j = l.row_offsets[i]; j < l.row_offsets[i + 1]; ++j)
+                        same_level_reads += level_of[l.columns[j]] >= int(lv);
+            BOOST_CHECK_EQUAL(same_level_reads, 0u);
+            const gf_field& f = code->field();
+            for (int frame = 0; frame < 3; ++frame) {
+                std::vector<uint8_t> info(code->k()), want(code->n()), got(code->n(), 0);
+                for (auto& s : info)
+                    s = uint8_t(rng() % code->q());
+                code->encode(info.data(), want.data());
+                for (size_t j = 0; j < info.size(); ++j)
+                    got[code->info_positions()[j]] = info[j];
+                for (size_t lv = 0; lv < l.levels(); ++lv)
+                    for (uint32_t i = l.level_offsets[lv + 1];
+                         i-- > l.level_offsets[lv];) {
+                        uint8_t acc = 0;
+                        for (uint32_t j = l.row_offsets[i]; j < l.row_offsets[i + 1]; ++j)
+                            acc ^= f.mul(l.values[j], got[l.columns[j]]);
+                        got[l.pivots[i]] = acc;
+                    }
+                BOOST_CHECK(got == want);
+            }
+        }
     }
 }

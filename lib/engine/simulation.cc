@@ -201,6 +201,46 @@ private:
 } // namespace
 
 namespace detail {
+
+echelon_levels make_echelon_levels(const ldpc_code& code)
+{
+    const auto& piv = code.echelon_pivots();
+    const auto& off = code.echelon_offsets();
+    const auto& col = code.echelon_columns();
+    const auto& val = code.echelon_values();
+    std::vector<uint32_t> level_of(code.n(), 0), pivot_level(piv.size());
+    uint32_t levels = 0;
+    // from the last pivot to the first, as encode() solves them
+    for (size_t p = piv.size(); p-- > 0;) {
+        uint32_t l = 0;
+        for (uint32_t j = off[p]; j < off[p + 1]; ++j)
+            l = std::max(l, level_of[col[j]]);
+        level_of[piv[p]] = pivot_level[p] = l + 1;
+        levels = std::max(levels, l + 1);
+    }
+    std::vector<uint32_t> order(piv.size());
+    for (size_t p = 0; p < order.size(); ++p)
+        order[p] = uint32_t(p);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return pivot_level[a] < pivot_level[b];
+    });
+    echelon_levels out;
+    out.level_offsets.assign(levels + 1, 0);
+    out.row_offsets.push_back(0);
+    for (const uint32_t p : order) {
+        out.level_offsets[pivot_level[p]]++;
+        out.pivots.push_back(piv[p]);
+        for (uint32_t j = off[p]; j < off[p + 1]; ++j) {
+            out.columns.push_back(col[j]);
+            out.values.push_back(val[j]);
+        }
+        out.row_offsets.push_back(uint32_t(out.columns.size()));
+    }
+    for (uint32_t l = 0; l < levels; ++l)
+        out.level_offsets[l + 1] += out.level_offsets[l];
+    return out;
+}
+
 std::unique_ptr<simulation::worker> make_cpu_sim_worker(batch_decoder::sptr decoder)
 {
     return std::make_unique<cpu_worker>(std::move(decoder));

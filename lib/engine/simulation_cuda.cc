@@ -48,51 +48,17 @@ void upload_encoder(const ldpc_code& code, device_encoder& e)
             "GPU; allowed on a GPU: codes whose parity accumulates (DVB-S2) or that "
             "encode by back-substitution (matrices, 5G NR, 802.11n, 802.16e); "
             "simulate it on device='cpu'");
-    // levels: a pivot's level is one more than the highest of the pivots its
-    // row reads (information reads at level 0); a level's pivots are
-    // independent of each other
-    const auto& piv = code.echelon_pivots();
-    const auto& off = code.echelon_offsets();
-    const auto& col = code.echelon_columns();
-    const auto& val = code.echelon_values();
-    std::vector<uint32_t> level_of(code.n(), 0), pivot_level(piv.size());
-    uint32_t levels = 0;
-    for (size_t p = piv.size(); p-- > 0;) {
-        uint32_t l = 0;
-        for (uint32_t j = off[p]; j < off[p + 1]; ++j)
-            l = std::max(l, level_of[col[j]]);
-        level_of[piv[p]] = pivot_level[p] = l + 1;
-        levels = std::max(levels, l + 1);
-    }
-    std::vector<uint32_t> order(piv.size());
-    for (size_t p = 0; p < order.size(); ++p)
-        order[p] = uint32_t(p);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return pivot_level[a] < pivot_level[b];
-    });
-    std::vector<uint32_t> level_offsets(levels + 1, 0), pivots, row_offsets{ 0 }, columns;
-    std::vector<uint8_t> values;
-    for (const uint32_t p : order) {
-        level_offsets[pivot_level[p]]++;
-        pivots.push_back(piv[p]);
-        for (uint32_t j = off[p]; j < off[p + 1]; ++j) {
-            columns.push_back(col[j]);
-            values.push_back(val[j]);
-        }
-        row_offsets.push_back(uint32_t(columns.size()));
-    }
-    for (uint32_t l = 0; l < levels; ++l)
-        level_offsets[l + 1] += level_offsets[l];
+    const detail::echelon_levels l = detail::make_echelon_levels(code);
     e.kind = kernels::sim_encoder::echelon;
-    e.levels = levels;
-    e.variant = "echelon: " + std::to_string(piv.size()) + " pivots in " +
-                std::to_string(levels) + " levels, " + std::to_string(columns.size()) +
-                " terms";
-    e.level_offsets = cuda::upload(level_offsets);
-    e.pivots = cuda::upload(pivots);
-    e.row_offsets = cuda::upload(row_offsets);
-    e.columns = cuda::upload(columns);
-    e.values = cuda::upload(values);
+    e.levels = unsigned(l.levels());
+    e.variant = "echelon: " + std::to_string(l.pivots.size()) + " pivots in " +
+                std::to_string(l.levels()) + " levels, " +
+                std::to_string(l.columns.size()) + " terms";
+    e.level_offsets = cuda::upload(l.level_offsets);
+    e.pivots = cuda::upload(l.pivots);
+    e.row_offsets = cuda::upload(l.row_offsets);
+    e.columns = cuda::upload(l.columns);
+    e.values = cuda::upload(l.values);
 }
 
 class cuda_worker : public simulation::worker

@@ -43,6 +43,21 @@ public:
 
 namespace detail {
 
+/*!
+ * The back-substitution of ldpc_code::encode() (encoder() echelon) in
+ * levels: a pivot's level is one more than the highest level of the pivots
+ * its row reads (information at level 0), so that a level's pivots depend
+ * on earlier levels only and may be solved at once. Pivots in level order:
+ * level L is pivots[level_offsets[L] .. level_offsets[L + 1] - 1], pivot i's
+ * row columns[row_offsets[i] .. row_offsets[i + 1] - 1] with values.
+ */
+struct echelon_levels {
+    std::vector<uint32_t> level_offsets, pivots, row_offsets, columns;
+    std::vector<uint8_t> values;
+    size_t levels() const { return level_offsets.size() - 1; }
+};
+GPULDPC_ENGINE_API echelon_levels make_echelon_levels(const ldpc_code& code);
+
 std::unique_ptr<simulation::worker> make_cpu_sim_worker(batch_decoder::sptr decoder);
 /*! CUDA builds only; \p decoder decodes on CUDA device \p device. */
 std::unique_ptr<simulation::worker> make_cuda_sim_worker(batch_decoder::sptr decoder,
