@@ -128,6 +128,16 @@ class channel:
         return self.receive(decoder, self.transmit(sent, ebn0_db, rng))
 
 
+def _frames_to_count(wrong, errors, max_frame_errors):
+    """How many of a batch's frames (wrong: their wrong bits, in frame order)
+    count, after `errors` frame errors so far: all of them, or up to and with
+    the max_frame_errors-th frame error, where the point stops exactly."""
+    cum = np.cumsum(wrong > 0)
+    if errors + cum[-1] >= max_frame_errors:
+        return int(np.searchsorted(cum, max_frame_errors - errors)) + 1
+    return len(wrong)
+
+
 def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
                    progress=None, link=None):
     """Runs one Eb/N0 point; stops after `frames` frames or exactly at the
@@ -149,13 +159,9 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
         bits, status = link.receive(decoder, received)
         decode_time += time.perf_counter() - t0
         wrong = np.count_nonzero(bits != symbols_to_bits(info, m), axis=1)
-        frame_err = wrong > 0
-        # stop exactly at the max_frame_errors-th error
-        cum = np.cumsum(frame_err)
-        if errors + cum[-1] >= max_frame_errors:
-            b = int(np.searchsorted(cum, max_frame_errors - errors)) + 1
+        b = _frames_to_count(wrong, errors, max_frame_errors)
         done += b
-        errors += int(np.count_nonzero(frame_err[:b]))
+        errors += int(np.count_nonzero(wrong[:b]))
         bit_errors += int(wrong[:b].sum())
         iterations += int(status["iterations"][:b].sum())
         now = time.perf_counter()
@@ -230,9 +236,7 @@ def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
         for rank, p in enumerate(parts):
             r[rank::comm.size] = p
         wrong = r["bit_errors"].astype(np.int64)
-        cum = np.cumsum(wrong > 0)
-        if errors + cum[-1] >= max_frame_errors:
-            b = int(np.searchsorted(cum, max_frame_errors - errors)) + 1
+        b = _frames_to_count(wrong, errors, max_frame_errors)
         done += b
         errors += int(np.count_nonzero(wrong[:b]))
         bit_errors += int(wrong[:b].sum())
