@@ -16,6 +16,7 @@ from . import sim  # noqa: F401
 from .link import (link_format, packet_link_rx, packet_link_tx,  # noqa: F401
                    burst_sync, burst_modulator, link_deframer, link_framer,
                    test_packet_source)
+from .farm import farm_decoder, farm_worker  # noqa: F401
 
 
 def codes_dir():

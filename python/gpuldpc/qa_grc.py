@@ -261,6 +261,7 @@ class qa_grc(gr_unittest.TestCase):
 
     def test_grc_defaults_are_the_python_defaults(self):
         blocks = {
+            "gpuldpc_farm_decoder": gpuldpc.farm_decoder,
             "gpuldpc_fft": gpuldpc.fft,
             "gpuldpc_fwht": gpuldpc.fwht,
             "gpuldpc_ldpc_decoder": gpuldpc.ldpc_decoder,
