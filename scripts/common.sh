@@ -16,7 +16,7 @@ GPULDPC_JOBS=${GPULDPC_JOBS:-$(nproc)}
 
 GPULDPC_PACKAGES=(
     build-essential cmake pkg-config git ccache
-    gnuradio-dev pybind11-dev libvolk2-dev
+    gnuradio-dev pybind11-dev libvolk2-dev libhwy-dev
     libboost-dev libboost-test-dev libboost-program-options-dev
     libboost-system-dev libboost-thread-dev
     python3-numpy python3-matplotlib gr-osmosdr

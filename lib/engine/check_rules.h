@@ -97,6 +97,21 @@ struct log_prob_domain {
     }
 };
 
+// NaN and +-Inf -> 0 (an erasure: no belief either way), finite values
+// clipped to batch_decoder::max_input_magnitude; returns 1 for a replaced
+// value. An infinite input is treated as bad data rather than certainty, so
+// that it cannot force a wrong decision.
+inline uint32_t sanitize_input(float& x)
+{
+    constexpr float limit = batch_decoder::max_input_magnitude;
+    if (!std::isfinite(x)) {
+        x = 0.0f;
+        return 1;
+    }
+    x = std::clamp(x, -limit, limit);
+    return 0;
+}
+
 /*!
  * The 8-bit fixed point of message_precision::int8 (decoder.h): messages and
  * channel values are LLRs in steps of 1 / llr_scale saturated to +-127;

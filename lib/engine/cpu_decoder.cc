@@ -14,6 +14,8 @@
 
 #include "check_rules.h"
 #include "cpu_decoder.h"
+#include "environment.h"
+#include "simd_decoder.h"
 #include "worker_pool.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <algorithm>
@@ -163,20 +165,6 @@ struct layered_schedule {
     }
 };
 
-// NaN and +-Inf -> 0 (an erasure: no belief either way), finite values
-// clipped; returns 1 for a replaced value. An infinite input is treated as bad
-// data rather than certainty, so that it cannot force a wrong decision.
-inline uint32_t sanitize(float& x)
-{
-    constexpr float limit = batch_decoder::max_input_magnitude;
-    if (!std::isfinite(x)) {
-        x = 0.0f;
-        return 1;
-    }
-    x = std::clamp(x, -limit, limit);
-    return 0;
-}
-
 // One call's input: one of the three is set.
 struct frame_input {
     const float* llr = nullptr;       // bit LLRs: decode()
@@ -313,13 +301,13 @@ private:
                 }
                 if constexpr (domain::binary) {
                     float l = llr[t];
-                    invalid += sanitize(l);
+                    invalid += sanitize_input(l);
                     p[0] = domain::from_llr(sign * l, d_config.llr_scale);
                 } else {
                     std::fill(p, p + w, 0.0f);
                     for (unsigned b = 0; b < m; ++b) {
                         float l = llr[size_t(t) * m + b];
-                        invalid += sanitize(l);
+                        invalid += sanitize_input(l);
                         l *= sign; // log(P(0)/P(1))
                         // log P(bit = 0) and log P(bit = 1), stable for large |l|
                         const float log_p0 =
@@ -341,7 +329,7 @@ private:
                 const int32_t t = d_input_index[v];
                 for (unsigned x = 0; x < q; ++x) {
                     vals[x] = t < 0 ? 0.0f : ll[size_t(t) * q + x];
-                    invalid += t < 0 ? 0 : sanitize(vals[x]);
+                    invalid += t < 0 ? 0 : sanitize_input(vals[x]);
                 }
                 float* p = &ws.prior[size_t(v) * w];
                 if (domain::binary) {
@@ -419,6 +407,15 @@ batch_decoder::sptr with_schedule(ldpc_code::sptr code, const decoder_config& co
 } // namespace
 
 batch_decoder::sptr make_cpu_decoder(ldpc_code::sptr code, const decoder_config& config)
+{
+    const std::string simd = cpu_simd_from_environment();
+    if (simd != "off" && simd_refusal(*code, config).empty())
+        return make_simd_decoder(code, config, simd == "auto" ? "" : simd);
+    return make_reference_decoder(code, config);
+}
+
+batch_decoder::sptr make_reference_decoder(ldpc_code::sptr code,
+                                           const decoder_config& config)
 {
     switch (config.algorithm) {
     case decoder_algorithm::sum_product:

@@ -160,6 +160,12 @@ std::string codes_dir_from_environment()
     return v ? v : "";
 }
 
+std::string cpu_simd_from_environment()
+{
+    const char* v = variable("GPULDPC_CPU_SIMD", true);
+    return v ? v : "auto";
+}
+
 std::string injected_fault_from_environment()
 {
     const char* v = variable("GPULDPC_INJECT_CUDA_FAULT", true);

@@ -24,6 +24,12 @@ std::string codes_dir_from_environment();
 //! loads); "" when unset or empty.
 std::string injected_fault_from_environment();
 
+//! GPULDPC_CPU_SIMD: the CPU decoders' instruction set, "auto" (the best
+//! SIMD kernel the CPU runs, where one covers the configuration; the default
+//! when unset or empty), "off" (the scalar reference) or a name of
+//! simd_targets() (e.g. "AVX2", "SSE4"), checked where a decoder is made.
+std::string cpu_simd_from_environment();
+
 } // namespace detail
 } // namespace gpuldpc
 } // namespace gr

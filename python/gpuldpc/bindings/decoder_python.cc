@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(080fa2e7360e2b0abb51db26ce4e338f) */
+/* BINDTOOL_HEADER_FILE_HASH(f66c7882d8da7eda84c5958d45341bf1) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -502,8 +502,10 @@ public:
      * this code, configuration and device, in words (e.g. "8-bit min-sum,
      * global: state in device memory, one grid, two frames a lane in 16-bit
      * integer pairs, 64 frames a group, 512 threads a block"), for logs and
-     * tests;
-     * empty for the CPU decoders. The choice is made at construction and
+     * tests. The CPU's SIMD decoders name their rule, schedule and
+     * instruction set (e.g. "8-bit min-sum, layered, AVX2: 16 frames a group
+     * in 16-bit lanes, up to 8 threads"); the scalar reference gives an empty
+     * string. The choice is made at construction and
      * MUST NOT change afterwards. The wording MAY change between versions:
      * callers SHOULD look for a phrase in it, not compare it whole.
      */

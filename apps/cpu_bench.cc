@@ -1,0 +1,212 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gpuldpc-cpu-bench: the CPU decoders (device "cpu") against the scalar
+// reference on the same frames, one thread and all threads; a table and a
+// JSON document naming the CPU, its instruction sets and the commit.
+
+#include "bench/report.h"
+#include "engine/simd_decoder.h"
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <gnuradio/gpuldpc/engine/simulation.h>
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace po = boost::program_options;
+using namespace gr::gpuldpc;
+using bench::format;
+
+namespace {
+
+std::string cpu_model()
+{
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0 || line.rfind("Model", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+                return line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    return "unknown CPU";
+}
+
+batch_decoder::sptr
+make_with(ldpc_code::sptr code, decoder_config cfg, const std::string& simd)
+{
+    setenv("GPULDPC_CPU_SIMD", simd.c_str(), 1);
+    auto dec = batch_decoder::make(code, cfg, "cpu");
+    unsetenv("GPULDPC_CPU_SIMD");
+    return dec;
+}
+
+// Information bits/s of decode() on \p llr (frames of them, reused in
+// turn), calls of \p batch frames for at least \p seconds.
+double rate(batch_decoder& dec,
+            const std::vector<float>& llr,
+            size_t frames,
+            size_t batch,
+            double seconds)
+{
+    std::vector<uint8_t> bits(batch * dec.info_bytes_per_frame());
+    std::vector<frame_status> status(batch);
+    const size_t per = dec.llr_per_frame();
+    std::vector<float> in(batch * per);
+    for (size_t i = 0; i < batch; ++i)
+        std::copy_n(&llr[(i % frames) * per], per, &in[i * per]);
+    dec.decode(in.data(), batch, bits.data(), status.data()); // workspaces
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    size_t decoded = 0;
+    double elapsed = 0.0;
+    do {
+        dec.decode(in.data(), batch, bits.data(), status.data());
+        decoded += batch;
+        elapsed = std::chrono::duration<double>(clock::now() - start).count();
+    } while (elapsed < seconds);
+    return double(decoded * dec.info_bits_per_frame()) / elapsed;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> codes;
+    std::string json, commit;
+    unsigned iterations = 10, threads = 0;
+    double ebn0 = 2.0, seconds = 1.0;
+    po::options_description opts("gpuldpc-cpu-bench: the CPU decoders against the scalar "
+                                 "reference on the same frames");
+    opts.add_options()("help,h", "this help")(
+        "code",
+        po::value(&codes)->multitoken(),
+        "codes (names or files; default dvbs2:1/2 wifi:1944:1/2)")(
+        "iterations", po::value(&iterations), "fixed iterations (default 10)")(
+        "ebn0", po::value(&ebn0), "Eb/N0 of the frames in dB (default 2)")(
+        "threads", po::value(&threads), "threads of the all-threads rows (default: all)")(
+        "seconds", po::value(&seconds), "time a row at least (default 1)")(
+        "json", po::value(&json), "write the records as JSON")(
+        "commit", po::value(&commit), "the commit named in the JSON");
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, opts), vm);
+        po::notify(vm);
+    } catch (const std::exception& e) {
+        std::cerr << "gpuldpc-cpu-bench: " << e.what() << "\n" << opts;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << opts;
+        return 0;
+    }
+    if (codes.empty())
+        codes = { "dvbs2:1/2", "wifi:1944:1/2" };
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    const auto targets = detail::simd_targets();
+    std::string sets;
+    for (const auto& t : targets)
+        sets += (sets.empty() ? "" : " ") + t;
+    bench::device_description host;
+    host.name = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                " hardware threads; SIMD: " + (sets.empty() ? "none" : sets);
+    bench::report out(host);
+    std::printf("host: %s\n", host.name.c_str());
+    std::printf("\n8-bit layered min-sum, %u fixed iterations, information bits/s on the "
+                "same frames (%.1f dB); baseline the scalar reference on one thread\n",
+                iterations,
+                ebn0);
+    const bench::table t({ { "code", 16, true },
+                           { "decoder", 34, true },
+                           { "threads", 7 },
+                           { "Mb/s", 9 },
+                           { "Mb/s/thread", 11 },
+                           { "x ref", 7 } });
+    t.print_header();
+    for (const auto& name : codes) {
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::min_sum;
+        cfg.messages = message_precision::int8;
+        cfg.schedule = decoder_schedule::layered;
+        cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest;
+        cfg.max_iterations = iterations;
+        cfg.early_termination = false;
+        cfg.threads = 1;
+        auto reference = make_with(code, cfg, "off");
+        const size_t frames = 64;
+        std::vector<float> llr(frames * reference->llr_per_frame());
+        simulation::make(reference)->frames(1,
+                                            sim_channel::at(ebn0, code->rate()),
+                                            0,
+                                            1,
+                                            frames,
+                                            nullptr,
+                                            nullptr,
+                                            llr.data());
+        const double ref = rate(*reference, llr, frames, 4, seconds);
+        const auto row = [&](const std::string& decoder,
+                             unsigned n_threads,
+                             double r,
+                             const std::string& variant) {
+            t.print_row({ name,
+                          decoder,
+                          format("%u", n_threads),
+                          format("%.2f", r / 1e6),
+                          format("%.2f", r / 1e6 / n_threads),
+                          format("%.1f", r / ref) });
+            bench::record rec;
+            rec.section = "cpu";
+            rec.name = name + " 8-bit layered min-sum " + std::to_string(iterations) +
+                       " it, " + decoder + ", " + std::to_string(n_threads) + " threads";
+            rec.n = double(code->n());
+            rec.batch = double(n_threads);
+            rec.value = r;
+            rec.unit = "information bits/s";
+            rec.baseline_name = "the scalar reference on one thread, information bits/s";
+            rec.baseline = ref;
+            rec.ratio = r / ref;
+            rec.variant = variant;
+            out.add(rec);
+        };
+        row("reference (scalar)", 1, ref, "scalar reference");
+        if (!detail::simd_refusal(*code, reference->config()).empty())
+            continue;
+        for (const auto& target : targets) {
+            auto simd = make_with(code, cfg, target);
+            const size_t lanes = simd->preferred_batch();
+            row("SIMD " + target,
+                1,
+                rate(*simd, llr, frames, 4 * lanes, seconds),
+                simd->kernel_variant());
+        }
+        if (threads > 1) {
+            decoder_config all = cfg;
+            all.threads = threads;
+            auto simd = make_with(code, all, "auto");
+            row("SIMD " + targets.front(),
+                threads,
+                rate(*simd, llr, frames, 4 * simd->preferred_batch(), seconds),
+                simd->kernel_variant());
+        }
+    }
+    if (!json.empty()) {
+        out.write_json(json, commit);
+        std::printf("\nwrote %s\n", json.c_str());
+    }
+    return 0;
+}

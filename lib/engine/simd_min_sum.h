@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPULDPC_ENGINE_SIMD_MIN_SUM_H
+#define INCLUDED_GPULDPC_ENGINE_SIMD_MIN_SUM_H
+
+// The 8-bit min-sum decoder of binary codes with frames in SIMD lanes, one
+// kernel per instruction set (Google Highway, simd_min_sum.cc). The
+// arithmetic is the reference's (check_rules.h, fixed_point_min_sum_rule with
+// min_sum_magnitude_rule::smallest, and the schedules of cpu_decoder.cc)
+// integer for integer, so its frames equal the reference's and the GPU's.
+// Lane l of every array below belongs to frame l of the group; beliefs are
+// 16-bit (the layered beliefs stay within +-fixed_point_belief_limit, the
+// flooding sums within +-127 (1 + variable degree)), messages 8-bit.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuldpc {
+namespace detail {
+
+//! The code and the rule's constants, shared by every group of a decoder
+struct min_sum8_graph {
+    uint32_t n = 0, m = 0;
+    const uint32_t* check_offsets = nullptr;    //!< m + 1, into the edges
+    const uint32_t* edge_variable = nullptr;    //!< edges in check order
+    const uint32_t* check_order = nullptr;      //!< layered: the checks in turn
+    const uint32_t* variable_offsets = nullptr; //!< flooding: n + 1
+    const uint32_t* variable_edges = nullptr;   //!< flooding: edges by variable
+    uint32_t max_check_degree = 0;
+    int16_t offset_q = 0, scale_q = 16; //!< fixed_point_constants
+    bool layered = true;
+    bool early_termination = true;
+    unsigned max_iterations = 0;
+};
+
+//! One group of lanes() frames; every array holds lanes() values an entry
+struct min_sum8_group {
+    const int16_t* prior = nullptr; //!< [n] channel values (+-127 at most)
+    int16_t* beliefs = nullptr;     //!< [n] work
+    int16_t* decided = nullptr;     //!< [n] out: the beliefs decided on (sign)
+    int8_t* c2v = nullptr;          //!< [edges] work
+    int8_t* v2c = nullptr;          //!< [edges] work, flooding only
+    int16_t* inputs = nullptr;      //!< [max_check_degree] work, layered only
+    uint32_t* iterations = nullptr; //!< [1] out, one a lane
+    uint32_t* syndrome = nullptr;   //!< [1] out: unsatisfied checks, one a lane
+};
+
+using min_sum8_decode_fn = void (*)(const min_sum8_graph&, const min_sum8_group&);
+
+struct min_sum8_kernel {
+    min_sum8_decode_fn decode = nullptr;
+    size_t lanes = 0;   //!< frames a group
+    std::string target; //!< the instruction set, Highway's name (e.g. "AVX2")
+};
+
+/*!
+ * The kernels compiled into the library that this CPU runs, best first
+ * (e.g. AVX3, AVX2, SSE4, EMU128 on an AVX-512 machine).
+ */
+std::vector<min_sum8_kernel> min_sum8_kernels();
+
+} // namespace detail
+} // namespace gpuldpc
+} // namespace gr
+
+#endif /* INCLUDED_GPULDPC_ENGINE_SIMD_MIN_SUM_H */

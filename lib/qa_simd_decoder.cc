@@ -1,0 +1,260 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuldpc authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The SIMD CPU decoders against the scalar reference, frame for frame, on
+// every instruction set this build and CPU run (GPULDPC_CPU_SIMD picks one
+// per decoder): codes of every family, both schedules, float and 8-bit
+// input, bad values, partial groups, several threads.
+
+#define BOOST_TEST_MODULE simd_decoder
+#include "engine/simd_decoder.h"
+#include "qa_helpers.h"
+#include <gnuradio/gpuldpc/engine/decoder.h>
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+using namespace gr::gpuldpc;
+
+namespace {
+
+struct decoded {
+    std::vector<uint8_t> bits, codewords;
+    std::vector<frame_status> status;
+};
+
+// A CPU decoder made while GPULDPC_CPU_SIMD is \p simd
+batch_decoder::sptr
+make_with(ldpc_code::sptr code, const decoder_config& cfg, const std::string& simd)
+{
+    setenv("GPULDPC_CPU_SIMD", simd.c_str(), 1);
+    auto dec = batch_decoder::make(code, cfg, "cpu");
+    unsetenv("GPULDPC_CPU_SIMD");
+    return dec;
+}
+
+template <class In>
+decoded run(batch_decoder& dec, const std::vector<In>& llr, size_t frames)
+{
+    decoded d;
+    d.bits.resize(frames * dec.info_bytes_per_frame());
+    d.codewords.resize(frames * dec.code().n());
+    d.status.resize(frames);
+    if constexpr (std::is_same_v<In, int8_t>)
+        dec.decode_int8(
+            llr.data(), frames, d.bits.data(), d.status.data(), d.codewords.data());
+    else
+        dec.decode(
+            llr.data(), frames, d.bits.data(), d.status.data(), d.codewords.data());
+    return d;
+}
+
+// Equal results frame for frame; returns the frames that did not converge.
+size_t require_equal(const decoded& a, const decoded& b, const std::string& what)
+{
+    size_t failed = 0;
+    BOOST_TEST_CONTEXT(what)
+    {
+        BOOST_REQUIRE_EQUAL(a.status.size(), b.status.size());
+        for (size_t f = 0; f < a.status.size(); ++f) {
+            BOOST_TEST_CONTEXT("frame " << f)
+            {
+                BOOST_REQUIRE_EQUAL(a.status[f].converged, b.status[f].converged);
+                BOOST_REQUIRE_EQUAL(a.status[f].iterations, b.status[f].iterations);
+                BOOST_REQUIRE_EQUAL(a.status[f].syndrome_weight,
+                                    b.status[f].syndrome_weight);
+                BOOST_REQUIRE_EQUAL(a.status[f].invalid_inputs,
+                                    b.status[f].invalid_inputs);
+            }
+            failed += !a.status[f].converged;
+        }
+        BOOST_REQUIRE(a.bits == b.bits);
+        BOOST_REQUIRE(a.codewords == b.codewords);
+    }
+    return failed;
+}
+
+struct code_case {
+    std::string name;
+    // near each schedule's waterfall at 20 iterations: some frames fail
+    double layered_ebn0, flooding_ebn0;
+};
+
+ldpc_code::sptr load(const std::string& name)
+{
+    if (name == "punctured_qc")
+        return qa::punctured_qc_code();
+    return std::make_shared<ldpc_code>(ldpc_code::load(name));
+}
+
+decoder_config int8_min_sum(decoder_schedule schedule)
+{
+    decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::min_sum;
+    cfg.messages = message_precision::int8;
+    cfg.min_sum_magnitude = min_sum_magnitude_rule::smallest;
+    cfg.schedule = schedule;
+    cfg.max_iterations = 20;
+    cfg.threads = 1;
+    return cfg;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(targets_are_listed)
+{
+    const auto targets = detail::simd_targets();
+    BOOST_REQUIRE(!targets.empty());
+    std::string names;
+    for (const auto& t : targets)
+        names += " " + t;
+    BOOST_TEST_MESSAGE("SIMD targets of this build on this CPU, best first:" << names);
+}
+
+BOOST_AUTO_TEST_CASE(every_target_equals_the_reference_frame_for_frame)
+{
+    const std::vector<code_case> cases = {
+        { "regular_3_6_n1008_gf2", 1.7, 1.9 }, // alist
+        { "wifi:1944:1/2", 1.3, 1.6 },         // quasi-cyclic
+        { "wimax:576:2/3A", 2.0, 2.2 },        // quasi-cyclic
+        { "dvbs2:1/2:short", 0.9, 1.6 },       // accumulator
+        { "nr:1:32", 0.6, 0.8 },               // 5G NR: punctured, degree-1 extension
+        { "punctured_qc", 2.5, 2.5 },
+    };
+    for (const auto& target : detail::simd_targets()) {
+        for (const auto& c : cases) {
+            auto code = load(c.name);
+            for (auto schedule :
+                 { decoder_schedule::layered, decoder_schedule::flooding }) {
+                const decoder_config cfg = int8_min_sum(schedule);
+                auto simd = make_with(code, cfg, target);
+                auto ref = make_with(code, cfg, "off");
+                const std::string what =
+                    c.name + ", " + target + ", " + simd->kernel_variant();
+                BOOST_TEST_CONTEXT(what)
+                {
+                    BOOST_REQUIRE(simd->kernel_variant().find(target) !=
+                                  std::string::npos);
+                    BOOST_REQUIRE(ref->kernel_variant().empty());
+                    // two groups and part of a third
+                    const size_t lanes =
+                        simd->preferred_batch() / std::max(1u, simd->threads());
+                    const size_t frames = 2 * lanes + 3;
+                    const double ebn0 = schedule == decoder_schedule::layered
+                                            ? c.layered_ebn0
+                                            : c.flooding_ebn0;
+                    auto batch = qa::make_batch(*code, frames, ebn0, 17);
+                    const size_t failed = require_equal(run(*simd, batch.llr, frames),
+                                                        run(*ref, batch.llr, frames),
+                                                        what);
+                    BOOST_TEST_MESSAGE(what << ": " << failed << " of " << frames
+                                            << " frames failed");
+                    BOOST_CHECK_GT(failed, 0u);
+                    BOOST_CHECK_LT(failed, frames);
+                }
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(without_early_termination_and_from_8_bit_input)
+{
+    auto code = load("wifi:648:1/2");
+    for (const auto& target : detail::simd_targets()) {
+        for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            decoder_config cfg = int8_min_sum(schedule);
+            cfg.early_termination = false;
+            cfg.max_iterations = 7;
+            auto simd = make_with(code, cfg, target);
+            auto ref = make_with(code, cfg, "off");
+            const size_t frames = 37;
+            auto batch = qa::make_batch(*code, frames, 2.0, 5);
+            require_equal(run(*simd, batch.llr, frames),
+                          run(*ref, batch.llr, frames),
+                          target + ", no early termination");
+            // 8-bit input over the whole range, -128 and the clip included
+            std::vector<int8_t> llr8(batch.llr.size());
+            for (size_t i = 0; i < llr8.size(); ++i)
+                llr8[i] =
+                    int8_t(std::clamp(std::lrint(batch.llr[i] * 6.0f), -128L, 127L));
+            llr8[0] = -128;
+            llr8[1] = 127;
+            cfg.early_termination = true;
+            auto simd_et = make_with(code, cfg, target);
+            auto ref_et = make_with(code, cfg, "off");
+            require_equal(run(*simd_et, llr8, frames),
+                          run(*ref_et, llr8, frames),
+                          target + ", 8-bit input");
+            // iteration 0: noiseless frames satisfy every check at once
+            auto clean =
+                qa::make_batch(*code, 3, std::numeric_limits<double>::infinity(), 9);
+            const auto d = run(*simd_et, clean.llr, 3);
+            for (const auto& st : d.status) {
+                BOOST_CHECK(st.converged);
+                BOOST_CHECK_EQUAL(st.iterations, 0u);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_values_sign_flip_and_threads)
+{
+    auto code = load("regular_3_6_n96_gf2");
+    const size_t frames = 41;
+    auto batch = qa::make_batch(*code, frames, 2.5, 23);
+    const size_t n = code->n();
+    batch.llr[3] = std::numeric_limits<float>::quiet_NaN();
+    batch.llr[n + 5] = std::numeric_limits<float>::infinity();
+    batch.llr[2 * n + 7] = 1e30f;
+    for (size_t i = 0; i < n; ++i) // frame 4: erased throughout
+        batch.llr[4 * n + i] = std::numeric_limits<float>::quiet_NaN();
+    for (const auto& target : detail::simd_targets()) {
+        decoder_config cfg = int8_min_sum(decoder_schedule::layered);
+        auto ref = make_with(code, cfg, "off");
+        const auto expected = run(*ref, batch.llr, frames);
+        BOOST_CHECK_EQUAL(expected.status[0].invalid_inputs, 1u);
+        BOOST_CHECK(!expected.status[4].converged);
+        cfg.threads = 3;
+        auto simd = make_with(code, cfg, target);
+        require_equal(run(*simd, batch.llr, frames), expected, target + ", 3 threads");
+        cfg.flip_llr_sign = true;
+        cfg.threads = 1;
+        std::vector<float> flipped(batch.llr);
+        for (auto& x : flipped)
+            x = -x;
+        require_equal(run(*make_with(code, cfg, target), flipped, frames),
+                      run(*make_with(code, cfg, "off"), flipped, frames),
+                      target + ", flip_llr_sign");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
+{
+    auto gf64 = load("regular_2_4_n96_gf64");
+    decoder_config cfg;
+    BOOST_CHECK(!detail::simd_refusal(*gf64, cfg).empty());
+    auto binary = load("regular_3_6_n96_gf2");
+    decoder_config fp = int8_min_sum(decoder_schedule::layered);
+    fp.messages = message_precision::fp32;
+    BOOST_CHECK(make_with(binary, fp, "auto")->kernel_variant().empty());
+    decoder_config three = int8_min_sum(decoder_schedule::layered);
+    three.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
+    BOOST_CHECK(make_with(binary, three, "auto")->kernel_variant().empty());
+    // the default takes the best target
+    auto best = make_with(binary, int8_min_sum(decoder_schedule::layered), "auto");
+    BOOST_CHECK(best->kernel_variant().find(detail::simd_targets().front()) !=
+                std::string::npos);
+    try {
+        make_with(binary, int8_min_sum(decoder_schedule::layered), "NO_SUCH_SET");
+        BOOST_FAIL("an unknown target was taken");
+    } catch (const std::invalid_argument& e) {
+        const std::string msg = e.what();
+        BOOST_CHECK(msg.find("NO_SUCH_SET") != std::string::npos);
+        BOOST_CHECK(msg.find(detail::simd_targets().front()) != std::string::npos);
+    }
+}
