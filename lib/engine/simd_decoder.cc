@@ -75,6 +75,26 @@ public:
         d_graph.check_order = c.layered_check_order().data();
         d_graph.variable_offsets = c.variable_offsets().data();
         d_graph.variable_edges = c.variable_edges().data();
+        if (d_config.schedule == decoder_schedule::layered) {
+            // the checks' edges stored in the schedule's order, so that an
+            // iteration streams through the messages (a coloured order, as
+            // DVB-S2's, jumps about in the code's)
+            const auto& order = c.layered_check_order();
+            d_layered_offsets.assign(1, 0);
+            for (const uint32_t check : order) {
+                for (uint32_t e = c.check_offsets()[check];
+                     e < c.check_offsets()[check + 1];
+                     ++e)
+                    d_layered_edge_variable.push_back(c.edge_variable()[e]);
+                d_layered_offsets.push_back(uint32_t(d_layered_edge_variable.size()));
+            }
+            d_identity_order.resize(c.m());
+            for (uint32_t i = 0; i < c.m(); ++i)
+                d_identity_order[i] = i;
+            d_graph.check_offsets = d_layered_offsets.data();
+            d_graph.edge_variable = d_layered_edge_variable.data();
+            d_graph.check_order = d_identity_order.data();
+        }
         for (unsigned i = 0; i < c.m(); ++i)
             d_graph.max_check_degree =
                 std::max(d_graph.max_check_degree, c.check_degree(i));
@@ -263,6 +283,8 @@ private:
     mutable std::mutex d_call_mutex;
     worker_pool d_pool;
     std::vector<int32_t> d_input_index; // -1: punctured
+    // layered: the edges in the schedule's order (d_graph points here)
+    std::vector<uint32_t> d_layered_offsets, d_layered_edge_variable, d_identity_order;
     std::vector<std::unique_ptr<group_workspace>> d_workspaces;
 };
 

@@ -90,46 +90,87 @@ HWY_INLINE V16 saturate_message(D16 d, V16 x)
 // checks ahead whose data a layered check prefetches
 constexpr uint32_t prefetch_distance = 2;
 
+// The rule's constants as vectors
+struct layered_constants {
+    V16 offset, scale, limit, neg_limit;
+};
+
+// One layered check of DEG edges: its inputs stay in registers. DEG = 0: a
+// check of any degree, its inputs in \p inputs.
+template <uint32_t DEG>
+HWY_INLINE void layered_check(const min_sum8_graph& g,
+                              const min_sum8_group& w,
+                              const layered_constants& k,
+                              uint32_t e0,
+                              uint32_t runtime_degree)
+{
+    const D16 d;
+    const size_t L = hn::Lanes(d);
+    constexpr bool in_registers = DEG > 0;
+    const uint32_t deg = in_registers ? DEG : runtime_degree;
+    V16 held[in_registers ? DEG : 1];
+    smallest_two_lanes s = no_inputs(d);
+    for (uint32_t i = 0; i < deg; ++i) {
+        const int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
+        const V16 x =
+            hn::Sub(hn::LoadU(d, belief), load_message(d, w.c2v + size_t(e0 + i) * L));
+        if constexpr (in_registers)
+            held[i] = x;
+        else
+            hn::StoreU(x, d, w.inputs + size_t(i) * L);
+        take(d, s, x, int16_t(i));
+    }
+    const V16 mag1 = magnitude(d, s.min1, k.offset, k.scale);
+    const V16 mag2 = magnitude(d, s.min2, k.offset, k.scale);
+    for (uint32_t i = 0; i < deg; ++i) {
+        const V16 x = in_registers ? held[i] : hn::LoadU(d, w.inputs + size_t(i) * L);
+        const V16 msg = message_to(s, x, mag1, mag2, hn::Set(d, int16_t(i)));
+        store_message(msg, w.c2v + size_t(e0 + i) * L);
+        int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
+        hn::StoreU(hn::Min(hn::Max(hn::Add(x, msg), k.neg_limit), k.limit), d, belief);
+    }
+}
+
 // Row-layered: each check reads its variables' beliefs less its previous
 // message, then adds its new message back (cpu_decoder.cc, layered_schedule).
 void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 {
-    int16_t* inputs = w.inputs;
     const D16 d;
     const size_t L = hn::Lanes(d);
-    const V16 offset = hn::Set(d, g.offset_q), scale = hn::Set(d, g.scale_q);
-    const V16 limit = hn::Set(d, int16_t(fixed_point_belief_limit));
-    const V16 neg_limit = hn::Neg(limit);
-    for (uint32_t k = 0; k < g.m; ++k) {
-        const uint32_t c = g.check_order[k];
+    layered_constants k;
+    k.offset = hn::Set(d, g.offset_q);
+    k.scale = hn::Set(d, g.scale_q);
+    k.limit = hn::Set(d, int16_t(fixed_point_belief_limit));
+    k.neg_limit = hn::Neg(k.limit);
+    for (uint32_t j = 0; j < g.m; ++j) {
+        const uint32_t c = g.check_order[j];
         const uint32_t e0 = g.check_offsets[c], deg = g.check_offsets[c + 1] - e0;
-        // a later check's beliefs and messages: their addresses are data,
-        // which the hardware prefetchers cannot follow
-        if (k + prefetch_distance < g.m) {
-            const uint32_t later = g.check_order[k + prefetch_distance];
-            const uint32_t f0 = g.check_offsets[later], f1 = g.check_offsets[later + 1];
-            for (uint32_t e = f0; e < f1; ++e)
+        // a later check's beliefs: their addresses are data, which the
+        // hardware prefetchers cannot follow (the messages are in the
+        // schedule's order, which they can)
+        if (j + prefetch_distance < g.m) {
+            const uint32_t later = g.check_order[j + prefetch_distance];
+            for (uint32_t e = g.check_offsets[later]; e < g.check_offsets[later + 1]; ++e)
                 hwy::Prefetch(w.beliefs + size_t(g.edge_variable[e]) * L);
-            for (size_t b = 0; b < size_t(f1 - f0) * L; b += 64)
-                hwy::Prefetch(w.c2v + size_t(f0) * L + b);
         }
-        smallest_two_lanes s = no_inputs(d);
-        for (uint32_t i = 0; i < deg; ++i) {
-            const int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
-            const V16 x = hn::Sub(hn::LoadU(d, belief),
-                                  load_message(d, w.c2v + size_t(e0 + i) * L));
-            hn::StoreU(x, d, inputs + size_t(i) * L);
-            take(d, s, x, int16_t(i));
+#if HWY_HAVE_SCALABLE
+        layered_check<0>(g, w, k, e0, deg); // sizeless vectors make no arrays
+#else
+        // the degrees of the standard codes' checks (DVB-S2, IEEE 802.11n and
+        // 802.16e, 5G NR's core) in registers
+        switch (deg) {
+        case 3: layered_check<3>(g, w, k, e0, deg); break;
+        case 4: layered_check<4>(g, w, k, e0, deg); break;
+        case 5: layered_check<5>(g, w, k, e0, deg); break;
+        case 6: layered_check<6>(g, w, k, e0, deg); break;
+        case 7: layered_check<7>(g, w, k, e0, deg); break;
+        case 8: layered_check<8>(g, w, k, e0, deg); break;
+        case 9: layered_check<9>(g, w, k, e0, deg); break;
+        case 10: layered_check<10>(g, w, k, e0, deg); break;
+        case 11: layered_check<11>(g, w, k, e0, deg); break;
+        default: layered_check<0>(g, w, k, e0, deg); break;
         }
-        const V16 mag1 = magnitude(d, s.min1, offset, scale);
-        const V16 mag2 = magnitude(d, s.min2, offset, scale);
-        for (uint32_t i = 0; i < deg; ++i) {
-            const V16 x = hn::LoadU(d, inputs + size_t(i) * L);
-            const V16 msg = message_to(s, x, mag1, mag2, hn::Set(d, int16_t(i)));
-            store_message(msg, w.c2v + size_t(e0 + i) * L);
-            int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
-            hn::StoreU(hn::Min(hn::Max(hn::Add(x, msg), neg_limit), limit), d, belief);
-        }
+#endif
     }
 }
 
