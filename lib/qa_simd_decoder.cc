@@ -130,34 +130,39 @@ BOOST_AUTO_TEST_CASE(every_target_equals_the_reference_frame_for_frame)
         for (const auto& c : cases) {
             auto code = load(c.name);
             for (auto schedule :
-                 { decoder_schedule::layered, decoder_schedule::flooding }) {
-                const decoder_config cfg = int8_min_sum(schedule);
-                auto simd = make_with(code, cfg, target);
-                auto ref = make_with(code, cfg, "off");
-                const std::string what =
-                    c.name + ", " + target + ", " + simd->kernel_variant();
-                BOOST_TEST_CONTEXT(what)
-                {
-                    BOOST_REQUIRE(simd->kernel_variant().find(target) !=
-                                  std::string::npos);
-                    BOOST_REQUIRE(ref->kernel_variant().empty());
-                    // two groups and part of a third
-                    const size_t lanes =
-                        simd->preferred_batch() / std::max(1u, simd->threads());
-                    const size_t frames = 2 * lanes + 3;
-                    const double ebn0 = schedule == decoder_schedule::layered
-                                            ? c.layered_ebn0
-                                            : c.flooding_ebn0;
-                    auto batch = qa::make_batch(*code, frames, ebn0, 17);
-                    const size_t failed = require_equal(run(*simd, batch.llr, frames),
-                                                        run(*ref, batch.llr, frames),
-                                                        what);
-                    BOOST_TEST_MESSAGE(what << ": " << failed << " of " << frames
-                                            << " frames failed");
-                    BOOST_CHECK_GT(failed, 0u);
-                    BOOST_CHECK_LT(failed, frames);
+                 { decoder_schedule::layered, decoder_schedule::flooding })
+                for (auto magnitude : { min_sum_magnitude_rule::smallest,
+                                        min_sum_magnitude_rule::two_smallest,
+                                        min_sum_magnitude_rule::three_smallest }) {
+                    decoder_config cfg = int8_min_sum(schedule);
+                    cfg.min_sum_magnitude = magnitude;
+                    auto simd = make_with(code, cfg, target);
+                    auto ref = make_with(code, cfg, "off");
+                    const std::string what =
+                        c.name + ", " + target + ", " + simd->kernel_variant();
+                    BOOST_TEST_CONTEXT(what)
+                    {
+                        BOOST_REQUIRE(simd->kernel_variant().find(target) !=
+                                      std::string::npos);
+                        BOOST_REQUIRE(ref->kernel_variant().empty());
+                        // at least two groups and part of another, the same frames
+                        // on targets of 8 and 16 lanes
+                        const size_t lanes =
+                            simd->preferred_batch() / std::max(1u, simd->threads());
+                        const size_t frames = std::max<size_t>(2 * lanes, 32) + 3;
+                        const double ebn0 = schedule == decoder_schedule::layered
+                                                ? c.layered_ebn0
+                                                : c.flooding_ebn0;
+                        auto batch = qa::make_batch(*code, frames, ebn0, 17);
+                        const size_t failed = require_equal(run(*simd, batch.llr, frames),
+                                                            run(*ref, batch.llr, frames),
+                                                            what);
+                        BOOST_TEST_MESSAGE(what << ": " << failed << " of " << frames
+                                                << " frames failed");
+                        BOOST_CHECK_GT(failed, 0u);
+                        BOOST_CHECK_LT(failed, frames);
+                    }
                 }
-            }
         }
     }
 }
@@ -242,9 +247,16 @@ BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
     decoder_config fp = int8_min_sum(decoder_schedule::layered);
     fp.messages = message_precision::fp32;
     BOOST_CHECK(make_with(binary, fp, "auto")->kernel_variant().empty());
+    // the combined magnitudes' table read with one shuffle: llr_scale <= about 7
     decoder_config three = int8_min_sum(decoder_schedule::layered);
     three.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
+    BOOST_CHECK(
+        make_with(binary, three, "auto")->kernel_variant().find("three smallest") !=
+        std::string::npos);
+    three.llr_scale = 16.0f;
     BOOST_CHECK(make_with(binary, three, "auto")->kernel_variant().empty());
+    three.min_sum_magnitude = min_sum_magnitude_rule::smallest;
+    BOOST_CHECK(!make_with(binary, three, "auto")->kernel_variant().empty());
     // the default takes the best target
     auto best = make_with(binary, int8_min_sum(decoder_schedule::layered), "auto");
     BOOST_CHECK(best->kernel_variant().find(detail::simd_targets().front()) !=

@@ -100,6 +100,9 @@ public:
                 std::max(d_graph.max_check_degree, c.check_degree(i));
         d_graph.offset_q = int16_t(k.offset_q);
         d_graph.scale_q = int16_t(k.scale_q);
+        d_graph.magnitude = d_config.min_sum_magnitude;
+        const auto table = two_smallest_table(d_config.llr_scale);
+        std::copy_n(table.begin(), 16, d_graph.table);
         d_graph.layered = d_config.schedule == decoder_schedule::layered;
         d_graph.early_termination = d_config.early_termination;
         d_graph.max_iterations = d_config.max_iterations;
@@ -123,7 +126,11 @@ public:
     }
     std::string kernel_variant() const override
     {
-        return std::string("8-bit min-sum, ") +
+        const char* rule =
+            d_graph.magnitude == min_sum_magnitude_rule::three_smallest ? "three smallest"
+            : d_graph.magnitude == min_sum_magnitude_rule::two_smallest ? "two smallest"
+                                                                        : "smallest";
+        return std::string("8-bit min-sum (") + rule + "), " +
                (d_graph.layered ? "layered" : "flooding") + ", " + d_kernel.target +
                ": " + std::to_string(d_kernel.lanes) +
                " frames a group in 16-bit lanes, up to " +
@@ -299,8 +306,17 @@ std::string simd_refusal(const ldpc_code& code, const decoder_config& config)
         config.messages != message_precision::int8)
         return "the SIMD decoders run 8-bit min-sum (algorithm min-sum, messages "
                "int8)";
-    if (config.min_sum_magnitude != min_sum_magnitude_rule::smallest)
-        return "the SIMD decoders run min_sum_magnitude smallest";
+    if (config.min_sum_magnitude == min_sum_magnitude_rule::two_smallest ||
+        config.min_sum_magnitude == min_sum_magnitude_rule::three_smallest) {
+        // the kernels read the correction table with one byte shuffle
+        const auto table = two_smallest_table(config.llr_scale);
+        if (std::any_of(table.begin() + 16, table.end(), [](int8_t f) { return f != 0; }))
+            return "the SIMD decoders combine two or three smallest magnitudes for "
+                   "llr_scale up to about 7; this llr_scale is " +
+                   std::to_string(config.llr_scale);
+    } else if (config.min_sum_magnitude != min_sum_magnitude_rule::smallest) {
+        return "min_sum_magnitude is not resolved";
+    }
     for (unsigned v = 0; v < code.n(); ++v)
         if (code.variable_degree(v) > max_simd_variable_degree)
             return "a variable of more than " + std::to_string(max_simd_variable_degree) +

@@ -23,8 +23,9 @@ namespace detail {
 
 /*!
  * Why the SIMD decoders do not cover \p code with the resolved \p config, in
- * words; empty where they do (8-bit min-sum of a binary code with
- * min_sum_magnitude_rule::smallest, flooding or layered).
+ * words; empty where they do (8-bit min-sum of a binary code, any
+ * min_sum_magnitude_rule, flooding or layered, for llr_scale up to about 7
+ * where the magnitudes are combined).
  */
 GPULDPC_ENGINE_API std::string simd_refusal(const ldpc_code& code,
                                             const decoder_config& config);

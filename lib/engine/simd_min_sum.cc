@@ -43,6 +43,13 @@ HWY_INLINE void store_message(V16 v, int8_t* p)
     hn::StoreU(hn::DemoteTo(D8(), v), D8(), p);
 }
 
+// The rule's constants as vectors
+struct rule_vectors {
+    V16 offset, scale, limit, neg_limit;
+    V16 table; //!< two_smallest_table()'s first 16 entries, in each 128-bit block
+    const int8_t* entries; //!< the same in memory
+};
+
 // The check's outputs of min-sum with its offset and scale
 // (fixed_point_min_sum_rule::magnitude()): (max(min - offset, 0) scale + 8) >> 4
 HWY_INLINE V16 magnitude(D16 d, V16 min, V16 offset, V16 scale)
@@ -51,56 +58,176 @@ HWY_INLINE V16 magnitude(D16 d, V16 min, V16 offset, V16 scale)
     return hn::ShiftRight<4>(hn::Add(hn::Mul(x, scale), hn::Set(d, 8)));
 }
 
-// What a check needs of its inputs: the two smallest magnitudes (of at most
-// 127), the first position of the smallest and the sign of the product.
-struct smallest_two_lanes {
-    V16 min1, min2, arg, sign;
+// x negated where the sign bit of \p sign_of is set: (x ^ s) - s, s = 0 or -1
+HWY_INLINE V16 with_sign(V16 x, V16 sign_of)
+{
+    const V16 negative = hn::ShiftRight<15>(sign_of);
+    return hn::Sub(hn::Xor(x, negative), negative);
+}
+
+HWY_INLINE V16 capped_magnitude(D16 d, V16 x)
+{
+    return hn::Min(hn::Abs(x), hn::Set(d, 127));
+}
+
+// f(x) of two_smallest_table() for x = 0 .. 254: the table is 0 from entry 15
+// on (min_sum8_graph::table), so one byte shuffle a 128-bit block reads it
+HWY_INLINE V16 table_at(D16 d, const rule_vectors& k, V16 x)
+{
+#if HWY_TARGET == HWY_SCALAR
+    return hn::Set(d, int16_t(k.entries[std::min<int32_t>(hn::GetLane(x), 15)]));
+#else
+    const hn::Repartition<uint8_t, D16> du8;
+    // low byte the entry, high byte 0x80: the shuffle writes 0 there
+    const V16 index = hn::Or(hn::Min(x, hn::Set(d, 15)), hn::Set(d, int16_t(-32768)));
+    return hn::BitCast(
+        d, hn::TableLookupBytesOr0(hn::BitCast(du8, k.table), hn::BitCast(du8, index)));
+#endif
+}
+
+// |a (+) b| for a <= b: max(a + f(a + b) - f(b - a), 0)
+// (fixed_point_min_sum_rule::combined())
+HWY_INLINE V16 combined(D16 d, const rule_vectors& k, V16 a, V16 b)
+{
+    const V16 c =
+        hn::Sub(hn::Add(a, table_at(d, k, hn::Add(a, b))), table_at(d, k, hn::Sub(b, a)));
+    return hn::Max(c, hn::Zero(d));
+}
+
+// A check's state for min_sum_magnitude_rule::smallest: the two smallest
+// magnitudes (of at most 127), the first position of the smallest, the sign
+// of the product; then its two outgoing magnitudes.
+struct smallest_rule {
+    V16 min1, min2, arg, sign, mag1, mag2;
+
+    HWY_INLINE void start(D16 d)
+    {
+        // 127 for "none": the reference's none (255) capped at 127 gives the same
+        min1 = min2 = hn::Set(d, 127);
+        arg = sign = hn::Zero(d);
+    }
+    HWY_INLINE void take(D16 d, V16 x, int16_t i)
+    {
+        const V16 mag = capped_magnitude(d, x);
+        arg = hn::IfThenElse(hn::Lt(mag, min1), hn::Set(d, i), arg);
+        min2 = hn::Min(min2, hn::Max(min1, mag));
+        min1 = hn::Min(min1, mag);
+        sign = hn::Xor(sign, x);
+    }
+    HWY_INLINE void finish(D16 d, const rule_vectors& k, uint32_t /*deg*/)
+    {
+        mag1 = magnitude(d, min1, k.offset, k.scale);
+        mag2 = magnitude(d, min2, k.offset, k.scale);
+    }
+    HWY_INLINE V16 message(D16 d, V16 x, int16_t i) const
+    {
+        return with_sign(hn::IfThenElse(hn::Eq(arg, hn::Set(d, i)), mag2, mag1),
+                         hn::Xor(sign, x));
+    }
 };
 
-HWY_INLINE void take(D16 d, smallest_two_lanes& s, V16 x, int16_t i)
-{
-    const V16 mag = hn::Min(hn::Abs(x), hn::Set(d, 127));
-    s.arg = hn::IfThenElse(hn::Lt(mag, s.min1), hn::Set(d, i), s.arg);
-    s.min2 = hn::Min(s.min2, hn::Max(s.min1, mag));
-    s.min1 = hn::Min(s.min1, mag);
-    s.sign = hn::Xor(s.sign, x);
-}
+// min_sum_magnitude_rule::two_smallest (THREE false) and three_smallest
+// (THREE true): the three smallest magnitudes and their positions (of equal
+// ones the first first), combined as belief propagation combines them
+// (check_rules.h, fixed_point_min_sum_rule::check_update()).
+template <bool THREE>
+struct smallest_three_rule {
+    V16 m0, m1, m2, at0, at1, at2, sign;
+    V16 out0, out1, out2, out_rest; // the magnitudes at at0, at1, at2, elsewhere
+    bool by_value;                  // two_smallest above 2 edges: |x| == m0 picks out0
 
-HWY_INLINE smallest_two_lanes no_inputs(D16 d)
-{
-    // 127 for "none": the reference's none (255) capped at 127 gives the same
-    return { hn::Set(d, 127), hn::Set(d, 127), hn::Zero(d), hn::Zero(d) };
-}
-
-// The message to input i of a check whose inputs gave \p s; \p x is input i
-// (its sign), \p mag1 / \p mag2 the magnitudes beside / at the smallest.
-HWY_INLINE V16 message_to(const smallest_two_lanes& s, V16 x, V16 mag1, V16 mag2, V16 i)
-{
-    const V16 mag = hn::IfThenElse(hn::Eq(s.arg, i), mag2, mag1);
-    // negated where the others' signs multiply to -1: (mag ^ s) - s, s = 0 or -1
-    const V16 negative = hn::ShiftRight<15>(hn::Xor(s.sign, x));
-    return hn::Sub(hn::Xor(mag, negative), negative);
-}
+    HWY_INLINE void start(D16 d)
+    {
+        m0 = m1 = m2 = hn::Set(d, 255);
+        at0 = at1 = at2 = hn::Set(d, -1);
+        sign = hn::Zero(d);
+    }
+    HWY_INLINE void take(D16 d, V16 x, int16_t i)
+    {
+        const V16 mag = capped_magnitude(d, x), here = hn::Set(d, i);
+        const auto lt0 = hn::Lt(mag, m0), lt1 = hn::Lt(mag, m1), lt2 = hn::Lt(mag, m2);
+        m2 = hn::IfThenElse(lt1, m1, hn::IfThenElse(lt2, mag, m2));
+        at2 = hn::IfThenElse(lt1, at1, hn::IfThenElse(lt2, here, at2));
+        m1 = hn::IfThenElse(lt0, m0, hn::IfThenElse(lt1, mag, m1));
+        at1 = hn::IfThenElse(lt0, at0, hn::IfThenElse(lt1, here, at1));
+        m0 = hn::IfThenElse(lt0, mag, m0);
+        at0 = hn::IfThenElse(lt0, here, at0);
+        sign = hn::Xor(sign, x);
+    }
+    HWY_INLINE void finish(D16 d, const rule_vectors& k, uint32_t deg)
+    {
+        // three_smallest leaves the offset out below its degree
+        const V16 offset =
+            THREE && deg < three_smallest_offset_degree ? hn::Zero(d) : k.offset;
+        by_value = false;
+        if (deg <= 2) { // the smallest rule's messages
+            out0 = magnitude(d, hn::Min(m1, hn::Set(d, 127)), offset, k.scale);
+            out1 = out2 = out_rest = magnitude(d, m0, offset, k.scale);
+            return;
+        }
+        if (THREE) {
+            const V16 pair01 = combined(d, k, m0, m1);
+            out0 = magnitude(d, combined(d, k, m1, m2), offset, k.scale);
+            out1 = magnitude(d, combined(d, k, m0, m2), offset, k.scale);
+            out2 = magnitude(d, pair01, offset, k.scale);
+            out_rest = magnitude(d, combined(d, k, pair01, m2), offset, k.scale);
+        } else {
+            out0 = magnitude(d, combined(d, k, m1, m2), offset, k.scale);
+            out1 = out2 = out_rest =
+                magnitude(d, combined(d, k, m0, m1), offset, k.scale);
+            by_value = true;
+        }
+    }
+    HWY_INLINE V16 message(D16 d, V16 x, int16_t i) const
+    {
+        const V16 here = hn::Set(d, i);
+        V16 mag;
+        if (by_value) {
+            mag = hn::IfThenElse(hn::Eq(capped_magnitude(d, x), m0), out0, out1);
+        } else {
+            mag = hn::IfThenElse(
+                hn::Eq(at0, here),
+                out0,
+                hn::IfThenElse(hn::Eq(at1, here),
+                               out1,
+                               hn::IfThenElse(hn::Eq(at2, here), out2, out_rest)));
+        }
+        return with_sign(mag, hn::Xor(sign, x));
+    }
+};
 
 HWY_INLINE V16 saturate_message(D16 d, V16 x)
 {
     return hn::Min(hn::Max(x, hn::Set(d, -127)), hn::Set(d, 127));
 }
 
+rule_vectors rule_vectors_of(const min_sum8_graph& g)
+{
+    const D16 d;
+    rule_vectors k;
+    k.offset = hn::Set(d, g.offset_q);
+    k.scale = hn::Set(d, g.scale_q);
+    k.limit = hn::Set(d, int16_t(fixed_point_belief_limit));
+    k.neg_limit = hn::Neg(k.limit);
+    k.entries = g.table;
+#if HWY_TARGET == HWY_SCALAR
+    k.table = hn::Zero(d);
+#else
+    const hn::Repartition<int8_t, D16> d8;
+    k.table = hn::BitCast(d, hn::LoadDup128(d8, g.table));
+#endif
+    return k;
+}
+
 // checks ahead whose data a layered check prefetches
 constexpr uint32_t prefetch_distance = 2;
 
-// The rule's constants as vectors
-struct layered_constants {
-    V16 offset, scale, limit, neg_limit;
-};
-
 // One layered check of DEG edges: its inputs stay in registers. DEG = 0: a
-// check of any degree, its inputs in \p inputs.
-template <uint32_t DEG>
+// check of any degree, its inputs in w.inputs.
+template <class Rule, uint32_t DEG>
 HWY_INLINE void layered_check(const min_sum8_graph& g,
                               const min_sum8_group& w,
-                              const layered_constants& k,
+                              const rule_vectors& k,
                               uint32_t e0,
                               uint32_t runtime_degree)
 {
@@ -109,7 +236,8 @@ HWY_INLINE void layered_check(const min_sum8_graph& g,
     constexpr bool in_registers = DEG > 0;
     const uint32_t deg = in_registers ? DEG : runtime_degree;
     V16 held[in_registers ? DEG : 1];
-    smallest_two_lanes s = no_inputs(d);
+    Rule r;
+    r.start(d);
     for (uint32_t i = 0; i < deg; ++i) {
         const int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
         const V16 x =
@@ -118,13 +246,12 @@ HWY_INLINE void layered_check(const min_sum8_graph& g,
             held[i] = x;
         else
             hn::StoreU(x, d, w.inputs + size_t(i) * L);
-        take(d, s, x, int16_t(i));
+        r.take(d, x, int16_t(i));
     }
-    const V16 mag1 = magnitude(d, s.min1, k.offset, k.scale);
-    const V16 mag2 = magnitude(d, s.min2, k.offset, k.scale);
+    r.finish(d, k, deg);
     for (uint32_t i = 0; i < deg; ++i) {
         const V16 x = in_registers ? held[i] : hn::LoadU(d, w.inputs + size_t(i) * L);
-        const V16 msg = message_to(s, x, mag1, mag2, hn::Set(d, int16_t(i)));
+        const V16 msg = r.message(d, x, int16_t(i));
         store_message(msg, w.c2v + size_t(e0 + i) * L);
         int16_t* belief = w.beliefs + size_t(g.edge_variable[e0 + i]) * L;
         hn::StoreU(hn::Min(hn::Max(hn::Add(x, msg), k.neg_limit), k.limit), d, belief);
@@ -133,15 +260,12 @@ HWY_INLINE void layered_check(const min_sum8_graph& g,
 
 // Row-layered: each check reads its variables' beliefs less its previous
 // message, then adds its new message back (cpu_decoder.cc, layered_schedule).
+template <class Rule>
 void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 {
     const D16 d;
     const size_t L = hn::Lanes(d);
-    layered_constants k;
-    k.offset = hn::Set(d, g.offset_q);
-    k.scale = hn::Set(d, g.scale_q);
-    k.limit = hn::Set(d, int16_t(fixed_point_belief_limit));
-    k.neg_limit = hn::Neg(k.limit);
+    const rule_vectors k = rule_vectors_of(g);
     for (uint32_t j = 0; j < g.m; ++j) {
         const uint32_t c = g.check_order[j];
         const uint32_t e0 = g.check_offsets[c], deg = g.check_offsets[c + 1] - e0;
@@ -154,21 +278,41 @@ void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
                 hwy::Prefetch(w.beliefs + size_t(g.edge_variable[e]) * L);
         }
 #if HWY_HAVE_SCALABLE
-        layered_check<0>(g, w, k, e0, deg); // sizeless vectors make no arrays
+        layered_check<Rule, 0>(g, w, k, e0, deg); // sizeless vectors make no arrays
 #else
         // the degrees of the standard codes' checks (DVB-S2, IEEE 802.11n and
         // 802.16e, 5G NR's core) in registers
         switch (deg) {
-        case 3: layered_check<3>(g, w, k, e0, deg); break;
-        case 4: layered_check<4>(g, w, k, e0, deg); break;
-        case 5: layered_check<5>(g, w, k, e0, deg); break;
-        case 6: layered_check<6>(g, w, k, e0, deg); break;
-        case 7: layered_check<7>(g, w, k, e0, deg); break;
-        case 8: layered_check<8>(g, w, k, e0, deg); break;
-        case 9: layered_check<9>(g, w, k, e0, deg); break;
-        case 10: layered_check<10>(g, w, k, e0, deg); break;
-        case 11: layered_check<11>(g, w, k, e0, deg); break;
-        default: layered_check<0>(g, w, k, e0, deg); break;
+        case 3:
+            layered_check<Rule, 3>(g, w, k, e0, deg);
+            break;
+        case 4:
+            layered_check<Rule, 4>(g, w, k, e0, deg);
+            break;
+        case 5:
+            layered_check<Rule, 5>(g, w, k, e0, deg);
+            break;
+        case 6:
+            layered_check<Rule, 6>(g, w, k, e0, deg);
+            break;
+        case 7:
+            layered_check<Rule, 7>(g, w, k, e0, deg);
+            break;
+        case 8:
+            layered_check<Rule, 8>(g, w, k, e0, deg);
+            break;
+        case 9:
+            layered_check<Rule, 9>(g, w, k, e0, deg);
+            break;
+        case 10:
+            layered_check<Rule, 10>(g, w, k, e0, deg);
+            break;
+        case 11:
+            layered_check<Rule, 11>(g, w, k, e0, deg);
+            break;
+        default:
+            layered_check<Rule, 0>(g, w, k, e0, deg);
+            break;
         }
 #endif
     }
@@ -176,22 +320,22 @@ void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 
 // All checks from the stored variable-to-check messages, then all variables
 // (cpu_decoder.cc, flooding_schedule).
+template <class Rule>
 void flooding_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 {
     const D16 d;
     const size_t L = hn::Lanes(d);
-    const V16 offset = hn::Set(d, g.offset_q), scale = hn::Set(d, g.scale_q);
+    const rule_vectors k = rule_vectors_of(g);
     for (uint32_t c = 0; c < g.m; ++c) {
         const uint32_t e0 = g.check_offsets[c], end = g.check_offsets[c + 1];
-        smallest_two_lanes s = no_inputs(d);
+        Rule r;
+        r.start(d);
         for (uint32_t e = e0; e < end; ++e)
-            take(d, s, load_message(d, w.v2c + size_t(e) * L), int16_t(e - e0));
-        const V16 mag1 = magnitude(d, s.min1, offset, scale);
-        const V16 mag2 = magnitude(d, s.min2, offset, scale);
+            r.take(d, load_message(d, w.v2c + size_t(e) * L), int16_t(e - e0));
+        r.finish(d, k, end - e0);
         for (uint32_t e = e0; e < end; ++e) {
             const V16 x = load_message(d, w.v2c + size_t(e) * L);
-            store_message(message_to(s, x, mag1, mag2, hn::Set(d, int16_t(e - e0))),
-                          w.c2v + size_t(e) * L);
+            store_message(r.message(d, x, int16_t(e - e0)), w.c2v + size_t(e) * L);
         }
     }
     for (uint32_t v = 0; v < g.n; ++v) {
@@ -208,6 +352,15 @@ void flooding_iteration(const min_sum8_graph& g, const min_sum8_group& w)
                 w.v2c + e);
         }
     }
+}
+
+template <class Rule>
+void iterate(const min_sum8_graph& g, const min_sum8_group& w)
+{
+    if (g.layered)
+        layered_iteration<Rule>(g, w);
+    else
+        flooding_iteration<Rule>(g, w);
 }
 
 // The XOR of each check's beliefs: negative in the lanes where the check is
@@ -300,10 +453,17 @@ void decode_group(const min_sum8_graph& g, const min_sum8_group& w)
                                   w.v2c + size_t(g.variable_edges[i]) * L);
         V16 iterations = hn::Zero(d);
         for (unsigned it = 1; it <= g.max_iterations; ++it) {
-            if (g.layered)
-                layered_iteration(g, w);
-            else
-                flooding_iteration(g, w);
+            switch (g.magnitude) {
+            case min_sum_magnitude_rule::two_smallest:
+                iterate<smallest_three_rule<false>>(g, w);
+                break;
+            case min_sum_magnitude_rule::three_smallest:
+                iterate<smallest_three_rule<true>>(g, w);
+                break;
+            default:
+                iterate<smallest_rule>(g, w);
+                break;
+            }
             // lanes still running count this iteration
             iterations = hn::IfThenElse(done, iterations, hn::Set(d, int16_t(it)));
             if (!g.early_termination)

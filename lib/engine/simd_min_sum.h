@@ -11,12 +11,13 @@
 // The 8-bit min-sum decoder of binary codes with frames in SIMD lanes, one
 // kernel per instruction set (Google Highway, simd_min_sum.cc). The
 // arithmetic is the reference's (check_rules.h, fixed_point_min_sum_rule with
-// min_sum_magnitude_rule::smallest, and the schedules of cpu_decoder.cc)
+// each min_sum_magnitude_rule, and the schedules of cpu_decoder.cc)
 // integer for integer, so its frames equal the reference's and the GPU's.
 // Lane l of every array below belongs to frame l of the group; beliefs are
 // 16-bit (the layered beliefs stay within +-fixed_point_belief_limit, the
 // flooding sums within +-127 (1 + variable degree)), messages 8-bit.
 
+#include <gnuradio/gpuldpc/engine/decoder.h>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,6 +37,9 @@ struct min_sum8_graph {
     const uint32_t* variable_edges = nullptr;   //!< flooding: edges by variable
     uint32_t max_check_degree = 0;
     int16_t offset_q = 0, scale_q = 16; //!< fixed_point_constants
+    min_sum_magnitude_rule magnitude = min_sum_magnitude_rule::smallest;
+    //! two_smallest_table()'s entries 0 .. 15; every later entry MUST be 0
+    int8_t table[16] = {};
     bool layered = true;
     bool early_termination = true;
     unsigned max_iterations = 0;
