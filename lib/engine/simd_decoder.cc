@@ -286,7 +286,7 @@ private:
 
     min_sum8_kernel d_kernel;
     fixed_point_min_sum_rule d_rule; // the 8-bit input's conversion
-    min_sum8_graph d_graph;
+    simd_graph d_graph;
     mutable std::mutex d_call_mutex;
     worker_pool d_pool;
     std::vector<int32_t> d_input_index; // -1: punctured

@@ -14,8 +14,8 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "fixed_point_rule.h"
+#include "simd_group-inl.h"
 #include "simd_min_sum.h"
-#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 #include <algorithm>
 #include <cstring>
@@ -71,7 +71,7 @@ HWY_INLINE V16 capped_magnitude(D16 d, V16 x)
 }
 
 // f(x) of two_smallest_table() for x = 0 .. 254: the table is 0 from entry 15
-// on (min_sum8_graph::table), so one byte shuffle a 128-bit block reads it
+// on (simd_graph::table), so one byte shuffle a 128-bit block reads it
 HWY_INLINE V16 table_at(D16 d, const rule_vectors& k, V16 x)
 {
 #if HWY_TARGET == HWY_SCALAR
@@ -201,7 +201,7 @@ HWY_INLINE V16 saturate_message(D16 d, V16 x)
     return hn::Min(hn::Max(x, hn::Set(d, -127)), hn::Set(d, 127));
 }
 
-rule_vectors rule_vectors_of(const min_sum8_graph& g)
+rule_vectors rule_vectors_of(const simd_graph& g)
 {
     const D16 d;
     rule_vectors k;
@@ -219,13 +219,10 @@ rule_vectors rule_vectors_of(const min_sum8_graph& g)
     return k;
 }
 
-// checks ahead whose data a layered check prefetches
-constexpr uint32_t prefetch_distance = 2;
-
 // One layered check of DEG edges: its inputs stay in registers. DEG = 0: a
 // check of any degree, its inputs in w.inputs.
 template <class Rule, uint32_t DEG>
-HWY_INLINE void layered_check(const min_sum8_graph& g,
+HWY_INLINE void layered_check(const simd_graph& g,
                               const min_sum8_group& w,
                               const rule_vectors& k,
                               uint32_t e0,
@@ -261,7 +258,7 @@ HWY_INLINE void layered_check(const min_sum8_graph& g,
 // Row-layered: each check reads its variables' beliefs less its previous
 // message, then adds its new message back (cpu_decoder.cc, layered_schedule).
 template <class Rule>
-void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
+void layered_iteration(const simd_graph& g, const min_sum8_group& w)
 {
     const D16 d;
     const size_t L = hn::Lanes(d);
@@ -269,14 +266,7 @@ void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
     for (uint32_t j = 0; j < g.m; ++j) {
         const uint32_t c = g.check_order[j];
         const uint32_t e0 = g.check_offsets[c], deg = g.check_offsets[c + 1] - e0;
-        // a later check's beliefs: their addresses are data, which the
-        // hardware prefetchers cannot follow (the messages are in the
-        // schedule's order, which they can)
-        if (j + prefetch_distance < g.m) {
-            const uint32_t later = g.check_order[j + prefetch_distance];
-            for (uint32_t e = g.check_offsets[later]; e < g.check_offsets[later + 1]; ++e)
-                hwy::Prefetch(w.beliefs + size_t(g.edge_variable[e]) * L);
-        }
+        prefetch_check(g, w.beliefs, L, j);
 #if HWY_HAVE_SCALABLE
         layered_check<Rule, 0>(g, w, k, e0, deg); // sizeless vectors make no arrays
 #else
@@ -321,7 +311,7 @@ void layered_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 // All checks from the stored variable-to-check messages, then all variables
 // (cpu_decoder.cc, flooding_schedule).
 template <class Rule>
-void flooding_iteration(const min_sum8_graph& g, const min_sum8_group& w)
+void flooding_iteration(const simd_graph& g, const min_sum8_group& w)
 {
     const D16 d;
     const size_t L = hn::Lanes(d);
@@ -355,7 +345,7 @@ void flooding_iteration(const min_sum8_graph& g, const min_sum8_group& w)
 }
 
 template <class Rule>
-void iterate(const min_sum8_graph& g, const min_sum8_group& w)
+void iterate(const simd_graph& g, const min_sum8_group& w)
 {
     if (g.layered)
         layered_iteration<Rule>(g, w);
@@ -363,126 +353,35 @@ void iterate(const min_sum8_graph& g, const min_sum8_group& w)
         flooding_iteration<Rule>(g, w);
 }
 
-// The XOR of each check's beliefs: negative in the lanes where the check is
-// unsatisfied. Calls on_check(c, xor) for every check.
-template <class F>
-HWY_INLINE void
-for_each_parity(const min_sum8_graph& g, const int16_t* beliefs, F on_check)
+// The reference's decode_frame() for lanes() frames at once (run_group()).
+void decode_group(const simd_graph& g, const min_sum8_group& w)
 {
     const D16 d;
     const size_t L = hn::Lanes(d);
-    for (uint32_t c = 0; c < g.m; ++c) {
-        V16 x = hn::Zero(d);
-        for (uint32_t e = g.check_offsets[c]; e < g.check_offsets[c + 1]; ++e)
-            x = hn::Xor(x, hn::LoadU(d, beliefs + size_t(g.edge_variable[e]) * L));
-        on_check(x);
-    }
-}
-
-//! the lanes whose decisions from \p beliefs satisfy every check
-HWY_INLINE M16 satisfied(const min_sum8_graph& g, const int16_t* beliefs)
-{
-    const D16 d;
-    V16 any = hn::Zero(d);
-    for_each_parity(g, beliefs, [&](V16 x) { any = hn::Or(any, x); });
-    return hn::Not(hn::Lt(any, hn::Zero(d)));
-}
-
-//! unsatisfied checks of the decisions from \p beliefs, lane by lane
-void syndrome_weights(const min_sum8_graph& g, const int16_t* beliefs, uint32_t* out)
-{
-    const D16 d;
-    const size_t L = hn::Lanes(d);
-    HWY_ALIGN int16_t partial[hn::MaxLanes(d)];
-    std::fill_n(out, L, 0u);
-    V16 count = hn::Zero(d);
-    uint32_t pending = 0;
-    const auto flush = [&] {
-        hn::Store(count, d, partial);
-        for (size_t l = 0; l < L; ++l)
-            out[l] += uint32_t(partial[l]);
-        count = hn::Zero(d);
-        pending = 0;
-    };
-    for_each_parity(g, beliefs, [&](V16 x) {
-        // a true mask's vector is -1
-        count = hn::Sub(count, hn::VecFromMask(d, hn::Lt(x, hn::Zero(d))));
-        if (++pending == 32767)
-            flush();
-    });
-    flush();
-}
-
-// Copies the beliefs of the lanes in \p take into \p decided.
-void keep_lanes(const min_sum8_graph& g,
-                const int16_t* beliefs,
-                int16_t* decided,
-                M16 take)
-{
-    const D16 d;
-    const size_t L = hn::Lanes(d);
-    for (uint32_t v = 0; v < g.n; ++v) {
-        const V16 now = hn::LoadU(d, beliefs + size_t(v) * L);
-        const V16 kept = hn::LoadU(d, decided + size_t(v) * L);
-        hn::StoreU(hn::IfThenElse(take, now, kept), d, decided + size_t(v) * L);
-    }
-}
-
-// The reference's decode_frame() for lanes() frames at once: a lane's result
-// is its beliefs at the first iteration whose decisions satisfy every check
-// (with early termination), else at the last.
-void decode_group(const min_sum8_graph& g, const min_sum8_group& w)
-{
-    const D16 d;
-    const size_t L = hn::Lanes(d);
-    const size_t edges = g.check_offsets[g.m];
-    HWY_ALIGN int16_t iteration_of[hn::MaxLanes(d)];
-    std::fill_n(iteration_of, L, int16_t(0));
-    std::memcpy(w.decided, w.prior, size_t(g.n) * L * sizeof(int16_t));
-
-    // decided at iteration 0: the channel's decisions, in lanes they satisfy
-    M16 done = g.early_termination ? satisfied(g, w.prior) : hn::FirstN(d, 0);
-    if (!hn::AllTrue(d, done) && g.max_iterations > 0) {
-        std::memset(w.c2v, 0, edges * L);
-        std::memcpy(w.beliefs, w.prior, size_t(g.n) * L * sizeof(int16_t));
+    const auto start = [&] {
+        std::memset(w.c2v, 0, size_t(g.check_offsets[g.m]) * L);
         if (!g.layered)
             for (uint32_t v = 0; v < g.n; ++v)
                 for (uint32_t i = g.variable_offsets[v]; i < g.variable_offsets[v + 1];
                      ++i)
                     store_message(hn::LoadU(d, w.prior + size_t(v) * L),
                                   w.v2c + size_t(g.variable_edges[i]) * L);
-        V16 iterations = hn::Zero(d);
-        for (unsigned it = 1; it <= g.max_iterations; ++it) {
-            switch (g.magnitude) {
-            case min_sum_magnitude_rule::two_smallest:
-                iterate<smallest_three_rule<false>>(g, w);
-                break;
-            case min_sum_magnitude_rule::three_smallest:
-                iterate<smallest_three_rule<true>>(g, w);
-                break;
-            default:
-                iterate<smallest_rule>(g, w);
-                break;
-            }
-            // lanes still running count this iteration
-            iterations = hn::IfThenElse(done, iterations, hn::Set(d, int16_t(it)));
-            if (!g.early_termination)
-                continue;
-            const M16 now = hn::AndNot(done, satisfied(g, w.beliefs));
-            if (!hn::AllFalse(d, now)) {
-                keep_lanes(g, w.beliefs, w.decided, now);
-                done = hn::Or(done, now);
-                if (hn::AllTrue(d, done))
-                    break;
-            }
+    };
+    const auto iteration = [&] {
+        switch (g.magnitude) {
+        case min_sum_magnitude_rule::two_smallest:
+            iterate<smallest_three_rule<false>>(g, w);
+            break;
+        case min_sum_magnitude_rule::three_smallest:
+            iterate<smallest_three_rule<true>>(g, w);
+            break;
+        default:
+            iterate<smallest_rule>(g, w);
+            break;
         }
-        // the lanes that never satisfied every check: their last beliefs
-        keep_lanes(g, w.beliefs, w.decided, hn::Not(done));
-        hn::Store(iterations, d, iteration_of);
-    }
-    for (size_t l = 0; l < L; ++l)
-        w.iterations[l] = uint32_t(iteration_of[l]);
-    syndrome_weights(g, w.decided, w.syndrome);
+    };
+    run_group(
+        d, g, w.prior, w.beliefs, w.decided, w.iterations, w.syndrome, start, iteration);
 }
 
 size_t group_lanes() { return hn::Lanes(D16()); }

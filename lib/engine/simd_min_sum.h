@@ -28,7 +28,7 @@ namespace gpuldpc {
 namespace detail {
 
 //! The code and the rule's constants, shared by every group of a decoder
-struct min_sum8_graph {
+struct simd_graph {
     uint32_t n = 0, m = 0;
     const uint32_t* check_offsets = nullptr;    //!< m + 1, into the edges
     const uint32_t* edge_variable = nullptr;    //!< edges in check order
@@ -57,7 +57,7 @@ struct min_sum8_group {
     uint32_t* syndrome = nullptr;   //!< [1] out: unsatisfied checks, one a lane
 };
 
-using min_sum8_decode_fn = void (*)(const min_sum8_graph&, const min_sum8_group&);
+using min_sum8_decode_fn = void (*)(const simd_graph&, const min_sum8_group&);
 
 struct min_sum8_kernel {
     min_sum8_decode_fn decode = nullptr;
