@@ -188,11 +188,13 @@ size_t process_threads()
 BOOST_AUTO_TEST_CASE(worker_threads_live_with_the_decoder)
 {
     const auto code = test_code(2);
-    const size_t frames = 8;
-    const auto noisy = make_batch(*code, frames, 4.0, 6);
     decoder_config cfg;
     cfg.threads = 4;
     auto dec = batch_decoder::make(code, cfg);
+    // work for every thread: a frame each (the reference), a group of SIMD
+    // lanes each (preferred_batch())
+    const size_t frames = std::max<size_t>(8, dec->preferred_batch());
+    const auto noisy = make_batch(*code, frames, 4.0, 6);
     std::vector<uint8_t> bits(frames * dec->info_bits_per_frame());
     std::vector<frame_status> st(frames);
 

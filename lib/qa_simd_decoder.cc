@@ -126,44 +126,48 @@ BOOST_AUTO_TEST_CASE(every_target_equals_the_reference_frame_for_frame)
         { "nr:1:32", 0.6, 0.8 },               // 5G NR: punctured, degree-1 extension
         { "punctured_qc", 2.5, 2.5 },
     };
+    // the frames of every target: at least two groups of the widest and part
+    // of another, at least 32 frames
+    size_t widest = 1;
     for (const auto& target : detail::simd_targets()) {
-        for (const auto& c : cases) {
-            auto code = load(c.name);
-            for (auto schedule :
-                 { decoder_schedule::layered, decoder_schedule::flooding })
-                for (auto magnitude : { min_sum_magnitude_rule::smallest,
-                                        min_sum_magnitude_rule::two_smallest,
-                                        min_sum_magnitude_rule::three_smallest }) {
-                    decoder_config cfg = int8_min_sum(schedule);
-                    cfg.min_sum_magnitude = magnitude;
+        decoder_config one = int8_min_sum(decoder_schedule::layered);
+        widest = std::max(
+            widest,
+            make_with(load("regular_3_6_n96_gf2"), one, target)->preferred_batch());
+    }
+    const size_t frames = std::max<size_t>(2 * widest, 32) + 3;
+    for (const auto& c : cases) {
+        auto code = load(c.name);
+        for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding })
+            for (auto magnitude : { min_sum_magnitude_rule::smallest,
+                                    min_sum_magnitude_rule::two_smallest,
+                                    min_sum_magnitude_rule::three_smallest }) {
+                decoder_config cfg = int8_min_sum(schedule);
+                cfg.min_sum_magnitude = magnitude;
+                const double ebn0 = schedule == decoder_schedule::layered
+                                        ? c.layered_ebn0
+                                        : c.flooding_ebn0;
+                const auto batch = qa::make_batch(*code, frames, ebn0, 17);
+                auto ref = make_with(code, cfg, "off");
+                BOOST_REQUIRE(ref->kernel_variant().empty());
+                const auto expected = run(*ref, batch.llr, frames);
+                for (const auto& target : detail::simd_targets()) {
                     auto simd = make_with(code, cfg, target);
-                    auto ref = make_with(code, cfg, "off");
                     const std::string what =
                         c.name + ", " + target + ", " + simd->kernel_variant();
                     BOOST_TEST_CONTEXT(what)
                     {
                         BOOST_REQUIRE(simd->kernel_variant().find(target) !=
                                       std::string::npos);
-                        BOOST_REQUIRE(ref->kernel_variant().empty());
-                        // at least two groups and part of another, the same frames
-                        // on targets of 8 and 16 lanes
-                        const size_t lanes =
-                            simd->preferred_batch() / std::max(1u, simd->threads());
-                        const size_t frames = std::max<size_t>(2 * lanes, 32) + 3;
-                        const double ebn0 = schedule == decoder_schedule::layered
-                                                ? c.layered_ebn0
-                                                : c.flooding_ebn0;
-                        auto batch = qa::make_batch(*code, frames, ebn0, 17);
-                        const size_t failed = require_equal(run(*simd, batch.llr, frames),
-                                                            run(*ref, batch.llr, frames),
-                                                            what);
+                        const size_t failed =
+                            require_equal(run(*simd, batch.llr, frames), expected, what);
                         BOOST_TEST_MESSAGE(what << ": " << failed << " of " << frames
                                                 << " frames failed");
                         BOOST_CHECK_GT(failed, 0u);
                         BOOST_CHECK_LT(failed, frames);
                     }
                 }
-        }
+            }
     }
 }
 
@@ -246,7 +250,14 @@ BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
     auto binary = load("regular_3_6_n96_gf2");
     decoder_config fp = int8_min_sum(decoder_schedule::layered);
     fp.messages = message_precision::fp32;
+    BOOST_CHECK(make_with(binary, fp, "auto")->kernel_variant().find("float min-sum") !=
+                std::string::npos);
+    // the float rule's combined magnitudes and FFT-BP are the reference's alone
+    fp.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
     BOOST_CHECK(make_with(binary, fp, "auto")->kernel_variant().empty());
+    decoder_config fft;
+    fft.algorithm = decoder_algorithm::fft_bp;
+    BOOST_CHECK(make_with(binary, fft, "auto")->kernel_variant().empty());
     // the combined magnitudes' table read with one shuffle: llr_scale <= about 7
     decoder_config three = int8_min_sum(decoder_schedule::layered);
     three.min_sum_magnitude = min_sum_magnitude_rule::three_smallest;
@@ -268,5 +279,104 @@ BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
         const std::string msg = e.what();
         BOOST_CHECK(msg.find("NO_SUCH_SET") != std::string::npos);
         BOOST_CHECK(msg.find(detail::simd_targets().front()) != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(float_min_sum_equals_the_reference_frame_for_frame)
+{
+    const std::vector<code_case> cases = {
+        { "regular_3_6_n1008_gf2", 1.7, 1.9 },
+        { "wifi:1944:1/2", 1.3, 1.6 },
+        { "dvbs2:1/2:short", 0.9, 1.6 },
+        { "nr:1:32", 0.6, 0.8 },
+    };
+    for (const auto& target : detail::simd_targets())
+        for (const auto& c : cases) {
+            auto code = load(c.name);
+            for (auto schedule :
+                 { decoder_schedule::layered, decoder_schedule::flooding }) {
+                decoder_config cfg = int8_min_sum(schedule);
+                cfg.messages = message_precision::fp32;
+                auto simd = make_with(code, cfg, target);
+                auto ref = make_with(code, cfg, "off");
+                const std::string what = c.name + ", " + simd->kernel_variant();
+                BOOST_REQUIRE(simd->kernel_variant().find("float min-sum") !=
+                              std::string::npos);
+                const size_t frames = 35;
+                auto batch = qa::make_batch(*code,
+                                            frames,
+                                            schedule == decoder_schedule::layered
+                                                ? c.layered_ebn0
+                                                : c.flooding_ebn0,
+                                            29);
+                batch.llr[7] = std::numeric_limits<float>::quiet_NaN();
+                const size_t failed = require_equal(
+                    run(*simd, batch.llr, frames), run(*ref, batch.llr, frames), what);
+                BOOST_TEST_MESSAGE(what << ": " << failed << " of " << frames
+                                        << " frames failed");
+                BOOST_CHECK_LT(failed, frames);
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(float_sum_product_agrees_with_the_reference_within_statistics)
+{
+    // single against double precision: the same decisions but where rounding
+    // tips a frame near the threshold; the failure counts within 4 standard
+    // deviations of the difference of two binomial counts at the reference's
+    // rate, and frames that both decode are the same codeword
+    const std::vector<code_case> cases = {
+        { "regular_3_6_n1008_gf2", 1.8, 2.0 },
+        { "wifi:1944:1/2", 1.3, 1.5 },
+        { "dvbs2:1/2:short", 0.95, 1.4 },
+    };
+    const auto targets = detail::simd_targets();
+    for (const auto& c : cases) {
+        auto code = load(c.name);
+        for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            decoder_config cfg;
+            cfg.algorithm = decoder_algorithm::sum_product;
+            cfg.schedule = schedule;
+            cfg.max_iterations = 20;
+            cfg.threads = 2;
+            const size_t frames = code->n() > 10000 ? 64 : 240;
+            auto batch = qa::make_batch(
+                *code,
+                frames,
+                schedule == decoder_schedule::layered ? c.layered_ebn0 : c.flooding_ebn0,
+                31);
+            const auto expected = run(*make_with(code, cfg, "off"), batch.llr, frames);
+            size_t ref_failed = 0;
+            for (const auto& st : expected.status)
+                ref_failed += !st.converged;
+            const double p = double(ref_failed) / double(frames);
+            const double bound =
+                4.0 * std::sqrt(2.0 * double(frames) * p * (1.0 - p)) + 1.0;
+            for (const auto& target : { targets.front(), targets.back() }) {
+                auto simd = make_with(code, cfg, target);
+                const std::string what = c.name + ", " + simd->kernel_variant();
+                BOOST_REQUIRE(simd->kernel_variant().find("float sum-product") !=
+                              std::string::npos);
+                const auto got = run(*simd, batch.llr, frames);
+                size_t failed = 0, both = 0;
+                const size_t nb = simd->info_bytes_per_frame();
+                for (size_t f = 0; f < frames; ++f) {
+                    failed += !got.status[f].converged;
+                    if (got.status[f].converged && expected.status[f].converged) {
+                        ++both;
+                        BOOST_REQUIRE_MESSAGE(std::equal(&got.bits[f * nb],
+                                                         &got.bits[(f + 1) * nb],
+                                                         &expected.bits[f * nb]),
+                                              what << ": frame " << f
+                                                   << " decoded differently");
+                    }
+                }
+                BOOST_TEST_MESSAGE(what << ": " << failed << " failed, the reference "
+                                        << ref_failed << " (bound " << bound << ")");
+                BOOST_CHECK_LE(std::fabs(double(failed) - double(ref_failed)), bound);
+                BOOST_CHECK_GT(both, frames / 2);
+                BOOST_CHECK_GT(ref_failed, 0u);
+            }
+        }
     }
 }

@@ -15,6 +15,7 @@
 #include "simd_min_sum.h"
 #include "worker_pool.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
+#include <type_traits>
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,37 @@ namespace {
 // flooding beliefs: 127 (1 + degree) within int16
 constexpr unsigned max_simd_variable_degree = 256;
 
+// 8-bit min-sum; every other rule the SIMD decoders run is float
+bool eight_bit(const decoder_config& c)
+{
+    return c.algorithm == decoder_algorithm::min_sum &&
+           c.messages == message_precision::int8;
+}
+
+// The 8-bit min-sum: 16-bit beliefs, 8-bit messages
+struct fixed_flavour {
+    using kernel = min_sum8_kernel;
+    using value = int16_t;
+    using message = int8_t;
+    using group = min_sum8_group;
+    static std::vector<kernel> kernels() { return min_sum8_kernels(); }
+    static size_t scratch(uint32_t max_check_degree) { return max_check_degree; }
+};
+
+// The float rules: float beliefs and messages
+struct float_flavour {
+    using kernel = float_kernel;
+    using value = float;
+    using message = float;
+    using group = float_group;
+    static std::vector<kernel> kernels() { return float_kernels(); }
+    static size_t scratch(uint32_t max_check_degree)
+    {
+        return 3 * (max_check_degree + 1);
+    }
+};
+
+template <class Flavour>
 struct group_workspace {
     group_workspace(const ldpc_code& code, size_t lanes, uint32_t max_check_degree)
         : prior(size_t(code.n()) * lanes),
@@ -37,29 +69,50 @@ struct group_workspace {
           decided(prior.size()),
           c2v(code.num_edges() * lanes),
           v2c(code.num_edges() * lanes),
-          inputs(size_t(max_check_degree) * lanes),
+          inputs(Flavour::scratch(max_check_degree) * lanes),
           iterations(lanes),
           syndrome(lanes),
           invalid(lanes)
     {
     }
-    std::vector<int16_t> prior, beliefs, decided;
-    std::vector<int8_t> c2v, v2c;
-    std::vector<int16_t> inputs;
+    using value = typename Flavour::value;
+    using message = typename Flavour::message;
+    std::vector<value> prior, beliefs, decided;
+    std::vector<message> c2v, v2c;
+    std::vector<value> inputs;
     std::vector<uint32_t> iterations, syndrome, invalid;
+
+    typename Flavour::group view()
+    {
+        typename Flavour::group g;
+        g.prior = prior.data();
+        g.beliefs = beliefs.data();
+        g.decided = decided.data();
+        g.c2v = c2v.data();
+        g.v2c = v2c.data();
+        g.inputs = inputs.data();
+        g.iterations = iterations.data();
+        g.syndrome = syndrome.data();
+        return g;
+    }
 };
 
 struct frame_input {
-    const float* llr = nullptr;   // decode()
-    const int8_t* llr8 = nullptr; // decode_int8()
+    const float* llr = nullptr;       // decode()
+    const int8_t* llr8 = nullptr;     // decode_int8() of the 8-bit rule
+    const float* symbol_ll = nullptr; // decode_symbol_llr() of a float rule
 };
 
-class simd_min_sum_decoder final : public batch_decoder
+template <class Flavour>
+class simd_decoder final : public batch_decoder
 {
 public:
-    simd_min_sum_decoder(ldpc_code::sptr code,
-                         const decoder_config& config,
-                         const min_sum8_kernel& kernel)
+    static constexpr bool fixed_point = std::is_same_v<Flavour, fixed_flavour>;
+    using value = typename Flavour::value;
+
+    simd_decoder(ldpc_code::sptr code,
+                 const decoder_config& config,
+                 const typename Flavour::kernel& kernel)
         : batch_decoder(code, config),
           d_kernel(kernel),
           d_rule(code->field(), 0, d_config),
@@ -100,6 +153,9 @@ public:
                 std::max(d_graph.max_check_degree, c.check_degree(i));
         d_graph.offset_q = int16_t(k.offset_q);
         d_graph.scale_q = int16_t(k.scale_q);
+        d_graph.scale = d_config.min_sum_scale;
+        d_graph.offset = d_config.min_sum_offset;
+        d_graph.sum_product = d_config.algorithm == decoder_algorithm::sum_product;
         d_graph.magnitude = d_config.min_sum_magnitude;
         const auto table = two_smallest_table(d_config.llr_scale);
         std::copy_n(table.begin(), 16, d_graph.table);
@@ -126,15 +182,19 @@ public:
     }
     std::string kernel_variant() const override
     {
-        const char* rule =
-            d_graph.magnitude == min_sum_magnitude_rule::three_smallest ? "three smallest"
-            : d_graph.magnitude == min_sum_magnitude_rule::two_smallest ? "two smallest"
-                                                                        : "smallest";
-        return std::string("8-bit min-sum (") + rule + "), " +
-               (d_graph.layered ? "layered" : "flooding") + ", " + d_kernel.target +
-               ": " + std::to_string(d_kernel.lanes) +
-               " frames a group in 16-bit lanes, up to " +
-               std::to_string(d_pool.max_workers()) + " threads";
+        std::string rule;
+        if (!fixed_point)
+            rule = d_graph.sum_product ? "float sum-product" : "float min-sum";
+        else if (d_graph.magnitude == min_sum_magnitude_rule::three_smallest)
+            rule = "8-bit min-sum (three smallest)";
+        else if (d_graph.magnitude == min_sum_magnitude_rule::two_smallest)
+            rule = "8-bit min-sum (two smallest)";
+        else
+            rule = "8-bit min-sum (smallest)";
+        return rule + ", " + (d_graph.layered ? "layered" : "flooding") + ", " +
+               d_kernel.target + ": " + std::to_string(d_kernel.lanes) +
+               " frames a group in " + (fixed_point ? "16-bit" : "float") +
+               " lanes, up to " + std::to_string(d_pool.max_workers()) + " threads";
     }
 
     void decode(const float* llr,
@@ -155,9 +215,14 @@ public:
                      frame_status* status,
                      uint8_t* codeword_bits) override
     {
-        frame_input in;
-        in.llr8 = llr;
-        run(in, n_frames, info_bits, status, codeword_bits);
+        if constexpr (fixed_point) {
+            // the values are the channel values already
+            frame_input in;
+            in.llr8 = llr;
+            run(in, n_frames, info_bits, status, codeword_bits);
+        } else {
+            batch_decoder::decode_int8(llr, n_frames, info_bits, status, codeword_bits);
+        }
     }
 
     void decode_symbol_llr(const float* symbol_ll,
@@ -166,13 +231,21 @@ public:
                            frame_status* status,
                            uint8_t* codeword_bits) override
     {
-        decode_bit_pairs(symbol_ll, n_frames, info_bits, status, codeword_bits);
+        if constexpr (fixed_point) {
+            decode_bit_pairs(symbol_ll, n_frames, info_bits, status, codeword_bits);
+        } else {
+            frame_input in;
+            in.symbol_ll = symbol_ll;
+            run(in, n_frames, info_bits, status, codeword_bits);
+            fail_erased_frames(
+                symbol_ll, size_t(d_code->n_transmitted()) * 2, n_frames, status);
+        }
     }
 
 private:
-    std::unique_ptr<group_workspace> make_workspace() const
+    std::unique_ptr<group_workspace<Flavour>> make_workspace() const
     {
-        return std::make_unique<group_workspace>(
+        return std::make_unique<group_workspace<Flavour>>(
             *d_code, d_kernel.lanes, d_graph.max_check_degree);
     }
 
@@ -201,39 +274,48 @@ private:
 
     // frame's channel values into lane l of the workspace, as the reference's
     // load_prior() makes them
-    void
-    load_lane(group_workspace& ws, const frame_input& in, size_t frame, size_t l) const
+    void load_lane(group_workspace<Flavour>& ws,
+                   const frame_input& in,
+                   size_t frame,
+                   size_t l) const
     {
         const ldpc_code& code = *d_code;
         const size_t lanes = d_kernel.lanes, nt = code.n_transmitted();
         const bool flip = d_config.flip_llr_sign;
+        const float sign = flip ? 1.0f : -1.0f;
         uint32_t invalid = 0;
-        int16_t* prior = ws.prior.data() + l;
-        if (in.llr8) {
-            const int8_t* llr = in.llr8 + frame * nt;
-            for (unsigned v = 0; v < code.n(); ++v) {
-                const int32_t t = d_input_index[v];
-                const int8_t x = t < 0 ? 0 : d_rule.from_int8(llr[t]);
-                prior[size_t(v) * lanes] = flip ? x : int8_t(-x);
-            }
-        } else {
-            const float sign = flip ? 1.0f : -1.0f;
-            const float* llr = in.llr + frame * nt;
-            for (unsigned v = 0; v < code.n(); ++v) {
-                const int32_t t = d_input_index[v];
-                int8_t x = 0;
-                if (t >= 0) {
-                    float value = llr[t];
-                    invalid += sanitize_input(value);
-                    x = fixed_llr_domain::from_llr(sign * value, d_config.llr_scale);
+        value* prior = ws.prior.data() + l;
+        for (unsigned v = 0; v < code.n(); ++v) {
+            const int32_t t = d_input_index[v];
+            value x = 0;
+            if constexpr (fixed_point) {
+                if (in.llr8) {
+                    const int8_t y =
+                        t < 0 ? 0 : d_rule.from_int8(in.llr8[frame * nt + t]);
+                    x = flip ? y : int8_t(-y);
+                } else if (t >= 0) {
+                    float y = in.llr[frame * nt + t];
+                    invalid += sanitize_input(y);
+                    x = fixed_llr_domain::from_llr(sign * y, d_config.llr_scale);
                 }
-                prior[size_t(v) * lanes] = x;
+            } else if (t >= 0) {
+                if (in.symbol_ll) { // log P(0) - log P(1)
+                    float l0 = in.symbol_ll[(frame * nt + t) * 2];
+                    float l1 = in.symbol_ll[(frame * nt + t) * 2 + 1];
+                    invalid += sanitize_input(l0) + sanitize_input(l1);
+                    x = l0 - l1;
+                } else {
+                    float y = in.llr[frame * nt + t];
+                    invalid += sanitize_input(y);
+                    x = sign * y;
+                }
             }
+            prior[size_t(v) * lanes] = x;
         }
         ws.invalid[l] = invalid;
     }
 
-    void decode_group(group_workspace& ws,
+    void decode_group(group_workspace<Flavour>& ws,
                       const frame_input& in,
                       size_t first,
                       size_t count,
@@ -251,15 +333,7 @@ private:
                     ws.prior[size_t(v) * lanes + l] = 0;
             }
         }
-        min_sum8_group g;
-        g.prior = ws.prior.data();
-        g.beliefs = ws.beliefs.data();
-        g.decided = ws.decided.data();
-        g.c2v = ws.c2v.data();
-        g.v2c = ws.v2c.data();
-        g.inputs = ws.inputs.data();
-        g.iterations = ws.iterations.data();
-        g.syndrome = ws.syndrome.data();
+        const auto g = ws.view();
         d_kernel.decode(d_graph, g);
 
         const auto& info = code.info_positions();
@@ -271,7 +345,7 @@ private:
             st.converged = ws.syndrome[l] == 0;
             st.invalid_inputs = ws.invalid[l];
             status[frame] = st;
-            const int16_t* decided = ws.decided.data() + l;
+            const value* decided = ws.decided.data() + l;
             write_bits(info.size(),
                        d_config.pack_info_bits,
                        info_bits + frame * info_bytes_per_frame(),
@@ -284,7 +358,7 @@ private:
         }
     }
 
-    min_sum8_kernel d_kernel;
+    typename Flavour::kernel d_kernel;
     fixed_point_min_sum_rule d_rule; // the 8-bit input's conversion
     simd_graph d_graph;
     mutable std::mutex d_call_mutex;
@@ -292,7 +366,7 @@ private:
     std::vector<int32_t> d_input_index; // -1: punctured
     // layered: the edges in the schedule's order (d_graph points here)
     std::vector<uint32_t> d_layered_offsets, d_layered_edge_variable, d_identity_order;
-    std::vector<std::unique_ptr<group_workspace>> d_workspaces;
+    std::vector<std::unique_ptr<group_workspace<Flavour>>> d_workspaces;
 };
 
 } // namespace
@@ -302,12 +376,14 @@ std::string simd_refusal(const ldpc_code& code, const decoder_config& config)
     if (code.q() != 2)
         return "the SIMD decoders take binary codes; this code is over GF(" +
                std::to_string(code.q()) + ")";
-    if (config.algorithm != decoder_algorithm::min_sum ||
-        config.messages != message_precision::int8)
-        return "the SIMD decoders run 8-bit min-sum (algorithm min-sum, messages "
-               "int8)";
-    if (config.min_sum_magnitude == min_sum_magnitude_rule::two_smallest ||
-        config.min_sum_magnitude == min_sum_magnitude_rule::three_smallest) {
+    const bool fixed = eight_bit(config);
+    if (config.algorithm == decoder_algorithm::sum_product) {
+        // float sum-product, whatever the messages (the CPU's are float)
+    } else if (config.algorithm != decoder_algorithm::min_sum) {
+        return "the SIMD decoders run min-sum (8-bit or float) and sum-product";
+    } else if (fixed &&
+               (config.min_sum_magnitude == min_sum_magnitude_rule::two_smallest ||
+                config.min_sum_magnitude == min_sum_magnitude_rule::three_smallest)) {
         // the kernels read the correction table with one byte shuffle
         const auto table = two_smallest_table(config.llr_scale);
         if (std::any_of(table.begin() + 16, table.end(), [](int8_t f) { return f != 0; }))
@@ -315,7 +391,8 @@ std::string simd_refusal(const ldpc_code& code, const decoder_config& config)
                    "llr_scale up to about 7; this llr_scale is " +
                    std::to_string(config.llr_scale);
     } else if (config.min_sum_magnitude != min_sum_magnitude_rule::smallest) {
-        return "min_sum_magnitude is not resolved";
+        return fixed ? "min_sum_magnitude is not resolved"
+                     : "the float SIMD min-sum runs min_sum_magnitude smallest";
     }
     for (unsigned v = 0; v < code.n(); ++v)
         if (code.variable_degree(v) > max_simd_variable_degree)
@@ -334,20 +411,32 @@ std::vector<std::string> simd_targets()
     return out;
 }
 
-batch_decoder::sptr make_simd_decoder(ldpc_code::sptr code,
-                                      const decoder_config& config,
-                                      const std::string& target)
+namespace {
+
+template <class Flavour>
+batch_decoder::sptr
+make_on(ldpc_code::sptr code, const decoder_config& config, const std::string& target)
 {
-    const auto kernels = min_sum8_kernels();
     std::string names;
-    for (const auto& k : kernels) {
+    for (const auto& k : Flavour::kernels()) {
         if (target.empty() || k.target == target)
-            return std::make_shared<simd_min_sum_decoder>(code, config, k);
+            return std::make_shared<simd_decoder<Flavour>>(code, config, k);
         names += (names.empty() ? "" : ", ") + k.target;
     }
     throw std::invalid_argument("SIMD target '" + target +
                                 "' has no kernel in this build for this CPU; allowed: " +
                                 (names.empty() ? std::string("none") : names));
+}
+
+} // namespace
+
+batch_decoder::sptr make_simd_decoder(ldpc_code::sptr code,
+                                      const decoder_config& config,
+                                      const std::string& target)
+{
+    if (eight_bit(config))
+        return make_on<fixed_flavour>(code, config, target);
+    return make_on<float_flavour>(code, config, target);
 }
 
 } // namespace detail

@@ -393,6 +393,8 @@ size_t group_lanes() { return hn::Lanes(D16()); }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "simd_dispatch.h"
+
 namespace gr {
 namespace gpuldpc {
 namespace detail {
@@ -403,20 +405,13 @@ HWY_EXPORT(group_lanes);
 std::vector<min_sum8_kernel> min_sum8_kernels()
 {
     std::vector<min_sum8_kernel> out;
-    // each target's entry in the dispatch tables, without touching Highway's
-    // process-wide choice (every decoder keeps its own)
-    for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-        const int64_t bit =
-            HWY_CHOSEN_TARGET_SHIFT(target) & HWY_CHOSEN_TARGET_MASK_TARGETS;
-        if (bit == 0)
-            continue;
-        const size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(uint64_t(bit));
+    for_each_dispatch_entry([&](size_t index, const char* name) {
         min_sum8_kernel k;
         k.decode = HWY_DISPATCH_TABLE(decode_group)[index];
         k.lanes = HWY_DISPATCH_TABLE(group_lanes)[index]();
-        k.target = hwy::TargetName(target);
+        k.target = name;
         out.push_back(k);
-    }
+    });
     return out;
 }
 

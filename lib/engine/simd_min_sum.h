@@ -36,7 +36,9 @@ struct simd_graph {
     const uint32_t* variable_offsets = nullptr; //!< flooding: n + 1
     const uint32_t* variable_edges = nullptr;   //!< flooding: edges by variable
     uint32_t max_check_degree = 0;
-    int16_t offset_q = 0, scale_q = 16; //!< fixed_point_constants
+    int16_t offset_q = 0, scale_q = 16; //!< fixed_point_constants (8-bit)
+    float scale = 1.0f, offset = 0.0f;  //!< min_sum_scale, min_sum_offset (float)
+    bool sum_product = false;           //!< float: the tanh rule, else min-sum
     min_sum_magnitude_rule magnitude = min_sum_magnitude_rule::smallest;
     //! two_smallest_table()'s entries 0 .. 15; every later entry MUST be 0
     int8_t table[16] = {};
@@ -56,6 +58,35 @@ struct min_sum8_group {
     uint32_t* iterations = nullptr; //!< [1] out, one a lane
     uint32_t* syndrome = nullptr;   //!< [1] out: unsatisfied checks, one a lane
 };
+
+//! One group of lanes() frames of the float rules; every array holds
+//! lanes() values an entry
+struct float_group {
+    const float* prior = nullptr;   //!< [n] channel LLRs, log(P(0)/P(1))
+    float* beliefs = nullptr;       //!< [n] work
+    float* decided = nullptr;       //!< [n] out: the beliefs decided on (sign)
+    float* c2v = nullptr;           //!< [edges] work
+    float* v2c = nullptr;           //!< [edges] work, flooding only
+    float* inputs = nullptr;        //!< [3 (max_check_degree + 1)] work
+    uint32_t* iterations = nullptr; //!< [1] out, one a lane
+    uint32_t* syndrome = nullptr;   //!< [1] out: unsatisfied checks, one a lane
+};
+
+using float_decode_fn = void (*)(const simd_graph&, const float_group&);
+
+struct float_kernel {
+    float_decode_fn decode = nullptr;
+    size_t lanes = 0;   //!< frames a group
+    std::string target; //!< the instruction set, Highway's name
+};
+
+/*!
+ * The float kernels (min-sum with the smallest magnitude rule, equal to the
+ * reference's float min-sum; sum-product by the tanh rule in single
+ * precision, within rounding of the reference's double-precision one) this
+ * CPU runs, best first.
+ */
+std::vector<float_kernel> float_kernels();
 
 using min_sum8_decode_fn = void (*)(const simd_graph&, const min_sum8_group&);
 
