@@ -9,6 +9,7 @@
 // reference on the same frames, one thread and all threads; a table and a
 // JSON document naming the CPU, its instruction sets and the commit.
 
+#include "bench/gr_fec.h"
 #include "bench/report.h"
 #include "engine/simd_decoder.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -16,6 +17,7 @@
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -203,6 +205,95 @@ int main(int argc, char** argv)
                 rate(*simd, llr, frames, 4 * simd->preferred_batch(), seconds),
                 simd->kernel_variant());
         }
+    }
+    // sum-product against gr-fec's decoder (same frames, one thread each)
+    {
+        const std::string name = "regular_3_6_n1008_gf2";
+        const double spa_ebn0 = 2.0;
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::sum_product;
+        cfg.max_iterations = 50;
+        cfg.threads = 1;
+        auto reference = make_with(code, cfg, "off");
+        const size_t frames = 256;
+        std::vector<float> llr(frames * reference->llr_per_frame());
+        const auto channel = sim_channel::at(spa_ebn0, code->rate());
+        simulation::make(reference)->frames(
+            1, channel, 0, 1, frames, nullptr, nullptr, llr.data());
+        std::vector<float> gr_llr;
+        for (size_t rep = 0; rep < 8; ++rep)
+            gr_llr.insert(gr_llr.end(), llr.begin(), llr.end());
+        const double grfec = bench::gr_fec_rate(
+            *code, gr_llr, 8 * frames, channel.sigma, int(cfg.max_iterations));
+        std::printf(
+            "\nsum-product, flooding, at most %u iterations with early termination, "
+            "%s at %.1f dB, information bits/s on the same frames; baseline gr-fec's "
+            "ldpc_decoder on one thread\n",
+            cfg.max_iterations,
+            name.c_str(),
+            spa_ebn0);
+        const bench::table s({ { "decoder", 34, true },
+                               { "threads", 7 },
+                               { "Mb/s", 9 },
+                               { "Mb/s/thread", 11 },
+                               { "x gr-fec", 8 } });
+        s.print_header();
+        const auto row = [&](const std::string& decoder,
+                             unsigned n_threads,
+                             double r,
+                             const std::string& variant) {
+            s.print_row({ decoder,
+                          format("%u", n_threads),
+                          format("%.2f", r / 1e6),
+                          format("%.2f", r / 1e6 / n_threads),
+                          grfec > 0 ? format("%.1f", r / grfec) : std::string("-") });
+            bench::record rec;
+            rec.section = "cpu";
+            rec.name = name + " sum-product flooding 50 it ET, " + decoder + ", " +
+                       std::to_string(n_threads) + " threads";
+            rec.n = double(code->n());
+            rec.batch = double(n_threads);
+            rec.value = r;
+            rec.unit = "information bits/s";
+            rec.baseline_name = "gr-fec ldpc_decoder on one thread, information bits/s";
+            rec.baseline = grfec;
+            rec.ratio = grfec > 0 ? r / grfec : 0.0;
+            rec.variant = variant;
+            out.add(rec);
+        };
+        row("gr-fec ldpc_decoder",
+            1,
+            grfec,
+            "gr::fec::ldpc_decoder, one generic_work a frame");
+        row("reference (scalar)",
+            1,
+            rate(*reference, llr, frames, 16, seconds),
+            "scalar reference");
+        for (const auto& target : targets) {
+            auto simd = make_with(code, cfg, target);
+            row("SIMD " + target,
+                1,
+                rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
+                simd->kernel_variant());
+        }
+        if (threads > 1) {
+            decoder_config all = cfg;
+            all.threads = threads;
+            auto simd = make_with(code, all, "auto");
+            row("SIMD " + targets.front(),
+                threads,
+                rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
+                simd->kernel_variant());
+        }
+        // the layered schedule: fewer iterations to the same error rate
+        decoder_config layered = cfg;
+        layered.schedule = decoder_schedule::layered;
+        auto simd = make_with(code, layered, "auto");
+        row("SIMD " + targets.front() + ", layered",
+            1,
+            rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
+            simd->kernel_variant());
     }
     if (!json.empty()) {
         out.write_json(json, commit);

@@ -15,6 +15,7 @@
 #include "common/cuda_check.h"
 #include "decoder_block.h"
 #include "decoding.h"
+#include "gr_fec.h"
 #include "sections.h"
 #include <gnuradio/fec/ldpc_decoder.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -49,40 +50,6 @@ const table binary_table({ { "code", 24, true },
                            { "xCPU", 7 },
                            { "xgr-fec", 7 },
                            { "GPU=CPU, FER", 0 } });
-
-// Bits/s of gr-fec's ldpc_decoder (sum-product on an alist file) on one core:
-// frames of BPSK samples y, decoded one generic_work() call a frame. Returns
-// 0 where it cannot be made (it builds dense matrices: codes of a few
-// thousand bits at most).
-double gr_fec_rate(const ldpc_code& code,
-                   const std::vector<float>& llr,
-                   size_t frames,
-                   float sigma,
-                   int iterations)
-{
-    if (code.n() > 4096 || !code.punctured_positions().empty())
-        return 0.0;
-    char path[] = "/tmp/gpuldpc-bench-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0)
-        return 0.0;
-    close(fd);
-    code.save(path, { code_format::alist });
-    auto dec = gr::fec::ldpc_decoder::make(path, sigma, iterations);
-    std::remove(path);
-    // gr-fec's decoder takes the channel samples: y = -llr * sigma^2 / 2
-    const size_t n = code.n();
-    std::vector<float> y(frames * n);
-    for (size_t i = 0; i < y.size(); ++i)
-        y[i] = -llr[i] * sigma * sigma / 2.0f;
-    std::vector<uint8_t> out(size_t(dec->get_output_size()));
-    const auto t0 = std::chrono::steady_clock::now();
-    for (size_t f = 0; f < frames; ++f)
-        dec->generic_work(&y[f * n], out.data());
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return double(frames) * code.k() / s;
-}
 
 // The decoder block in a flowgraph, float and 8-bit input (status tags off:
 // line rate), against the engine's host-to-host figures of the same input,

@@ -85,11 +85,22 @@ struct sum_product_check {
     MF negative;
 
     // -log tanh(x / 2) = log1p(e^-x) - log(1 - e^-x), x within [1e-30, 80]:
-    // finite, and 1 - e^-x as -expm1(-x), exact for small x
+    // finite, and 1 - e^-x as -expm1(-x), exact for small x (a check's
+    // output, where a small sum of the others' terms is a strong message)
     static HWY_INLINE VF phi(DF d, VF x)
     {
         const VF y = hn::Neg(hn::Min(hn::Max(x, hn::Set(d, 1e-30f)), hn::Set(d, 80.0f)));
         return hn::Sub(hn::Log1p(d, hn::Exp(d, y)), hn::Log(d, hn::Neg(hn::Expm1(d, y))));
+    }
+    // the same of an input, log((1 + t) / (1 - t)), t = e^-x: where 1 - t
+    // rounds (x below about 1e-3) the term is large and its share of the
+    // others' sums swamps the rounding; infinite at x = 0, which the
+    // output's clamp takes as an erasure
+    static HWY_INLINE VF phi_of_input(DF d, VF x)
+    {
+        const VF t = hn::Exp(d, hn::Neg(hn::Min(x, hn::Set(d, 80.0f))));
+        const VF one = hn::Set(d, 1.0f);
+        return hn::Log(d, hn::Div(hn::Add(one, t), hn::Sub(one, t)));
     }
 
     // scratch: phi(|x_i|) [deg], suffix sums [deg + 1], a vector each
@@ -101,7 +112,7 @@ struct sum_product_check {
     HWY_INLINE void take(DF d, VF x, uint32_t i, float* scratch)
     {
         const size_t L = hn::Lanes(d);
-        hn::StoreU(phi(d, hn::Abs(x)), d, scratch + i * L);
+        hn::StoreU(phi_of_input(d, hn::Abs(x)), d, scratch + i * L);
         negative = hn::Xor(negative, hn::Lt(x, hn::Zero(d)));
         deg = i + 1;
     }
