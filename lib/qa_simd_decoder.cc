@@ -266,8 +266,18 @@ BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
         std::string::npos);
     three.llr_scale = 16.0f;
     BOOST_CHECK(make_with(binary, three, "auto")->kernel_variant().empty());
+    // entry 15 of the table is 1 at llr_scale 6.25 (the shuffle reads it for
+    // every larger index)
+    three.llr_scale = 6.25f;
+    BOOST_CHECK(make_with(binary, three, "auto")->kernel_variant().empty());
+    three.llr_scale = 6.0f;
+    BOOST_CHECK(!make_with(binary, three, "auto")->kernel_variant().empty());
     three.min_sum_magnitude = min_sum_magnitude_rule::smallest;
     BOOST_CHECK(!make_with(binary, three, "auto")->kernel_variant().empty());
+    // iteration counts in 16-bit lanes
+    decoder_config many = int8_min_sum(decoder_schedule::flooding);
+    many.max_iterations = 40000;
+    BOOST_CHECK(make_with(binary, many, "auto")->kernel_variant().empty());
     // the default takes the best target
     auto best = make_with(binary, int8_min_sum(decoder_schedule::layered), "auto");
     BOOST_CHECK(best->kernel_variant().find(detail::simd_targets().front()) !=

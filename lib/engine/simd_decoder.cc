@@ -384,16 +384,25 @@ std::string simd_refusal(const ldpc_code& code, const decoder_config& config)
     } else if (fixed &&
                (config.min_sum_magnitude == min_sum_magnitude_rule::two_smallest ||
                 config.min_sum_magnitude == min_sum_magnitude_rule::three_smallest)) {
-        // the kernels read the correction table with one byte shuffle
+        // the kernels read the correction table with one byte shuffle, entry
+        // min(x, 15): every entry from 15 on must be 0
+        if (!(config.llr_scale > 0.0f && config.llr_scale <= 127.0f))
+            return "llr_scale is out of range";
         const auto table = two_smallest_table(config.llr_scale);
-        if (std::any_of(table.begin() + 16, table.end(), [](int8_t f) { return f != 0; }))
+        if (std::any_of(table.begin() + 15, table.end(), [](int8_t f) { return f != 0; }))
             return "the SIMD decoders combine two or three smallest magnitudes for "
-                   "llr_scale up to about 7; this llr_scale is " +
+                   "llr_scale up to about 6; this llr_scale is " +
                    std::to_string(config.llr_scale);
     } else if (config.min_sum_magnitude != min_sum_magnitude_rule::smallest) {
         return fixed ? "min_sum_magnitude is not resolved"
                      : "the float SIMD min-sum runs min_sum_magnitude smallest";
     }
+    // the 8-bit kernels count iterations and edge positions in 16-bit lanes
+    if (fixed && config.max_iterations > 32767)
+        return "the 8-bit SIMD decoders run at most 32767 iterations";
+    for (unsigned c = 0; c < code.m(); ++c)
+        if (code.check_degree(c) > 32767)
+            return "a check of more than 32767 edges";
     for (unsigned v = 0; v < code.n(); ++v)
         if (code.variable_degree(v) > max_simd_variable_degree)
             return "a variable of more than " + std::to_string(max_simd_variable_degree) +

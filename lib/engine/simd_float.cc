@@ -12,6 +12,12 @@
 // sum-product by the tanh rule in single precision, within rounding of the
 // reference's double-precision sum_product_rule.
 
+// Scalable vectors (Arm SVE, RISC-V V) are sizeless types, which the kernels'
+// structs and arrays of vectors cannot hold: those targets are left out (on
+// Arm, NEON runs).
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/simd_float.cc"
 #include <hwy/foreach_target.h> // IWYU pragma: keep

@@ -40,7 +40,8 @@ struct simd_graph {
     float scale = 1.0f, offset = 0.0f;  //!< min_sum_scale, min_sum_offset (float)
     bool sum_product = false;           //!< float: the tanh rule, else min-sum
     min_sum_magnitude_rule magnitude = min_sum_magnitude_rule::smallest;
-    //! two_smallest_table()'s entries 0 .. 15; every later entry MUST be 0
+    //! two_smallest_table()'s entries 0 .. 15; entry 15 and every later one
+    //! MUST be 0
     int8_t table[16] = {};
     bool layered = true;
     bool early_termination = true;

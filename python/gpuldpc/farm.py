@@ -30,10 +30,12 @@ after every PDU before s, so the output order is the input order whatever
 the number of workers or their speeds.
 
 Losses are counted, never silent. A PDU whose results have not all arrived
-while later ones wait is declared lost after `timeout` seconds, or at once
-when more than `max_pending` later PDUs wait (a worker that died, or a
-network that dropped it): the frames of it that did arrive go out, the rest
-count as `lost_frames`, and a warning names the sequence number. Results
+is declared lost once a later PDU has waited `timeout` seconds for it, or at
+once when more than `max_pending` later PDUs wait (a worker that died, or a
+network that dropped it; PDUs missing one after another go together): the
+frames of it that did arrive go out, the rest count as `lost_frames`, and a
+warning names the sequence number. Nothing is declared lost while nothing
+waits behind it. Results
 arriving after that count as `late` and are dropped. A PDU a worker cannot
 decode (a length that is not a whole number of frames) comes back as a
 rejection and counts in `rejected_pdus` without waiting for the timeout.
@@ -43,6 +45,7 @@ the receiver which frames failed.
 """
 
 import argparse
+import collections
 import sys
 import threading
 import time
@@ -132,7 +135,7 @@ class farm_reorder(gr.basic_block):
     def _reset(self):
         self._next = 0          # the first sequence number not yet released
         self._pending = {}      # seq -> [expected frames, [PDUs]]
-        self._blocked_since = None
+        self._arrivals = collections.deque()  # (time, seq) of each first arrival
         self.frames_out = 0
         self.pdus_complete = 0
         self.lost_pdus = 0
@@ -140,15 +143,20 @@ class farm_reorder(gr.basic_block):
         self.rejected_pdus = 0
         self.late = 0
         self.unnumbered = 0
+        self.dropped_at_stop = 0
 
     def stats(self):
-        """Counters: frames_out, pdus_complete, lost_pdus, lost_frames,
-        rejected_pdus, late, unnumbered, pending (PDUs waiting)."""
+        """Counters: frames_out, pdus_complete, lost_pdus, lost_frames (the
+        missing frames of lost PDUs of which something arrived: a PDU of which
+        nothing arrived has no known frame count), rejected_pdus, late,
+        unnumbered, dropped_at_stop (frames waiting at stop()), pending (PDUs
+        waiting)."""
         with self._lock:
             return {"frames_out": self.frames_out, "pdus_complete": self.pdus_complete,
                     "lost_pdus": self.lost_pdus, "lost_frames": self.lost_frames,
                     "rejected_pdus": self.rejected_pdus, "late": self.late,
-                    "unnumbered": self.unnumbered, "pending": len(self._pending)}
+                    "unnumbered": self.unnumbered, "dropped_at_stop": self.dropped_at_stop,
+                    "pending": len(self._pending)}
 
     def start(self):
         self._stop_event.clear()
@@ -164,6 +172,7 @@ class farm_reorder(gr.basic_block):
             self._thread = None
         with self._lock:
             waiting = sum(len(p[1]) for p in self._pending.values())
+            self.dropped_at_stop += waiting
         if waiting:
             gr.log.warn(f"farm_reorder: stopped with {waiting} decoded frames of "
                         f"{len(self._pending)} PDUs waiting for earlier PDUs")
@@ -172,9 +181,9 @@ class farm_reorder(gr.basic_block):
     def _watch(self):
         period = min(self.timeout / 4.0, 0.25)
         while not self._stop_event.wait(period):
+            # published under the lock, so that two releases keep their order
             with self._lock:
-                out = self._release(time.monotonic())
-            self._publish(out)
+                self._publish(self._release(time.monotonic()))
 
     def _publish(self, out):
         for msg in out:
@@ -188,14 +197,15 @@ class farm_reorder(gr.basic_block):
             if seq is None or frames is None:
                 self.unnumbered += 1
                 count = self.unnumbered
-                out = []
             elif seq < self._next:
                 self.late += 1
                 count = None
-                out = []
             else:
                 count = None
-                entry = self._pending.setdefault(seq, [frames, []])
+                entry = self._pending.get(seq)
+                if entry is None:
+                    entry = self._pending[seq] = [frames, []]
+                    self._arrivals.append((time.monotonic(), seq))
                 if pmt.dict_has_key(meta, KEY_REJECTED):
                     entry[0] = 0
                     self.rejected_pdus += 1
@@ -204,11 +214,10 @@ class farm_reorder(gr.basic_block):
                             pmt.dict_ref(meta, KEY_REJECTED, pmt.intern("?")))))
                 else:
                     entry[1].append(self._outgoing(msg, meta))
-                out = self._release(time.monotonic())
+                self._publish(self._release(time.monotonic()))
         if count is not None and (count <= 10 or count % 1000 == 0):
             gr.log.warn(f"farm_reorder: dropped a message without farm_seq/farm_frames "
                         f"({count} so far)")
-        self._publish(out)
 
     def _outgoing(self, msg, meta):
         if not self.strip_keys:
@@ -216,11 +225,21 @@ class farm_reorder(gr.basic_block):
         meta = pmt.dict_delete(pmt.dict_delete(meta, KEY_SEQ), KEY_FRAMES)
         return pmt.cons(meta, pmt.cdr(msg))
 
+    def _oldest_later_arrival(self):
+        """When the first PDU after the head arrived (None: none waits)."""
+        while self._arrivals and self._arrivals[0][1] < self._next:
+            self._arrivals.popleft()
+        for t, seq in self._arrivals:  # the head itself, then the first later
+            if seq > self._next:
+                return t
+        return None
+
     def _release(self, now):
-        """Releases what is in order; declares the head lost when it holds
-        up others too long. Called with the lock held."""
+        """Releases what is in order; declares the head lost when later PDUs
+        have waited `timeout` seconds, or more than `max_pending` of them
+        wait. Called with the lock held."""
         out = []
-        while True:
+        while self._pending:
             head = self._pending.get(self._next)
             if head is not None and len(head[1]) >= head[0]:
                 out.extend(head[1])
@@ -228,32 +247,26 @@ class farm_reorder(gr.basic_block):
                 self.pdus_complete += head[0] > 0
                 del self._pending[self._next]
                 self._next += 1
-                self._blocked_since = None
                 continue
-            if not self._pending:
-                self._blocked_since = None
+            since = self._oldest_later_arrival()
+            if since is None:  # nothing waits behind the head
                 break
-            # the head is missing or incomplete and later PDUs wait
-            if self._blocked_since is None:
-                self._blocked_since = now
             waiting = len(self._pending) - (head is not None)
-            if (waiting <= self.max_pending and
-                    now - self._blocked_since < self.timeout):
+            if waiting <= self.max_pending and now - since < self.timeout:
                 break
             got = head[1] if head is not None else []
-            missing = (head[0] - len(got)) if head is not None else None
             out.extend(got)
             self.frames_out += len(got)
             self.lost_pdus += 1
-            self.lost_frames += missing if missing is not None else 0
+            if head is not None:
+                self.lost_frames += head[0] - len(got)
             gr.log.warn("farm_reorder: PDU {} declared lost ({}); {} PDUs lost so "
                         "far".format(self._next,
                                      "nothing of it arrived" if head is None else
-                                     f"{missing} of its {head[0]} frames missing",
-                                     self.lost_pdus))
+                                     f"{head[0] - len(got)} of its {head[0]} frames "
+                                     "missing", self.lost_pdus))
             self._pending.pop(self._next, None)
             self._next += 1
-            self._blocked_since = now
         return out
 
 
@@ -263,9 +276,16 @@ class farm_frame_counter(gr.basic_block):
     the decoder; a PDU that is not a whole number of frames goes back on
     "rejects" as an empty PDU with `farm_rejected` saying why."""
 
-    def __init__(self, frame_items):
+    def __init__(self, frame_items, payload="float"):
         gr.basic_block.__init__(self, name="farm_frame_counter", in_sig=None,
                                 out_sig=None)
+        kinds = {"float": (pmt.is_f32vector,), "int8": (pmt.is_s8vector, pmt.is_u8vector),
+                 "symbols": (pmt.is_c32vector,)}
+        if payload not in kinds:
+            raise ValueError(f"farm_frame_counter: payload must be one of "
+                             f"{', '.join(kinds)}, got {payload!r}")
+        self.payload = payload
+        self._payload_ok = kinds[payload]
         if int(frame_items) < 1:
             raise ValueError(f"farm_frame_counter: frame_items must be >= 1, got "
                              f"{frame_items}")
@@ -279,12 +299,17 @@ class farm_frame_counter(gr.basic_block):
     def _handle(self, msg):
         meta = _meta(msg)
         vec = pmt.cdr(msg) if pmt.is_pair(msg) else None
-        n = pmt.length(vec) if vec is not None and pmt.is_uniform_vector(vec) else 0
+        typed = vec is not None and any(ok(vec) for ok in self._payload_ok)
+        n = pmt.length(vec) if typed else 0
         if n == 0 or n % self.frame_items or _dict_uint(meta, KEY_SEQ) is None:
             self.rejected += 1
-            why = (f"{n} soft values, not a whole number of frames of "
-                   f"{self.frame_items}" if _dict_uint(meta, KEY_SEQ) is not None
-                   else "no farm_seq")
+            if _dict_uint(meta, KEY_SEQ) is None:
+                why = "no farm_seq"
+            elif not typed:
+                why = f"not a PDU of the decoder's {self.payload} input"
+            else:
+                why = (f"{n} soft values, not a whole number of frames of "
+                       f"{self.frame_items}")
             gr.log.warn(f"farm worker: rejected a PDU: {why} ({self.rejected} so far)")
             if meta is not None and _dict_uint(meta, KEY_SEQ) is not None:
                 meta = pmt.dict_add(meta, KEY_FRAMES, pmt.from_uint64(0))
@@ -353,7 +378,8 @@ class farm_worker(gr.top_block):
         decoder_args.setdefault("length_tag_key", "")
         self.decoder = ldpc_decoder(code, **decoder_args)
         self.pull = zeromq.pull_msg_source(dispatch, zmq_timeout_ms, False)
-        self.counter = farm_frame_counter(self.decoder.input_frame_length())
+        self.counter = farm_frame_counter(self.decoder.input_frame_length(),
+                                          decoder_args.get("input", "float"))
         self.push = zeromq.push_msg_sink(collect, zmq_timeout_ms, False)
         self.msg_connect(self.pull, "out", self.counter, "pdus")
         self.msg_connect(self.counter, "pdus", self.decoder, "pdus")

@@ -98,6 +98,37 @@ class qa_farm(gr_unittest.TestCase):
         # nothing of PDU 0 arrived: a lost PDU whose frame count is unknown
         self.assertEqual((st["lost_pdus"], st["lost_frames"], st["pending"]), (1, 0, 0))
 
+    def test_missing_pdus_in_a_row_go_together_and_a_lone_head_waits(self):
+        r = captured_reorder(timeout=0.5, max_pending=1000)
+        r._handle(result(0, 2, 0))  # half of PDU 0, nothing behind it
+        with r._lock:
+            self.assertEqual(r._release(time.monotonic() + 10.0), [])
+        r._handle(result(3, 1, 0))  # PDUs 1 and 2 missing, 3 waits
+        with r._lock:
+            out = r._release(time.monotonic() + 0.6)
+        # PDU 0 (one frame missing), 1 and 2 (nothing arrived) lost at once
+        self.assertEqual(payloads(out), [(0, 0), (3, 0)])
+        st = r.stats()
+        self.assertEqual((st["lost_pdus"], st["lost_frames"], st["pending"]), (3, 1, 0))
+
+    def test_the_worker_rejects_a_payload_of_another_type(self):
+        c = farm.farm_frame_counter(4, "float")
+        sent = []
+        c.message_port_pub = lambda port, msg: sent.append((pmt.symbol_to_string(port),
+                                                             msg))
+        meta = pmt.dict_add(pmt.make_dict(), farm.KEY_SEQ, pmt.from_uint64(7))
+        c._handle(pmt.cons(meta, pmt.init_s8vector(8, [0] * 8)))
+        c._handle(pmt.cons(meta, pmt.init_f32vector(6, [0.0] * 6)))
+        c._handle(pmt.cons(meta, pmt.init_f32vector(8, [0.0] * 8)))
+        self.assertEqual([p for p, _ in sent], ["rejects", "rejects", "pdus"])
+        self.assertEqual(c.rejected, 2)
+        self.assertIn("float input", pmt.symbol_to_string(
+            pmt.dict_ref(pmt.car(sent[0][1]), farm.KEY_REJECTED, pmt.PMT_NIL)))
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(pmt.car(sent[2][1]), farm.KEY_FRAMES,
+                                                    pmt.PMT_NIL)), 2)
+        with self.assertRaisesRegex(ValueError, "payload"):
+            farm.farm_frame_counter(4, "bytes")
+
     def test_rejections_and_unnumbered_messages_are_counted(self):
         r = captured_reorder(timeout=100.0)
         r._handle(result(0, 0, 0, rejected="7 soft values"))
