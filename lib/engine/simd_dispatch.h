@@ -15,6 +15,7 @@
 #include <hwy/highway.h>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -32,6 +33,22 @@ void for_each_dispatch_entry(F use)
             use(size_t(hwy::Num0BitsBelowLS1Bit_Nonzero64(uint64_t(bit))),
                 hwy::TargetName(target));
     }
+}
+
+//! The kernels of the targets for_each_dispatch_entry() lists, from the
+//! HWY_DISPATCH_TABLE()s of a file's decode and lanes functions
+template <class Kernel, class DecodeTable, class LanesTable>
+std::vector<Kernel> dispatch_kernels(const DecodeTable& decode, const LanesTable& lanes)
+{
+    std::vector<Kernel> out;
+    for_each_dispatch_entry([&](size_t index, const char* name) {
+        Kernel k;
+        k.decode = decode[index];
+        k.lanes = lanes[index]();
+        k.target = name;
+        out.push_back(k);
+    });
+    return out;
 }
 
 } // namespace detail

@@ -267,15 +267,8 @@ HWY_EXPORT(float_group_lanes);
 
 std::vector<float_kernel> float_kernels()
 {
-    std::vector<float_kernel> out;
-    for_each_dispatch_entry([&](size_t index, const char* name) {
-        float_kernel k;
-        k.decode = HWY_DISPATCH_TABLE(decode_float_group)[index];
-        k.lanes = HWY_DISPATCH_TABLE(float_group_lanes)[index]();
-        k.target = name;
-        out.push_back(k);
-    });
-    return out;
+    return dispatch_kernels<float_kernel>(HWY_DISPATCH_TABLE(decode_float_group),
+                                          HWY_DISPATCH_TABLE(float_group_lanes));
 }
 
 } // namespace detail

@@ -410,15 +410,8 @@ HWY_EXPORT(group_lanes);
 
 std::vector<min_sum8_kernel> min_sum8_kernels()
 {
-    std::vector<min_sum8_kernel> out;
-    for_each_dispatch_entry([&](size_t index, const char* name) {
-        min_sum8_kernel k;
-        k.decode = HWY_DISPATCH_TABLE(decode_group)[index];
-        k.lanes = HWY_DISPATCH_TABLE(group_lanes)[index]();
-        k.target = name;
-        out.push_back(k);
-    });
-    return out;
+    return dispatch_kernels<min_sum8_kernel>(HWY_DISPATCH_TABLE(decode_group),
+                                             HWY_DISPATCH_TABLE(group_lanes));
 }
 
 } // namespace detail
