@@ -83,6 +83,70 @@ double rate(batch_decoder& dec,
     return double(decoded * dec.info_bits_per_frame()) / elapsed;
 }
 
+// \p frames of the simulator's BPSK frames at \p channel, as \p dec takes them
+std::vector<float>
+channel_frames(const batch_decoder::sptr& dec, const sim_channel& channel, size_t frames)
+{
+    std::vector<float> llr(frames * dec->llr_per_frame());
+    simulation::make(dec)->frames(1, channel, 0, 1, frames, nullptr, nullptr, llr.data());
+    return llr;
+}
+
+// A row's record: information bits/s \p r of \p n_threads against \p baseline
+bench::record cpu_record(const std::string& name,
+                         const ldpc_code& code,
+                         unsigned n_threads,
+                         double r,
+                         double baseline,
+                         const std::string& baseline_name,
+                         const std::string& variant)
+{
+    bench::record rec;
+    rec.section = "cpu";
+    rec.name = name + ", " + std::to_string(n_threads) + " threads";
+    rec.n = double(code.n());
+    rec.batch = double(n_threads);
+    rec.value = r;
+    rec.unit = "information bits/s";
+    rec.baseline_name = baseline_name;
+    rec.baseline = baseline;
+    rec.ratio = baseline > 0 ? r / baseline : 0.0;
+    rec.variant = variant;
+    return rec;
+}
+
+// row(decoder, threads, bits/s, kernel_variant) of \p cfg on each SIMD target
+// on one thread, then on the best with \p threads (where more than one);
+// calls of \p groups groups of frames
+template <class Row>
+void simd_rows(const ldpc_code::sptr& code,
+               const decoder_config& cfg,
+               const std::vector<std::string>& targets,
+               unsigned threads,
+               const std::vector<float>& llr,
+               size_t frames,
+               size_t groups,
+               double seconds,
+               Row row)
+{
+    for (const auto& target : targets) {
+        auto simd = make_with(code, cfg, target);
+        row("SIMD " + target,
+            1u,
+            rate(*simd, llr, frames, groups * simd->preferred_batch(), seconds),
+            simd->kernel_variant());
+    }
+    if (threads > 1) {
+        decoder_config all = cfg;
+        all.threads = threads;
+        auto simd = make_with(code, all, "auto");
+        row("SIMD " + targets.front(),
+            threads,
+            rate(*simd, llr, frames, groups * simd->preferred_batch(), seconds),
+            simd->kernel_variant());
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -151,15 +215,8 @@ int main(int argc, char** argv)
         cfg.threads = 1;
         auto reference = make_with(code, cfg, "off");
         const size_t frames = 64;
-        std::vector<float> llr(frames * reference->llr_per_frame());
-        simulation::make(reference)->frames(1,
-                                            sim_channel::at(ebn0, code->rate()),
-                                            0,
-                                            1,
-                                            frames,
-                                            nullptr,
-                                            nullptr,
-                                            llr.data());
+        const auto llr =
+            channel_frames(reference, sim_channel::at(ebn0, code->rate()), frames);
         const double ref = rate(*reference, llr, frames, 4, seconds);
         const auto row = [&](const std::string& decoder,
                              unsigned n_threads,
@@ -171,40 +228,18 @@ int main(int argc, char** argv)
                           format("%.2f", r / 1e6),
                           format("%.2f", r / 1e6 / n_threads),
                           format("%.1f", r / ref) });
-            bench::record rec;
-            rec.section = "cpu";
-            rec.name = name + " 8-bit layered min-sum " + std::to_string(iterations) +
-                       " it, " + decoder + ", " + std::to_string(n_threads) + " threads";
-            rec.n = double(code->n());
-            rec.batch = double(n_threads);
-            rec.value = r;
-            rec.unit = "information bits/s";
-            rec.baseline_name = "the scalar reference on one thread, information bits/s";
-            rec.baseline = ref;
-            rec.ratio = r / ref;
-            rec.variant = variant;
-            out.add(rec);
+            out.add(cpu_record(name + " 8-bit layered min-sum " +
+                                   std::to_string(iterations) + " it, " + decoder,
+                               *code,
+                               n_threads,
+                               r,
+                               ref,
+                               "the scalar reference on one thread, information bits/s",
+                               variant));
         };
         row("reference (scalar)", 1, ref, "scalar reference");
-        if (!detail::simd_refusal(*code, reference->config()).empty())
-            continue;
-        for (const auto& target : targets) {
-            auto simd = make_with(code, cfg, target);
-            const size_t lanes = simd->preferred_batch();
-            row("SIMD " + target,
-                1,
-                rate(*simd, llr, frames, 4 * lanes, seconds),
-                simd->kernel_variant());
-        }
-        if (threads > 1) {
-            decoder_config all = cfg;
-            all.threads = threads;
-            auto simd = make_with(code, all, "auto");
-            row("SIMD " + targets.front(),
-                threads,
-                rate(*simd, llr, frames, 4 * simd->preferred_batch(), seconds),
-                simd->kernel_variant());
-        }
+        if (detail::simd_refusal(*code, reference->config()).empty())
+            simd_rows(code, cfg, targets, threads, llr, frames, 4, seconds, row);
     }
     // sum-product against gr-fec's decoder (same frames, one thread each)
     {
@@ -217,10 +252,8 @@ int main(int argc, char** argv)
         cfg.threads = 1;
         auto reference = make_with(code, cfg, "off");
         const size_t frames = 256;
-        std::vector<float> llr(frames * reference->llr_per_frame());
         const auto channel = sim_channel::at(spa_ebn0, code->rate());
-        simulation::make(reference)->frames(
-            1, channel, 0, 1, frames, nullptr, nullptr, llr.data());
+        const auto llr = channel_frames(reference, channel, frames);
         std::vector<float> gr_llr;
         for (size_t rep = 0; rep < 8; ++rep)
             gr_llr.insert(gr_llr.end(), llr.begin(), llr.end());
@@ -248,19 +281,13 @@ int main(int argc, char** argv)
                           format("%.2f", r / 1e6),
                           format("%.2f", r / 1e6 / n_threads),
                           grfec > 0 ? format("%.1f", r / grfec) : std::string("-") });
-            bench::record rec;
-            rec.section = "cpu";
-            rec.name = name + " sum-product flooding 50 it ET, " + decoder + ", " +
-                       std::to_string(n_threads) + " threads";
-            rec.n = double(code->n());
-            rec.batch = double(n_threads);
-            rec.value = r;
-            rec.unit = "information bits/s";
-            rec.baseline_name = "gr-fec ldpc_decoder on one thread, information bits/s";
-            rec.baseline = grfec;
-            rec.ratio = grfec > 0 ? r / grfec : 0.0;
-            rec.variant = variant;
-            out.add(rec);
+            out.add(cpu_record(name + " sum-product flooding 50 it ET, " + decoder,
+                               *code,
+                               n_threads,
+                               r,
+                               grfec,
+                               "gr-fec ldpc_decoder on one thread, information bits/s",
+                               variant));
         };
         row("gr-fec ldpc_decoder",
             1,
@@ -270,22 +297,7 @@ int main(int argc, char** argv)
             1,
             rate(*reference, llr, frames, 16, seconds),
             "scalar reference");
-        for (const auto& target : targets) {
-            auto simd = make_with(code, cfg, target);
-            row("SIMD " + target,
-                1,
-                rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
-                simd->kernel_variant());
-        }
-        if (threads > 1) {
-            decoder_config all = cfg;
-            all.threads = threads;
-            auto simd = make_with(code, all, "auto");
-            row("SIMD " + targets.front(),
-                threads,
-                rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
-                simd->kernel_variant());
-        }
+        simd_rows(code, cfg, targets, threads, llr, frames, 8, seconds, row);
         // the layered schedule: fewer iterations to the same error rate
         decoder_config layered = cfg;
         layered.schedule = decoder_schedule::layered;
