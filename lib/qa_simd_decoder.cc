@@ -15,6 +15,8 @@
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -43,7 +45,7 @@ decoded run(batch_decoder& dec, const std::vector<In>& llr, size_t frames)
 {
     decoded d;
     d.bits.resize(frames * dec.info_bytes_per_frame());
-    d.codewords.resize(frames * dec.code().n());
+    d.codewords.resize(frames * dec.code().n() * dec.code().bits_per_symbol());
     d.status.resize(frames);
     if constexpr (std::is_same_v<In, int8_t>)
         dec.decode_int8(
@@ -244,8 +246,18 @@ BOOST_AUTO_TEST_CASE(bad_values_sign_flip_and_threads)
 
 BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
 {
+    // GF(q): FFT-BP with fp32 messages only
     auto gf64 = load("regular_2_4_n96_gf64");
     decoder_config cfg;
+    cfg.algorithm = decoder_algorithm::fft_bp;
+    BOOST_CHECK(detail::simd_refusal(*gf64, cfg).empty());
+    BOOST_CHECK(make_with(gf64, cfg, "auto")->kernel_variant().find("FFT-BP") !=
+                std::string::npos);
+    cfg.messages = message_precision::fp16;
+    BOOST_CHECK(!detail::simd_refusal(*gf64, cfg).empty());
+    BOOST_CHECK(make_with(gf64, cfg, "auto")->kernel_variant().empty());
+    cfg.messages = message_precision::fp32;
+    cfg.algorithm = decoder_algorithm::log_fft_bp;
     BOOST_CHECK(!detail::simd_refusal(*gf64, cfg).empty());
     auto binary = load("regular_3_6_n96_gf2");
     decoder_config fp = int8_min_sum(decoder_schedule::layered);
@@ -386,6 +398,133 @@ BOOST_AUTO_TEST_CASE(float_sum_product_agrees_with_the_reference_within_statisti
                 BOOST_CHECK_LE(std::fabs(double(failed) - double(ref_failed)), bound);
                 BOOST_CHECK_GT(both, frames / 2);
                 BOOST_CHECK_GT(ref_failed, 0u);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fft_bp_agrees_with_the_reference_within_statistics)
+{
+    // Highway's exp and log against the C library's: the same decisions but
+    // where rounding tips a frame near the threshold; failure counts within 4
+    // standard deviations of the difference of two binomial counts at the
+    // reference's rate, frames both decode the same codeword, every input
+    // path (bit LLRs with bad values, symbol log-likelihoods, 8-bit) and
+    // several threads
+    const std::vector<code_case> cases = {
+        { "regular_2_4_n256_gf4", 2.0, 2.2 },
+        { "regular_2_4_n128_gf16", 1.3, 1.5 },
+        { "regular_2_4_n96_gf64", 1.2, 1.4 },
+        { "regular_2_4_n64_gf256", 1.2, 1.4 },
+    };
+    const auto targets = detail::simd_targets();
+    for (const auto& c : cases) {
+        auto code = load(c.name);
+        for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding }) {
+            decoder_config cfg;
+            cfg.algorithm = decoder_algorithm::fft_bp;
+            cfg.schedule = schedule;
+            cfg.max_iterations = 20;
+            cfg.threads = 2;
+            const size_t frames = 200;
+            auto batch = qa::make_batch(
+                *code,
+                frames,
+                schedule == decoder_schedule::layered ? c.layered_ebn0 : c.flooding_ebn0,
+                37);
+            batch.llr[5] = std::numeric_limits<float>::quiet_NaN();
+            batch.llr[batch.llr.size() / 2] = std::numeric_limits<float>::infinity();
+            const auto expected = run(*make_with(code, cfg, "off"), batch.llr, frames);
+            size_t ref_failed = 0;
+            for (const auto& st : expected.status)
+                ref_failed += !st.converged;
+            const double p = double(ref_failed) / double(frames);
+            const double bound =
+                4.0 * std::sqrt(2.0 * double(frames) * p * (1.0 - p)) + 1.0;
+            for (const auto& target : { targets.front(), targets.back() }) {
+                auto simd = make_with(code, cfg, target);
+                const std::string what = c.name + ", " + simd->kernel_variant();
+                BOOST_REQUIRE(simd->kernel_variant().find("FFT-BP") != std::string::npos);
+                const auto got = run(*simd, batch.llr, frames);
+                size_t failed = 0, both = 0, same_iterations = 0;
+                const size_t nb = simd->info_bytes_per_frame();
+                for (size_t f = 0; f < frames; ++f) {
+                    failed += !got.status[f].converged;
+                    BOOST_REQUIRE_EQUAL(got.status[f].invalid_inputs,
+                                        expected.status[f].invalid_inputs);
+                    BOOST_REQUIRE_EQUAL(got.status[f].converged,
+                                        got.status[f].syndrome_weight == 0);
+                    same_iterations +=
+                        got.status[f].iterations == expected.status[f].iterations;
+                    if (got.status[f].converged && expected.status[f].converged) {
+                        ++both;
+                        BOOST_REQUIRE_MESSAGE(std::equal(&got.bits[f * nb],
+                                                         &got.bits[(f + 1) * nb],
+                                                         &expected.bits[f * nb]),
+                                              what << ": frame " << f
+                                                   << " decoded differently");
+                    }
+                }
+                BOOST_TEST_MESSAGE(what << ": " << failed << " failed, the reference "
+                                        << ref_failed << " (bound " << bound << "), "
+                                        << same_iterations << " frames with the same "
+                                        << "iterations");
+                BOOST_CHECK_LE(std::fabs(double(failed) - double(ref_failed)), bound);
+                BOOST_CHECK_GT(both, frames / 2);
+                BOOST_CHECK_GT(ref_failed, 0u);
+                // rounding moves few frames by an iteration
+                BOOST_CHECK_GE(same_iterations * 10, frames * 8);
+            }
+            // symbol log-likelihoods and 8-bit input take the same paths as
+            // the reference's: equal decisions where both converge
+            auto simd = make_with(code, cfg, "auto");
+            auto ref = make_with(code, cfg, "off");
+            const unsigned q = code->q(), m = code->bits_per_symbol();
+            const size_t nt = code->n_transmitted();
+            std::vector<float> symbol_ll(frames * nt * q);
+            for (size_t i = 0; i < frames * nt; ++i)
+                for (unsigned x = 0; x < q; ++x) {
+                    float sum = 0.0f; // log P(x), up to a constant: -L/2 per 1 bit
+                    for (unsigned b = 0; b < m; ++b) {
+                        const float l = batch.llr[i * m + b];
+                        const bool one = (x >> (m - 1 - b)) & 1;
+                        sum += std::isfinite(l) ? (one ? l : -l) * 0.5f : 0.0f;
+                    }
+                    symbol_ll[i * q + x] = sum;
+                }
+            std::vector<int8_t> llr8(batch.llr.size());
+            for (size_t i = 0; i < llr8.size(); ++i)
+                llr8[i] =
+                    int8_t(std::isfinite(batch.llr[i])
+                               ? std::clamp(std::lround(batch.llr[i] * 4.0f), -127L, 127L)
+                               : 0);
+            const size_t nb = simd->info_bytes_per_frame();
+            for (int path = 0; path < 2; ++path) {
+                decoded a, b;
+                for (auto* d : { &a, &b }) {
+                    d->bits.resize(frames * nb);
+                    d->status.resize(frames);
+                }
+                if (path == 0) {
+                    simd->decode_symbol_llr(
+                        symbol_ll.data(), frames, a.bits.data(), a.status.data());
+                    ref->decode_symbol_llr(
+                        symbol_ll.data(), frames, b.bits.data(), b.status.data());
+                } else {
+                    simd->decode_int8(
+                        llr8.data(), frames, a.bits.data(), a.status.data());
+                    ref->decode_int8(llr8.data(), frames, b.bits.data(), b.status.data());
+                }
+                size_t both = 0;
+                for (size_t f = 0; f < frames; ++f)
+                    if (a.status[f].converged && b.status[f].converged) {
+                        ++both;
+                        BOOST_REQUIRE_MESSAGE(
+                            std::equal(
+                                &a.bits[f * nb], &a.bits[(f + 1) * nb], &b.bits[f * nb]),
+                            c.name << ": input path " << path << ", frame " << f);
+                    }
+                BOOST_CHECK_GT(both, frames / 2);
             }
         }
     }

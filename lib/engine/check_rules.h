@@ -35,6 +35,7 @@
 //   saturated to +-127, exact 32-bit beliefs (message_precision::int8).
 
 #include "fixed_point_rule.h"
+#include <gnuradio/gpuldpc/engine/bits.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/fwht.h>
 #include <gnuradio/gpuldpc/engine/gf_field.h>
@@ -110,6 +111,33 @@ inline uint32_t sanitize_input(float& x)
     }
     x = std::clamp(x, -limit, limit);
     return 0;
+}
+
+//! log P(bit = 0) and log P(bit = 1) of l = log(P(0)/P(1)), stable for large |l|
+inline void bit_log_probs(float l, float& log_p0, float& log_p1)
+{
+    log_p0 = -std::log1p(std::exp(-std::fabs(l))) + (l < 0 ? l : 0.0f);
+    log_p1 = log_p0 - l;
+}
+
+//! A frame's decisions \p hard (a symbol a variable) as decode() returns them:
+//! the information bits (packed or not) and, where \p codeword_bits is set,
+//! the codeword's bits, each symbol's most significant bit first.
+inline void write_decisions(const ldpc_code& code,
+                            const uint8_t* hard,
+                            bool pack_info_bits,
+                            uint8_t* info_bits,
+                            uint8_t* codeword_bits)
+{
+    const unsigned m = code.bits_per_symbol();
+    const auto& info = code.info_positions();
+    write_bits(info.size() * m, pack_info_bits, info_bits, [&](size_t t) {
+        return (hard[info[t / m]] >> (m - 1 - t % m)) & 1;
+    });
+    if (codeword_bits)
+        for (unsigned v = 0; v < code.n(); ++v)
+            for (unsigned b = 0; b < m; ++b)
+                codeword_bits[size_t(v) * m + b] = (hard[v] >> (m - 1 - b)) & 1;
 }
 
 /*!

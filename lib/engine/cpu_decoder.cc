@@ -308,11 +308,8 @@ private:
                     for (unsigned b = 0; b < m; ++b) {
                         float l = llr[size_t(t) * m + b];
                         invalid += sanitize_input(l);
-                        l *= sign; // log(P(0)/P(1))
-                        // log P(bit = 0) and log P(bit = 1), stable for large |l|
-                        const float log_p0 =
-                            -std::log1p(std::exp(-std::fabs(l))) + (l < 0 ? l : 0.0f);
-                        const float log_p1 = log_p0 - l;
+                        float log_p0, log_p1;
+                        bit_log_probs(sign * l, log_p0, log_p1);
                         const unsigned mask = 1u << (m - 1 - b); // MSB first
                         for (unsigned x = 0; x < q; ++x)
                             p[x] += (x & mask) ? log_p1 : log_p0;
@@ -373,19 +370,13 @@ private:
         st.converged = syndrome == 0;
         status[frame] = st;
 
-        const unsigned m = code.bits_per_symbol();
-        const auto& info = code.info_positions();
-        write_bits(
-            info.size() * m,
-            d_config.pack_info_bits,
-            info_bits + frame * info_bytes_per_frame(),
-            [&](size_t t) { return (ws.hard[info[t / m]] >> (m - 1 - t % m)) & 1; });
-        if (codeword_bits) {
-            uint8_t* cw = codeword_bits + frame * size_t(code.n()) * m;
-            for (unsigned v = 0; v < code.n(); ++v)
-                for (unsigned b = 0; b < m; ++b)
-                    cw[size_t(v) * m + b] = (ws.hard[v] >> (m - 1 - b)) & 1;
-        }
+        write_decisions(code,
+                        ws.hard.data(),
+                        d_config.pack_info_bits,
+                        info_bits + frame * info_bytes_per_frame(),
+                        codeword_bits ? codeword_bits + frame * size_t(code.n()) *
+                                                            code.bits_per_symbol()
+                                      : nullptr);
     }
 
     mutable std::mutex d_call_mutex;

@@ -12,6 +12,7 @@
 
 #include "check_rules.h"
 #include "simd_decoder.h"
+#include "simd_fft_bp.h"
 #include "simd_min_sum.h"
 #include "worker_pool.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
@@ -373,9 +374,15 @@ private:
 
 std::string simd_refusal(const ldpc_code& code, const decoder_config& config)
 {
-    if (code.q() != 2)
-        return "the SIMD decoders take binary codes; this code is over GF(" +
-               std::to_string(code.q()) + ")";
+    if (code.q() != 2) {
+        // FFT-BP with the q values of a message in vectors
+        if (config.algorithm != decoder_algorithm::fft_bp ||
+            config.messages != message_precision::fp32)
+            return "the SIMD decoders of GF(q) codes run fft-bp with fp32 messages";
+        if (fft_bp_kernels().empty())
+            return "no SIMD kernel in this build runs on this CPU";
+        return std::string();
+    }
     const bool fixed = eight_bit(config);
     if (config.algorithm == decoder_algorithm::sum_product) {
         // float sum-product, whatever the messages (the CPU's are float)
@@ -443,6 +450,8 @@ batch_decoder::sptr make_simd_decoder(ldpc_code::sptr code,
                                       const decoder_config& config,
                                       const std::string& target)
 {
+    if (code->q() != 2)
+        return make_simd_fft_bp_decoder(code, config, target);
     if (eight_bit(config))
         return make_on<fixed_flavour>(code, config, target);
     return make_on<float_flavour>(code, config, target);

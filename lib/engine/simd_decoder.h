@@ -23,9 +23,10 @@ namespace detail {
 
 /*!
  * Why the SIMD decoders do not cover \p code with the resolved \p config, in
- * words; empty where they do (8-bit min-sum of a binary code, any
- * min_sum_magnitude_rule, flooding or layered, for llr_scale up to about 7
- * where the magnitudes are combined).
+ * words; empty where they do: binary codes with 8-bit min-sum (any
+ * min_sum_magnitude_rule, flooding or layered, llr_scale up to about 6 where
+ * the magnitudes are combined), float min-sum (smallest) and sum-product;
+ * GF(q) codes (q >= 4) with fft-bp and fp32 messages.
  */
 GPULDPC_ENGINE_API std::string simd_refusal(const ldpc_code& code,
                                             const decoder_config& config);
