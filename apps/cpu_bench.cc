@@ -151,16 +151,22 @@ void simd_rows(const ldpc_code::sptr& code,
 
 int main(int argc, char** argv)
 {
-    std::vector<std::string> codes;
+    std::vector<std::string> codes, gf_codes;
     std::string json, commit;
     unsigned iterations = 10, threads = 0;
-    double ebn0 = 2.0, seconds = 1.0;
+    double ebn0 = 2.0, gf_ebn0 = 3.0, seconds = 1.0;
+    bool only_gf = false;
     po::options_description opts("gpuldpc-cpu-bench: the CPU decoders against the scalar "
                                  "reference on the same frames");
     opts.add_options()("help,h", "this help")(
         "code",
         po::value(&codes)->multitoken(),
         "codes (names or files; default dvbs2:1/2 wifi:1944:1/2 nr:1:384)")(
+        "gf-code",
+        po::value(&gf_codes)->multitoken(),
+        "GF(q) codes of the FFT-BP table (default regular_2_4_n96_gf64)")(
+        "gf-ebn0", po::value(&gf_ebn0), "Eb/N0 of their frames in dB (default 3)")(
+        "only-gf", po::bool_switch(&only_gf), "the FFT-BP table alone")(
         "iterations", po::value(&iterations), "fixed iterations (default 10)")(
         "ebn0", po::value(&ebn0), "Eb/N0 of the frames in dB (default 2)")(
         "threads", po::value(&threads), "threads of the all-threads rows (default: all)")(
@@ -179,8 +185,10 @@ int main(int argc, char** argv)
         std::cout << opts;
         return 0;
     }
-    if (codes.empty())
+    if (codes.empty() && !only_gf)
         codes = { "dvbs2:1/2", "wifi:1944:1/2", "nr:1:384" };
+    if (gf_codes.empty())
+        gf_codes = { "regular_2_4_n96_gf64" };
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
     const auto targets = detail::simd_targets();
@@ -192,18 +200,21 @@ int main(int argc, char** argv)
                 " hardware threads; SIMD: " + (sets.empty() ? "none" : sets);
     bench::report out(host);
     std::printf("host: %s\n", host.name.c_str());
-    std::printf("\n8-bit layered min-sum (each code's default check rule), %u fixed "
-                "iterations, information bits/s on the "
-                "same frames (%.1f dB); baseline the scalar reference on one thread\n",
-                iterations,
-                ebn0);
     const bench::table t({ { "code", 16, true },
                            { "decoder", 34, true },
                            { "threads", 7 },
                            { "Mb/s", 9 },
                            { "Mb/s/thread", 11 },
                            { "x ref", 7 } });
-    t.print_header();
+    if (!codes.empty()) {
+        std::printf(
+            "\n8-bit layered min-sum (each code's default check rule), %u fixed "
+            "iterations, information bits/s on the "
+            "same frames (%.1f dB); baseline the scalar reference on one thread\n",
+            iterations,
+            ebn0);
+        t.print_header();
+    }
     for (const auto& name : codes) {
         auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
         decoder_config cfg;
@@ -242,7 +253,7 @@ int main(int argc, char** argv)
             simd_rows(code, cfg, targets, threads, llr, frames, 4, seconds, row);
     }
     // sum-product against gr-fec's decoder (same frames, one thread each)
-    {
+    if (!only_gf) {
         const std::string name = "regular_3_6_n1008_gf2";
         const double spa_ebn0 = 2.0;
         auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
@@ -306,6 +317,60 @@ int main(int argc, char** argv)
             1,
             rate(*simd, llr, frames, 8 * simd->preferred_batch(), seconds),
             simd->kernel_variant());
+    }
+    // FFT-BP of GF(q) codes: the SIMD decoder against the reference
+    for (const auto& name : gf_codes) {
+        auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
+        std::printf("\nFFT-BP, fp32 messages, %u fixed iterations, %s at %.1f dB, "
+                    "information bits/s on the same frames; baseline the scalar "
+                    "reference on one thread\n",
+                    iterations,
+                    name.c_str(),
+                    gf_ebn0);
+        const bench::table f({ { "schedule", 9, true },
+                               { "decoder", 34, true },
+                               { "threads", 7 },
+                               { "Mb/s", 9 },
+                               { "Mb/s/thread", 11 },
+                               { "x ref", 7 } });
+        f.print_header();
+        for (auto schedule : { decoder_schedule::flooding, decoder_schedule::layered }) {
+            decoder_config cfg;
+            cfg.algorithm = decoder_algorithm::fft_bp;
+            cfg.schedule = schedule;
+            cfg.max_iterations = iterations;
+            cfg.early_termination = false;
+            cfg.threads = 1;
+            auto reference = make_with(code, cfg, "off");
+            const size_t frames = 64;
+            const auto llr =
+                channel_frames(reference, sim_channel::at(gf_ebn0, code->rate()), frames);
+            const double ref = rate(*reference, llr, frames, 16, seconds);
+            const std::string sched = to_string(schedule);
+            const auto row = [&](const std::string& decoder,
+                                 unsigned n_threads,
+                                 double r,
+                                 const std::string& variant) {
+                f.print_row({ sched,
+                              decoder,
+                              format("%u", n_threads),
+                              format("%.3f", r / 1e6),
+                              format("%.3f", r / 1e6 / n_threads),
+                              format("%.1f", r / ref) });
+                out.add(cpu_record(name + " FFT-BP " + sched + " " +
+                                       std::to_string(iterations) + " it, " + decoder,
+                                   *code,
+                                   n_threads,
+                                   r,
+                                   ref,
+                                   "the scalar reference on one thread, information "
+                                   "bits/s",
+                                   variant));
+            };
+            row("reference (scalar)", 1, ref, "scalar reference");
+            if (detail::simd_refusal(*code, reference->config()).empty())
+                simd_rows(code, cfg, targets, threads, llr, frames, 8, seconds, row);
+        }
     }
     if (!json.empty()) {
         out.write_json(json, commit);

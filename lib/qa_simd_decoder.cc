@@ -529,3 +529,68 @@ BOOST_AUTO_TEST_CASE(fft_bp_agrees_with_the_reference_within_statistics)
         }
     }
 }
+
+BOOST_AUTO_TEST_CASE(fft_bp_at_high_snr_and_with_saturated_inputs)
+{
+    // strong and clipped LLRs (a probability ratio far below the floor of
+    // the probability domain), a few of them wrong: every frame decodes, as
+    // the reference decodes it
+    auto code = load("regular_2_4_n96_gf64");
+    for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding }) {
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::fft_bp;
+        cfg.schedule = schedule;
+        cfg.max_iterations = 20;
+        const size_t frames = 40;
+        // noiseless: every LLR +-8 before the changes below
+        auto batch =
+            qa::make_batch(*code, frames, std::numeric_limits<double>::infinity(), 41);
+        for (size_t i = 0; i < batch.llr.size(); ++i)
+            if (i % 3 == 0)
+                batch.llr[i] *= 1e4f;       // clipped to max_input_magnitude
+        for (size_t f = 0; f < frames; ++f) // two bits of each frame wrong, weakly
+            for (size_t at : { 3 * (f % 13) + 1, 3 * (f % 29) + 200 })
+                batch.llr[f * code->n() * 6 + at] *= -0.05f;
+        const auto ref = run(*make_with(code, cfg, "off"), batch.llr, frames);
+        const auto got = run(*make_with(code, cfg, "auto"), batch.llr, frames);
+        for (size_t f = 0; f < frames; ++f) {
+            BOOST_CHECK(ref.status[f].converged);
+            BOOST_CHECK(got.status[f].converged);
+        }
+        BOOST_CHECK(got.bits == ref.bits);
+        BOOST_CHECK(got.bits == batch.info_bits);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fft_bp_error_rate_at_50_iterations)
+{
+    // long decodes near the floor of the waterfall, where a variable's
+    // messages saturate: the failure counts of many frames within 4 standard
+    // deviations of the difference of two binomial counts (a decoder that
+    // loses information to its probability floor fails several times as
+    // often here)
+    auto code = load("regular_2_4_n96_gf64");
+    for (auto schedule : { decoder_schedule::layered, decoder_schedule::flooding }) {
+        decoder_config cfg;
+        cfg.algorithm = decoder_algorithm::fft_bp;
+        cfg.schedule = schedule;
+        cfg.max_iterations = 50;
+        cfg.threads = 2;
+        const size_t frames = 2000;
+        auto batch = qa::make_batch(*code, frames, 2.0, 43);
+        const auto ref = run(*make_with(code, cfg, "off"), batch.llr, frames);
+        const auto got = run(*make_with(code, cfg, "auto"), batch.llr, frames);
+        size_t ref_failed = 0, failed = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            ref_failed += !ref.status[f].converged;
+            failed += !got.status[f].converged;
+        }
+        const double p = double(ref_failed) / double(frames);
+        const double bound = 4.0 * std::sqrt(2.0 * double(frames) * p * (1.0 - p)) + 1.0;
+        BOOST_TEST_MESSAGE(to_string(schedule)
+                           << ": " << failed << " failed, the reference " << ref_failed
+                           << " (bound " << bound << ")");
+        BOOST_CHECK_GT(ref_failed, 0u);
+        BOOST_CHECK_LE(std::fabs(double(failed) - double(ref_failed)), bound);
+    }
+}

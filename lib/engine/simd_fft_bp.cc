@@ -5,11 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// FFT-BP of GF(q) codes with a message's q values in SIMD lanes
-// (simd_fft_bp.h), compiled once a target by Highway. Operation for operation
-// the reference's fft_bp_rule and log_prob_domain (check_rules.h) under the
-// reference's two schedules (cpu_decoder.cc), with Highway's exp and log in
-// place of the C library's.
+// FFT-BP of GF(q) codes with frames in SIMD lanes (simd_fft_bp.h), compiled
+// once a target by Highway. Every operation is lane for lane: a GF(q)
+// permutation is an address computed once for all lanes, and the transform's
+// butterflies are whole vectors.
 
 // Scalable vectors are left out as in the other SIMD kernels (simd_float.cc).
 #ifndef HWY_DISABLED_TARGETS
@@ -20,9 +19,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "simd_fft_bp.h"
-#include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
-#include <cmath>
 #include <cstring>
 
 HWY_BEFORE_NAMESPACE();
@@ -33,90 +30,122 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// log_prob_domain::log_floor, and e^-log_floor
-constexpr float log_floor = 30.0f;
-const float exp_neg_log_floor = std::exp(-log_floor);
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
 
-// The vectors of GF(q)'s messages: as many lanes as fit q values, at most 16.
-// A template on this tag; q_switch() picks it from q once a call.
-template <size_t kCap>
-using DQ = hn::CappedTag<float, kCap>;
+// e^-30: log_prob_domain::log_floor as a probability ratio
+constexpr float check_floor = 9.35762297e-14f;
 
-template <class F>
-HWY_INLINE void q_switch(uint32_t q, F f)
-{
-    if (q == 4)
-        f(DQ<4>());
-    else if (q == 8)
-        f(DQ<8>());
-    else
-        f(DQ<16>());
-}
-
-template <class D>
-HWY_INLINE float max_of(D d, const float* x, uint32_t q)
-{
-    auto mx = hn::LoadU(d, x);
-    for (uint32_t j = hn::Lanes(d); j < q; j += hn::Lanes(d))
-        mx = hn::Max(mx, hn::LoadU(d, x + j));
-    return hn::GetLane(hn::MaxOfLanes(d, mx));
-}
-
-// log_prob_domain::normalize: x less its maximum, into out
-template <class D>
-HWY_INLINE void normalize(D d, const float* x, float* out, uint32_t q)
-{
-    const auto mx = hn::Set(d, max_of(d, x, q));
-    for (uint32_t j = 0; j < q; j += hn::Lanes(d))
-        hn::StoreU(hn::Sub(hn::LoadU(d, x + j), mx), d, out + j);
-}
-
-// the first position of the largest value (std::max_element's)
-template <class D>
-HWY_INLINE uint8_t argmax(D d, const float* x, uint32_t q)
-{
-    const auto mx = hn::Set(d, max_of(d, x, q));
-    for (uint32_t j = 0; j < q; j += hn::Lanes(d)) {
-        const intptr_t at = hn::FindFirstTrue(d, hn::Eq(hn::LoadU(d, x + j), mx));
-        if (at >= 0)
-            return uint8_t(j + uint32_t(at));
-    }
-    return 0; // NaN: not reached, inputs are sanitised
-}
-
-// fwht_inplace(): stage h adds x[j + h] to x[j] and subtracts it from
-// x[j + h]'s old value (x[j] - x[j + h]). Stages within a vector swap lanes
-// j and j ^ h by a table lookup: a lane with bit h set takes swapped - own.
-template <class D>
-HWY_INLINE void fwht(D d, float* x, uint32_t q)
+// One pass of fwht_inplace() over q values of L lanes each: its stages h,
+// 2h, ... (R values apart at most, R = 2, 4 or 8) on R values at a time in
+// registers, the butterflies in the reference's order and arithmetic. The
+// values come from x, or where perm is set, value j from src[perm[j]].
+template <int R>
+HWY_INLINE void fwht_pass(DF d,
+                          float* x,
+                          uint32_t q,
+                          uint32_t h,
+                          const float* src,
+                          const uint8_t* perm,
+                          VF* largest)
 {
     const size_t L = hn::Lanes(d);
-    const hn::RebindToSigned<D> di;
-    const auto lane = hn::Iota(di, 0);
-    for (uint32_t j = 0; j < q; j += L) {
-        auto v = hn::LoadU(d, x + j);
-        for (int32_t h = 1; size_t(h) < L; h <<= 1) {
-            const auto swap = hn::IndicesFromVec(d, hn::Xor(lane, hn::Set(di, h)));
-            const auto upper =
-                hn::RebindMask(d, hn::Ne(hn::And(lane, hn::Set(di, h)), hn::Zero(di)));
-            const auto sw = hn::TableLookupLanes(v, swap);
-            v = hn::IfThenElse(upper, hn::Sub(sw, v), hn::Add(v, sw));
-        }
-        hn::StoreU(v, d, x + j);
-    }
-    for (uint32_t h = uint32_t(L); h < q; h <<= 1)
-        for (uint32_t i = 0; i < q; i += 2 * h)
-            for (uint32_t j = i; j < i + h; j += uint32_t(L)) {
-                const auto a = hn::LoadU(d, x + j), b = hn::LoadU(d, x + j + h);
-                hn::StoreU(hn::Add(a, b), d, x + j);
-                hn::StoreU(hn::Sub(a, b), d, x + j + h);
+    for (uint32_t i = 0; i < q; i += R * h)
+        for (uint32_t j = i; j < i + h; ++j) {
+            VF v[R];
+#pragma GCC unroll 8
+            for (int k = 0; k < R; ++k) {
+                const uint32_t at = j + uint32_t(k) * h;
+                v[k] =
+                    hn::Load(d, perm ? src + size_t(perm[at]) * L : x + size_t(at) * L);
             }
+#pragma GCC unroll 8
+            for (int span = 1; span < R; span *= 2)
+#pragma GCC unroll 8
+                for (int t = 0; t < R; ++t)
+                    if (!(t & span)) { // then t + span < R
+                        const VF a = v[t], b = v[t | span];
+                        v[t] = hn::Add(a, b);
+                        v[t | span] = hn::Sub(a, b);
+                    }
+#pragma GCC unroll 8
+            for (int k = 0; k < R; ++k) {
+                hn::Store(v[k], d, x + size_t(j + uint32_t(k) * h) * L);
+                if (largest)
+                    *largest = hn::Max(*largest, v[k]);
+            }
+        }
 }
 
-// fft_bp_rule::check_update of the check whose deg edges' messages are
-// in[i * q ...]; the messages out go to out[i * q ...].
-template <class D>
-HWY_INLINE void check_update(D d,
+// fwht_inplace() of the q values x, or where perm is set, of the values
+// src[perm[j]] into x: passes of three stages while they fit, then two or
+// one; where largest is set, it becomes the largest value of the result
+HWY_INLINE void fwht(DF d,
+                     float* x,
+                     uint32_t q,
+                     const float* src = nullptr,
+                     const uint8_t* perm = nullptr,
+                     VF* largest = nullptr)
+{
+    if (largest)
+        *largest = hn::Set(d, -HUGE_VALF);
+    uint32_t h = 1;
+    for (; 8 * h <= q; h *= 8, perm = nullptr)
+        fwht_pass<8>(d, x, q, h, src, perm, 8 * h == q ? largest : nullptr);
+    if (4 * h <= q)
+        fwht_pass<4>(d, x, q, h, src, perm, largest);
+    else if (2 * h <= q)
+        fwht_pass<2>(d, x, q, h, src, perm, largest);
+}
+
+// q values scaled by r and floored at fft_bp_prob_floor
+HWY_INLINE void scale(DF d, float* x, uint32_t q, VF r)
+{
+    const size_t L = hn::Lanes(d);
+    const VF lowest = hn::Set(d, fft_bp_prob_floor);
+    for (uint32_t i = 0; i < q; ++i) {
+        float* p = x + size_t(i) * L;
+        hn::Store(hn::Max(hn::Mul(hn::Load(d, p), r), lowest), d, p);
+    }
+}
+
+// out = a * b, scaled to a largest of 1 and floored at fft_bp_prob_floor
+// (log_prob_domain's sum and normalize, in probabilities)
+HWY_INLINE void
+multiply_normalize(DF d, const float* a, const float* b, float* out, uint32_t q)
+{
+    const size_t L = hn::Lanes(d);
+    VF mx = hn::Zero(d);
+    for (size_t k = 0; k < size_t(q) * L; k += L) {
+        const VF p = hn::Mul(hn::Load(d, a + k), hn::Load(d, b + k));
+        hn::Store(p, d, out + k);
+        mx = hn::Max(mx, p);
+    }
+    scale(d, out, q, hn::Div(hn::Set(d, 1.0f), mx));
+}
+
+// the decisions of q values: the first position of the largest, lane by lane
+HWY_INLINE void decide(DF d, const float* x, uint32_t q, uint8_t* hard)
+{
+    const size_t L = hn::Lanes(d);
+    const hn::RebindToSigned<DF> di;
+    VF best = hn::Load(d, x);
+    auto at = hn::Zero(di);
+    for (uint32_t i = 1; i < q; ++i) {
+        const VF v = hn::Load(d, x + size_t(i) * L);
+        const auto larger = hn::RebindMask(di, hn::Gt(v, best));
+        at = hn::IfThenElse(larger, hn::Set(di, int32_t(i)), at);
+        best = hn::Max(best, v);
+    }
+    HWY_ALIGN int32_t lanes[hn::MaxLanes(di)];
+    hn::Store(at, di, lanes);
+    for (size_t l = 0; l < L; ++l)
+        hard[l] = uint8_t(lanes[l]);
+}
+
+// fft_bp_rule::check_update of a check of deg edges: messages in at
+// in + i * q * L, out to out + i * q * L
+HWY_INLINE void check_update(DF d,
                              const fft_bp_graph& g,
                              const float* in,
                              float* out,
@@ -125,205 +154,195 @@ HWY_INLINE void check_update(D d,
                              float* scratch)
 {
     const uint32_t q = g.q;
-    const size_t L = hn::Lanes(d);
-    const hn::RebindToSigned<D> di;
-    float* spectra = scratch;                     // deg * q
-    float* suffix = spectra + size_t(deg) * q;    // (deg + 1) * q
-    float* prefix = suffix + size_t(deg + 1) * q; // q
-    float* work = prefix + q;                     // q
+    const size_t L = hn::Lanes(d), ql = size_t(q) * L;
+    float* spectra = scratch;                // deg * q
+    float* suffix = spectra + deg * ql;      // (deg + 1) * q
+    float* prefix = suffix + (deg + 1) * ql; // q
+    float* work = prefix + ql;               // q
+    float* norms = work + ql;                // deg vectors
+    // the transform of u[h x] = P(x), u[y] = P(h^-1 y), its first pass
+    // reading the message in that order; its first value is the sum of the
+    // P(x), by which the reference divides before the transform: here the
+    // spectrum is divided as it is used
     for (uint32_t i = 0; i < deg; ++i) {
-        // u[h x] = P(x): u[y] = P(h^-1 y), gathered
-        float* u = spectra + size_t(i) * q;
-        const float* msg = in + size_t(i) * q;
-        const int32_t* from = g.mul + size_t(g.inv[coef[i]]) * q;
-        auto sum = hn::Zero(d);
-        for (uint32_t y = 0; y < q; y += L) {
-            const auto p = hn::Exp(d, hn::GatherIndex(d, msg, hn::LoadU(di, from + y)));
-            hn::StoreU(p, d, u + y);
-            sum = hn::Add(sum, p);
-        }
-        const auto norm = hn::Set(d, 1.0f / hn::GetLane(hn::SumOfLanes(d, sum)));
-        for (uint32_t y = 0; y < q; y += L)
-            hn::StoreU(hn::Mul(hn::LoadU(d, u + y), norm), d, u + y);
-        fwht(d, u, q);
+        float* u = spectra + i * ql;
+        fwht(d, u, q, in + i * ql, g.mul + size_t(g.inv[coef[i]]) * q);
+        hn::Store(hn::Div(hn::Set(d, 1.0f), hn::Load(d, u)), d, norms + i * L);
     }
-    float* last = suffix + size_t(deg) * q;
-    for (uint32_t x = 0; x < q; x += L)
-        hn::StoreU(hn::Set(d, 1.0f), d, last + x);
+    float* last = suffix + deg * ql;
+    for (uint32_t x = 0; x < q; ++x)
+        hn::Store(hn::Set(d, 1.0f), d, last + size_t(x) * L);
     for (uint32_t i = deg; i-- > 0;) {
-        const float* next = suffix + size_t(i + 1) * q;
-        const float* f = spectra + size_t(i) * q;
-        float* s = suffix + size_t(i) * q;
-        for (uint32_t x = 0; x < q; x += L)
-            hn::StoreU(hn::Mul(hn::LoadU(d, next + x), hn::LoadU(d, f + x)), d, s + x);
+        const float* next = suffix + (i + 1) * ql;
+        const float* f = spectra + i * ql;
+        const VF norm = hn::Load(d, norms + i * L);
+        float* s = suffix + i * ql;
+        for (size_t k = 0; k < ql; k += L)
+            hn::Store(hn::Mul(hn::Load(d, next + k), hn::Mul(hn::Load(d, f + k), norm)),
+                      d,
+                      s + k);
     }
-    for (uint32_t x = 0; x < q; x += L)
-        hn::StoreU(hn::Set(d, 1.0f), d, prefix + x);
+    for (size_t k = 0; k < ql; k += L)
+        hn::Store(hn::Set(d, 1.0f), d, prefix + k);
     for (uint32_t i = 0; i < deg; ++i) {
-        const float* s = suffix + size_t(i + 1) * q;
-        for (uint32_t x = 0; x < q; x += L)
-            hn::StoreU(
-                hn::Mul(hn::LoadU(d, prefix + x), hn::LoadU(d, s + x)), d, work + x);
-        fwht(d, work, q);
-        // rounding can leave tiny negative probabilities: floored
-        const auto floor = hn::Set(d, max_of(d, work, q) * exp_neg_log_floor);
-        const int32_t* to = g.mul + size_t(coef[i]) * q; // o[x] = log P(h x)
-        float* o = out + size_t(i) * q;
-        auto mx = hn::Set(d, -HUGE_VALF);
-        for (uint32_t x = 0; x < q; x += L) {
-            const auto p = hn::GatherIndex(d, work, hn::LoadU(di, to + x));
-            const auto l = hn::Log(d, hn::Max(p, floor));
-            hn::StoreU(l, d, o + x);
-            mx = hn::Max(mx, l);
+        // work = prefix * the next suffix, and the prefix of the next edge
+        const float* s = suffix + (i + 1) * ql;
+        if (i + 1 < deg) {
+            const float* f = spectra + i * ql;
+            const VF norm = hn::Load(d, norms + i * L);
+            for (size_t k = 0; k < ql; k += L) {
+                const VF p = hn::Load(d, prefix + k);
+                hn::Store(hn::Mul(p, hn::Load(d, s + k)), d, work + k);
+                hn::Store(hn::Mul(p, hn::Mul(hn::Load(d, f + k), norm)), d, prefix + k);
+            }
+        } else {
+            for (size_t k = 0; k < ql; k += L)
+                hn::Store(
+                    hn::Mul(hn::Load(d, prefix + k), hn::Load(d, s + k)), d, work + k);
         }
-        // log_prob_domain::normalize_and_floor
-        const auto top = hn::MaxOfLanes(d, mx);
-        const auto lowest = hn::Set(d, -log_floor);
-        for (uint32_t x = 0; x < q; x += L)
-            hn::StoreU(hn::Max(hn::Sub(hn::LoadU(d, o + x), top), lowest), d, o + x);
-        const float* f = spectra + size_t(i) * q;
-        for (uint32_t x = 0; x < q; x += L)
-            hn::StoreU(
-                hn::Mul(hn::LoadU(d, prefix + x), hn::LoadU(d, f + x)), d, prefix + x);
+        VF mx;
+        fwht(d, work, q, nullptr, nullptr, &mx);
+        // the reference's log(max(w, floor)) less the largest, floored at
+        // -log_floor: max(w, floor) / largest, floor = e^-30 of the largest
+        const VF floor = hn::Mul(mx, hn::Set(d, check_floor));
+        const VF r = hn::Div(hn::Set(d, 1.0f), mx);
+        const uint8_t* to = g.mul + size_t(coef[i]) * q; // o[x] = P(h x)
+        float* o = out + i * ql;
+        for (uint32_t x = 0; x < q; ++x) {
+            const VF w = hn::Load(d, work + size_t(to[x]) * L);
+            hn::Store(hn::Mul(hn::Max(w, floor), r), d, o + size_t(x) * L);
+        }
+    }
+}
+
+// The prior of variable v times the check messages of its edges other than
+// \p skip (an edge index; none: g.check_offsets[g.m]) into out: a
+// variable-to-check message, or for no skip the belief. Each partial product
+// is normalised to a largest of 1 and floored; the last is not, as its
+// users (the check node's sum, the decisions) do not depend on its scale, and
+// a floored value times a check message is a normal float. The reference
+// subtracts a message from the belief instead; in probabilities that division
+// would bring floored values back, so every message is the product of the
+// others.
+HWY_INLINE void product_of_others(DF d,
+                                  const fft_bp_graph& g,
+                                  const fft_bp_group& w,
+                                  uint32_t v,
+                                  uint32_t skip,
+                                  float* out)
+{
+    const size_t L = hn::Lanes(d), ql = size_t(g.q) * L;
+    const float* factor = w.prior + v * ql;
+    const float* pending = nullptr; // the last message, not yet multiplied
+    for (uint32_t i = g.variable_offsets[v]; i < g.variable_offsets[v + 1]; ++i) {
+        const uint32_t e = g.variable_edges[i];
+        if (e == skip)
+            continue;
+        if (pending) {
+            multiply_normalize(d, factor, pending, out, g.q);
+            factor = out;
+        }
+        pending = w.c2v + e * ql;
+    }
+    if (!pending) {
+        std::memcpy(out, factor, ql * sizeof(float));
+        return;
+    }
+    for (size_t k = 0; k < ql; k += L)
+        hn::Store(hn::Mul(hn::Load(d, factor + k), hn::Load(d, pending + k)), d, out + k);
+}
+
+// every variable's belief and its decisions
+HWY_INLINE void decide_beliefs(DF d, const fft_bp_graph& g, const fft_bp_group& w)
+{
+    const size_t L = hn::Lanes(d), ql = size_t(g.q) * L;
+    const uint32_t none = g.check_offsets[g.m];
+    for (uint32_t v = 0; v < g.n; ++v) {
+        float* app = w.beliefs + v * ql;
+        product_of_others(d, g, w, v, none, app);
+        decide(d, app, g.q, w.hard + v * L);
     }
 }
 
 // cpu_decoder.cc's flooding_schedule: all checks, then all variables
-template <class D>
-HWY_INLINE void flooding_iteration(D d, const fft_bp_graph& g, fft_bp_frame& f)
+void flooding_iteration(DF d, const fft_bp_graph& g, const fft_bp_group& w)
 {
-    const uint32_t q = g.q;
-    const size_t L = hn::Lanes(d);
+    const size_t ql = size_t(g.q) * hn::Lanes(d);
     for (uint32_t c = 0; c < g.m; ++c) {
         const uint32_t e0 = g.check_offsets[c];
         check_update(d,
                      g,
-                     f.v2c + size_t(e0) * q,
-                     f.c2v + size_t(e0) * q,
+                     w.v2c + e0 * ql,
+                     w.c2v + e0 * ql,
                      g.edge_coefficient + e0,
                      g.check_offsets[c + 1] - e0,
-                     f.scratch);
+                     w.scratch);
     }
-    for (uint32_t v = 0; v < g.n; ++v) {
-        float* app = f.beliefs + size_t(v) * q;
-        const float* prior = f.prior + size_t(v) * q;
-        const uint32_t first = g.variable_offsets[v], end = g.variable_offsets[v + 1];
-        for (uint32_t x = 0; x < q; x += L) {
-            auto sum = hn::LoadU(d, prior + x);
-            for (uint32_t i = first; i < end; ++i)
-                sum = hn::Add(sum,
-                              hn::LoadU(d, f.c2v + size_t(g.variable_edges[i]) * q + x));
-            hn::StoreU(sum, d, app + x);
+    for (uint32_t v = 0; v < g.n; ++v)
+        for (uint32_t i = g.variable_offsets[v]; i < g.variable_offsets[v + 1]; ++i) {
+            const uint32_t e = g.variable_edges[i];
+            product_of_others(d, g, w, v, e, w.v2c + e * ql);
         }
-        for (uint32_t i = first; i < end; ++i) {
-            const size_t e = size_t(g.variable_edges[i]) * q;
-            for (uint32_t x = 0; x < q; x += L)
-                hn::StoreU(hn::Sub(hn::LoadU(d, app + x), hn::LoadU(d, f.c2v + e + x)),
-                           d,
-                           f.v2c + e + x);
-            normalize(d, f.v2c + e, f.v2c + e, q);
-        }
-        f.hard[v] = argmax(d, app, q);
-    }
+    decide_beliefs(d, g, w);
 }
 
 // cpu_decoder.cc's layered_schedule, the checks' edges in the schedule's
-// order: a belief less the check's previous message, normalised, is the
-// check's input; the new message is added back
-template <class D>
-HWY_INLINE void layered_iteration(D d, const fft_bp_graph& g, fft_bp_frame& f)
+// order: a check's inputs are its variables' priors times their current
+// messages from the other checks
+void layered_iteration(DF d, const fft_bp_graph& g, const fft_bp_group& w)
 {
-    const uint32_t q = g.q;
-    const size_t L = hn::Lanes(d);
+    const size_t ql = size_t(g.q) * hn::Lanes(d);
     for (uint32_t c = 0; c < g.m; ++c) {
         const uint32_t e0 = g.check_offsets[c], deg = g.check_offsets[c + 1] - e0;
-        for (uint32_t i = 0; i < deg; ++i) {
-            float* app = f.beliefs + size_t(g.edge_variable[e0 + i]) * q;
-            const float* old = f.c2v + size_t(e0 + i) * q;
-            for (uint32_t x = 0; x < q; x += L)
-                hn::StoreU(
-                    hn::Sub(hn::LoadU(d, app + x), hn::LoadU(d, old + x)), d, app + x);
-            normalize(d, app, app, q);
-            std::memcpy(f.v2c + size_t(e0 + i) * q, app, q * sizeof(float));
-        }
+        // the inputs in the scratch's first max_check_degree messages: the
+        // decoder's working set stays small
+        float* inputs = w.scratch;
+        for (uint32_t i = 0; i < deg; ++i)
+            product_of_others(d, g, w, g.edge_variable[e0 + i], e0 + i, inputs + i * ql);
         check_update(d,
                      g,
-                     f.v2c + size_t(e0) * q,
-                     f.c2v + size_t(e0) * q,
+                     inputs,
+                     w.c2v + e0 * ql,
                      g.edge_coefficient + e0,
                      deg,
-                     f.scratch);
-        for (uint32_t i = 0; i < deg; ++i) {
-            float* app = f.beliefs + size_t(g.edge_variable[e0 + i]) * q;
-            const float* msg = f.c2v + size_t(e0 + i) * q;
-            for (uint32_t x = 0; x < q; x += L)
-                hn::StoreU(
-                    hn::Add(hn::LoadU(d, app + x), hn::LoadU(d, msg + x)), d, app + x);
-            normalize(d, app, app, q);
-        }
+                     w.scratch + g.max_check_degree * ql);
     }
-    for (uint32_t v = 0; v < g.n; ++v)
-        f.hard[v] = argmax(d, f.beliefs + size_t(v) * q, q);
+    decide_beliefs(d, g, w);
 }
 
-void fft_bp_start(const fft_bp_graph& g, fft_bp_frame& f)
+void fft_bp_start(const fft_bp_graph& g, const fft_bp_group& w)
 {
-    const uint32_t q = g.q;
+    const DF d;
+    const size_t ql = size_t(g.q) * hn::Lanes(d);
     const size_t edges = g.check_offsets[g.m];
-    std::memset(f.c2v, 0, edges * q * sizeof(float));
-    if (g.layered) {
-        std::memcpy(f.beliefs, f.prior, size_t(g.n) * q * sizeof(float));
-        return;
-    }
+    for (size_t k = 0; k < edges * ql; k += hn::Lanes(d))
+        hn::Store(hn::Set(d, 1.0f), d, w.c2v + k);
+    if (g.layered)
+        return; // the inputs are made check by check
     for (uint32_t v = 0; v < g.n; ++v)
         for (uint32_t i = g.variable_offsets[v]; i < g.variable_offsets[v + 1]; ++i)
-            std::memcpy(f.v2c + size_t(g.variable_edges[i]) * q,
-                        f.prior + size_t(v) * q,
-                        q * sizeof(float));
+            std::memcpy(
+                w.v2c + g.variable_edges[i] * ql, w.prior + v * ql, ql * sizeof(float));
 }
 
-void fft_bp_iterate(const fft_bp_graph& g, fft_bp_frame& f)
+void fft_bp_iterate(const fft_bp_graph& g, const fft_bp_group& w)
 {
-    q_switch(g.q, [&](auto d) {
-        if (g.layered)
-            layered_iteration(d, g, f);
-        else
-            flooding_iteration(d, g, f);
-    });
+    const DF d;
+    if (g.layered)
+        layered_iteration(d, g, w);
+    else
+        flooding_iteration(d, g, w);
 }
 
-void fft_bp_decide_prior(const fft_bp_graph& g, fft_bp_frame& f)
+void fft_bp_decide_prior(const fft_bp_graph& g, const fft_bp_group& w)
 {
-    q_switch(g.q, [&](auto d) {
-        for (uint32_t v = 0; v < g.n; ++v)
-            f.hard[v] = argmax(d, f.prior + size_t(v) * g.q, g.q);
-    });
+    const DF d;
+    const size_t ql = size_t(g.q) * hn::Lanes(d);
+    for (uint32_t v = 0; v < g.n; ++v)
+        decide(d, w.prior + v * ql, g.q, w.hard + v * hn::Lanes(d));
 }
 
-void fft_bp_symbol_prior(const float* log_p, uint32_t m, uint32_t q, float* out)
-{
-    q_switch(q, [&](auto d) {
-        const size_t L = hn::Lanes(d);
-        const hn::RebindToSigned<decltype(d)> di;
-        for (uint32_t x = 0; x < q; x += uint32_t(L)) {
-            const auto symbol = hn::Iota(di, int32_t(x));
-            auto sum = hn::Zero(d);
-            for (uint32_t b = 0; b < m; ++b) {
-                const int32_t mask = int32_t(1u << (m - 1 - b)); // MSB first
-                const auto one = hn::RebindMask(
-                    d, hn::Ne(hn::And(symbol, hn::Set(di, mask)), hn::Zero(di)));
-                sum = hn::Add(sum,
-                              hn::IfThenElse(one,
-                                             hn::Set(d, log_p[2 * b + 1]),
-                                             hn::Set(d, log_p[2 * b])));
-            }
-            hn::StoreU(sum, d, out + x);
-        }
-        normalize(d, out, out, q);
-    });
-}
-
-size_t fft_bp_lanes() { return hn::Lanes(DQ<16>()); }
+size_t fft_bp_lanes() { return hn::Lanes(DF()); }
 
 } // namespace HWY_NAMESPACE
 } // namespace detail
@@ -341,7 +360,6 @@ namespace detail {
 HWY_EXPORT(fft_bp_start);
 HWY_EXPORT(fft_bp_iterate);
 HWY_EXPORT(fft_bp_decide_prior);
-HWY_EXPORT(fft_bp_symbol_prior);
 HWY_EXPORT(fft_bp_lanes);
 
 std::vector<fft_bp_kernel> fft_bp_kernels()
@@ -352,7 +370,6 @@ std::vector<fft_bp_kernel> fft_bp_kernels()
         k.start = HWY_DISPATCH_TABLE(fft_bp_start)[index];
         k.iterate = HWY_DISPATCH_TABLE(fft_bp_iterate)[index];
         k.decide_prior = HWY_DISPATCH_TABLE(fft_bp_decide_prior)[index];
-        k.symbol_prior = HWY_DISPATCH_TABLE(fft_bp_symbol_prior)[index];
         k.lanes = HWY_DISPATCH_TABLE(fft_bp_lanes)[index]();
         k.target = name;
         out.push_back(k);

@@ -8,12 +8,20 @@
 #ifndef INCLUDED_GPULDPC_ENGINE_SIMD_FFT_BP_H
 #define INCLUDED_GPULDPC_ENGINE_SIMD_FFT_BP_H
 
-// FFT-BP of GF(q) codes (q = 4 ... 256) on the CPU with the q values of a
-// message in SIMD lanes: the reference's arithmetic (check_rules.h,
-// fft_bp_rule, log_prob_domain) with vector exp and log, one frame a thread.
-// The transform's butterflies are the reference's, in the same order; the
-// exponentials and logarithms round differently, so results agree within
-// rounding and error-rate statistics, not bit for bit.
+// FFT-BP of GF(q) codes (q = 4 ... 256) on the CPU with frames in SIMD lanes:
+// the reference's check node (check_rules.h, fft_bp_rule: the same
+// butterflies in the same order, the same floor) and its two schedules
+// (cpu_decoder.cc), in the probability domain throughout. The reference
+// keeps variable-side values as log-probabilities and pays an exp and a log
+// per value and edge; here a variable-to-check message is the prior times
+// the other checks' messages, each product normalised to a largest of 1 and
+// floored at fft_bp_prob_floor. Values that small are below the float
+// rounding of the check node's transform (2^-24 of the largest), so the
+// check node sees what the reference's sees; a prior below the floor is
+// raised to it (the reference's stays exact, which can matter only where a
+// variable's checks all contradict its channel by more than 55 nats).
+// Results agree with the reference within rounding and error-rate
+// statistics, not bit for bit.
 
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>
@@ -26,6 +34,11 @@ namespace gr {
 namespace gpuldpc {
 namespace detail {
 
+//! the smallest probability, relative to the largest, of a prior, a belief
+//! and a variable-to-check message (about e^-55): its products with a check
+//! message (at least e^-30 of that message's largest) are normal floats
+constexpr float fft_bp_prob_floor = 1e-24f;
+
 //! The code as the kernels read it; the pointers outlive the decoder's calls.
 struct fft_bp_graph {
     uint32_t n = 0, m = 0, q = 0;
@@ -34,19 +47,22 @@ struct fft_bp_graph {
     const uint32_t* check_offsets = nullptr;
     const uint32_t* edge_variable = nullptr;
     const uint8_t* edge_coefficient = nullptr;
-    //! flooding: each variable's edges
+    //! each variable's edges (indices as above)
     const uint32_t* variable_offsets = nullptr;
     const uint32_t* variable_edges = nullptr;
     //! mul[a * q + b] = a * b in GF(q), and the inverses
-    const int32_t* mul = nullptr;
+    const uint8_t* mul = nullptr;
     const uint8_t* inv = nullptr;
     uint32_t max_check_degree = 0;
     bool layered = false;
 };
 
-//! One frame's state: prior and beliefs n * q, messages edges * q, the
-//! check's scratch fft_bp_scratch() floats, the decisions n symbols.
-struct fft_bp_frame {
+//! One group's state, lanes() frames: value x of variable v (or edge e) of
+//! lane l at [(v * q + x) * lanes + l]; prior and beliefs n * q * lanes,
+//! messages edges * q * lanes (v2c: flooding only), the scratch
+//! fft_bp_scratch() floats, the decisions [v * lanes + l]. Every pointer
+//! aligned to a vector.
+struct fft_bp_group {
     float* prior = nullptr;
     float* beliefs = nullptr;
     float* v2c = nullptr;
@@ -55,23 +71,21 @@ struct fft_bp_frame {
     uint8_t* hard = nullptr;
 };
 
-//! floats of fft_bp_frame::scratch
-inline size_t fft_bp_scratch(uint32_t q, uint32_t max_check_degree)
+//! floats of fft_bp_group::scratch over the lanes: a check's inputs (layered)
+//! and the check node's work
+inline size_t fft_bp_scratch(uint32_t q, uint32_t max_check_degree, size_t lanes)
 {
-    return (2 * size_t(max_check_degree) + 3) * q;
+    return ((3 * size_t(max_check_degree) + 3) * q + max_check_degree) * lanes;
 }
 
 struct fft_bp_kernel {
     //! the messages before the first iteration (prior set, decisions made)
-    void (*start)(const fft_bp_graph&, fft_bp_frame&);
+    void (*start)(const fft_bp_graph&, const fft_bp_group&);
     //! one iteration, then the decisions of the beliefs
-    void (*iterate)(const fft_bp_graph&, fft_bp_frame&);
+    void (*iterate)(const fft_bp_graph&, const fft_bp_group&);
     //! the decisions of the prior (argmax, the first of equal values)
-    void (*decide_prior)(const fft_bp_graph&, fft_bp_frame&);
-    //! out[x] = sum over bits b of log_p[2b + bit b of x (MSB first)], then
-    //! normalised to max 0: a symbol's log-probabilities from its m bits'
-    void (*symbol_prior)(const float* log_p, uint32_t m, uint32_t q, float* out);
-    size_t lanes; //!< floats a vector for GF(64)
+    void (*decide_prior)(const fft_bp_graph&, const fft_bp_group&);
+    size_t lanes; //!< frames a group
     const char* target;
 };
 

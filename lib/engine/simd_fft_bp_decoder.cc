@@ -5,15 +5,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// batch_decoder on the GF(q) FFT-BP kernels (simd_fft_bp.h): a frame a task
-// on the decoder's threads, each with its own workspace; channel values made
-// as the reference makes them (cpu_decoder.cc, load_prior), the iterations
-// and early termination as its decode_frame().
+// batch_decoder on the GF(q) FFT-BP kernels (simd_fft_bp.h): a group of
+// lanes() frames a task on the decoder's threads, each with its own
+// workspace; channel values made as the reference makes them (cpu_decoder.cc,
+// load_prior), the iterations and early termination as its decode_frame(),
+// lane by lane.
 
 #include "check_rules.h"
 #include "simd_fft_bp.h"
 #include "worker_pool.h"
+#include <hwy/aligned_allocator.h>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -25,29 +28,43 @@ namespace detail {
 
 namespace {
 
-struct frame_workspace {
-    frame_workspace(const ldpc_code& code, uint32_t max_check_degree)
-        : prior(size_t(code.n()) * code.q()),
-          beliefs(prior.size()),
-          v2c(code.num_edges() * code.q()),
-          c2v(v2c.size()),
-          scratch(fft_bp_scratch(code.q(), max_check_degree)),
-          hard(code.n())
+struct group_workspace {
+    group_workspace(const ldpc_code& code,
+                    uint32_t max_check_degree,
+                    size_t lanes,
+                    bool layered)
+        : values(size_t(code.n()) * code.q() * lanes),
+          messages(code.num_edges() * code.q() * lanes),
+          prior(hwy::AllocateAligned<float>(values)),
+          beliefs(hwy::AllocateAligned<float>(values)),
+          // the layered schedule's inputs are a check's, in the scratch
+          v2c(hwy::AllocateAligned<float>(layered ? 1 : messages)),
+          c2v(hwy::AllocateAligned<float>(messages)),
+          scratch(hwy::AllocateAligned<float>(
+              fft_bp_scratch(code.q(), max_check_degree, lanes))),
+          hard(size_t(code.n()) * lanes),
+          lane_hard(code.n()),
+          decided(size_t(code.n()) * lanes),
+          status(lanes)
     {
     }
-    std::vector<float> prior, beliefs, v2c, c2v, scratch;
-    std::vector<uint8_t> hard;
+    size_t values, messages;
+    hwy::AlignedFreeUniquePtr<float[]> prior, beliefs, v2c, c2v, scratch;
+    std::vector<uint8_t> hard;      // the kernel's decisions, [v * lanes + l]
+    std::vector<uint8_t> lane_hard; // one lane's, for its syndrome
+    std::vector<uint8_t> decided;   // each lane's final decisions, [l * n + v]
+    std::vector<frame_status> status;
 
-    fft_bp_frame view()
+    fft_bp_group view()
     {
-        fft_bp_frame f;
-        f.prior = prior.data();
-        f.beliefs = beliefs.data();
-        f.v2c = v2c.data();
-        f.c2v = c2v.data();
-        f.scratch = scratch.data();
-        f.hard = hard.data();
-        return f;
+        fft_bp_group g;
+        g.prior = prior.get();
+        g.beliefs = beliefs.get();
+        g.v2c = v2c.get();
+        g.c2v = c2v.get();
+        g.scratch = scratch.get();
+        g.hard = hard.data();
+        return g;
     }
 };
 
@@ -91,9 +108,22 @@ public:
                 }
                 d_offsets.push_back(uint32_t(d_edge_variable.size()));
             }
+            // and each variable's edges by their new indices
+            d_variable_offsets.assign(c.n() + 1, 0);
+            for (const uint32_t v : d_edge_variable)
+                ++d_variable_offsets[v + 1];
+            for (unsigned v = 0; v < c.n(); ++v)
+                d_variable_offsets[v + 1] += d_variable_offsets[v];
+            d_variable_edges.resize(d_edge_variable.size());
+            std::vector<uint32_t> fill(d_variable_offsets.begin(),
+                                       d_variable_offsets.end() - 1);
+            for (uint32_t e = 0; e < d_edge_variable.size(); ++e)
+                d_variable_edges[fill[d_edge_variable[e]]++] = e;
             d_graph.check_offsets = d_offsets.data();
             d_graph.edge_variable = d_edge_variable.data();
             d_graph.edge_coefficient = d_coefficient.data();
+            d_graph.variable_offsets = d_variable_offsets.data();
+            d_graph.variable_edges = d_variable_edges.data();
         } else {
             d_graph.check_offsets = c.check_offsets().data();
             d_graph.edge_variable = c.edge_variable().data();
@@ -118,12 +148,15 @@ public:
         std::lock_guard<std::mutex> lock(d_call_mutex);
         return d_workspaces.size();
     }
-    size_t preferred_batch() const override { return 4 * d_pool.max_workers(); }
+    size_t preferred_batch() const override
+    {
+        return d_kernel.lanes * d_pool.max_workers();
+    }
     std::string kernel_variant() const override
     {
         return std::string("FFT-BP, ") + (d_graph.layered ? "layered" : "flooding") +
-               ", " + d_kernel.target + ": GF(" + std::to_string(d_graph.q) +
-               ") messages in float vectors, a frame a thread, up to " +
+               ", " + d_kernel.target + ": GF(" + std::to_string(d_graph.q) + "), " +
+               std::to_string(d_kernel.lanes) + " frames a group in float lanes, up to " +
                std::to_string(d_pool.max_workers()) + " threads";
     }
 
@@ -149,9 +182,10 @@ public:
     }
 
 private:
-    std::unique_ptr<frame_workspace> make_workspace() const
+    std::unique_ptr<group_workspace> make_workspace() const
     {
-        return std::make_unique<frame_workspace>(*d_code, d_graph.max_check_degree);
+        return std::make_unique<group_workspace>(
+            *d_code, d_graph.max_check_degree, d_kernel.lanes, d_graph.layered);
     }
 
     void run(const float* llr,
@@ -162,52 +196,70 @@ private:
              uint8_t* codeword_bits)
     {
         std::lock_guard<std::mutex> lock(d_call_mutex);
-        const size_t n_workers = std::min(d_pool.max_workers(), n_frames);
+        const size_t lanes = d_kernel.lanes;
+        const size_t groups = (n_frames + lanes - 1) / lanes;
+        const size_t n_workers = std::min(d_pool.max_workers(), groups);
         while (d_workspaces.size() < n_workers)
             d_workspaces.push_back(make_workspace());
-        d_pool.run(n_frames, n_workers, [&](size_t frame, size_t worker) {
-            frame_workspace& ws = *d_workspaces[worker];
-            frame_status st{};
-            st.invalid_inputs = load_prior(ws, llr, symbol_ll, frame);
-            decode_frame(ws, st);
-            status[frame] = st;
-            const size_t bits = size_t(d_code->n()) * d_code->bits_per_symbol();
-            write_decisions(*d_code,
-                            ws.hard.data(),
-                            d_config.pack_info_bits,
-                            info_bits + frame * info_bytes_per_frame(),
-                            codeword_bits ? codeword_bits + frame * bits : nullptr);
+        const size_t n = d_code->n();
+        const size_t bits = n * d_code->bits_per_symbol();
+        d_pool.run(groups, n_workers, [&](size_t group, size_t worker) {
+            group_workspace& ws = *d_workspaces[worker];
+            const size_t first = group * lanes;
+            const size_t count = std::min(lanes, n_frames - first);
+            for (size_t l = 0; l < lanes; ++l)
+                ws.status[l] = frame_status{};
+            for (size_t l = 0; l < lanes; ++l)
+                load_lane(ws, llr, symbol_ll, first + l, l, l < count);
+            decode_group(ws, count);
+            for (size_t l = 0; l < count; ++l) {
+                const size_t frame = first + l;
+                status[frame] = ws.status[l];
+                write_decisions(*d_code,
+                                &ws.decided[l * n],
+                                d_config.pack_info_bits,
+                                info_bits + frame * info_bytes_per_frame(),
+                                codeword_bits ? codeword_bits + frame * bits : nullptr);
+            }
         });
     }
 
-    // the reference's load_prior() of log_prob_domain; returns the frame's
-    // invalid inputs
-    uint32_t load_prior(frame_workspace& ws,
-                        const float* llr,
-                        const float* symbol_ll,
-                        size_t frame) const
+    // Lane l's prior: the reference's load_prior() of log_prob_domain as
+    // probabilities, floored at fft_bp_prob_floor; all 1 (an erasure) for a
+    // punctured symbol and a lane without a frame.
+    void load_lane(group_workspace& ws,
+                   const float* llr,
+                   const float* symbol_ll,
+                   size_t frame,
+                   size_t l,
+                   bool used) const
     {
         const ldpc_code& code = *d_code;
         const unsigned q = code.q(), m = code.bits_per_symbol();
-        const size_t nt = code.n_transmitted();
+        const size_t nt = code.n_transmitted(), lanes = d_kernel.lanes;
         const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
         uint32_t invalid = 0;
+        float p[256];
         for (unsigned v = 0; v < code.n(); ++v) {
-            float* p = &ws.prior[size_t(v) * q];
             const int32_t t = d_input_index[v];
-            if (t < 0) {
-                std::fill(p, p + q, 0.0f);
-                continue;
-            }
-            if (llr) {
-                float log_p[16];
-                const float* l = llr + (frame * nt + size_t(t)) * m;
-                for (unsigned b = 0; b < m; ++b) {
-                    float x = l[b];
+            if (!used || t < 0) {
+                std::fill(p, p + q, 1.0f);
+            } else if (llr) {
+                // P(x) / P(the hard decision) = the product of e^-|l| over the
+                // bits where x differs from it, built a bit at a time (MSB first)
+                const float* in = llr + (frame * nt + size_t(t)) * m;
+                p[0] = 1.0f;
+                for (unsigned b = 0, size = 1; b < m; ++b, size *= 2) {
+                    float x = in[b];
                     invalid += sanitize_input(x);
-                    bit_log_probs(sign * x, log_p[2 * b], log_p[2 * b + 1]);
+                    x *= sign; // log(P(0)/P(1))
+                    const float other = std::exp(-std::fabs(x));
+                    const float p0 = x < 0 ? other : 1.0f, p1 = x < 0 ? 1.0f : other;
+                    for (unsigned y = size; y-- > 0;) {
+                        p[2 * y + 1] = p[y] * p1;
+                        p[2 * y] = p[y] * p0;
+                    }
                 }
-                d_kernel.symbol_prior(log_p, m, q, p);
             } else {
                 const float* s = symbol_ll + (frame * nt + size_t(t)) * q;
                 float mx = -HUGE_VALF;
@@ -217,42 +269,80 @@ private:
                     mx = std::max(mx, p[x]);
                 }
                 for (unsigned x = 0; x < q; ++x)
-                    p[x] -= mx;
+                    p[x] = std::exp(p[x] - mx);
             }
+            float* out = ws.prior.get() + size_t(v) * q * lanes + l;
+            for (unsigned x = 0; x < q; ++x)
+                out[x * lanes] = std::max(p[x], fft_bp_prob_floor);
         }
-        return invalid;
+        ws.status[l].invalid_inputs = invalid;
     }
 
-    void decode_frame(frame_workspace& ws, frame_status& st) const
+    // lane l's decisions and their syndrome weight
+    unsigned lane_syndrome(group_workspace& ws, size_t l) const
     {
-        fft_bp_frame f = ws.view();
-        d_kernel.decide_prior(d_graph, f);
-        unsigned syndrome = d_code->syndrome_weight(ws.hard.data());
-        if (!(d_config.early_termination && syndrome == 0)) {
-            d_kernel.start(d_graph, f);
-            for (unsigned it = 1; it <= d_config.max_iterations; ++it) {
-                d_kernel.iterate(d_graph, f);
-                st.iterations = it;
-                syndrome = d_code->syndrome_weight(ws.hard.data());
-                if (d_config.early_termination && syndrome == 0)
-                    break;
+        const size_t lanes = d_kernel.lanes;
+        for (size_t v = 0; v < ws.lane_hard.size(); ++v)
+            ws.lane_hard[v] = ws.hard[v * lanes + l];
+        return d_code->syndrome_weight(ws.lane_hard.data());
+    }
+
+    // the iterations of the reference's decode_frame() lane by lane: a lane
+    // stops (its decisions and status kept) when its checks are satisfied, or
+    // at the last iteration; the group when every lane has
+    void decode_group(group_workspace& ws, size_t count) const
+    {
+        const size_t lanes = d_kernel.lanes, n = d_code->n();
+        const fft_bp_group g = ws.view();
+        const bool et = d_config.early_termination;
+        std::vector<bool> active(lanes, false);
+        size_t running = 0;
+        const auto finish = [&](size_t l, unsigned iterations, unsigned syndrome) {
+            ws.status[l].iterations = iterations;
+            ws.status[l].syndrome_weight = syndrome;
+            ws.status[l].converged = syndrome == 0;
+            std::copy(ws.lane_hard.begin(), ws.lane_hard.end(), &ws.decided[l * n]);
+        };
+        d_kernel.decide_prior(d_graph, g);
+        for (size_t l = 0; l < count; ++l) {
+            const unsigned syndrome = lane_syndrome(ws, l);
+            if ((et && syndrome == 0) || d_config.max_iterations == 0) {
+                finish(l, 0, syndrome);
+            } else {
+                active[l] = true;
+                ++running;
             }
         }
-        st.syndrome_weight = syndrome;
-        st.converged = syndrome == 0;
+        if (running == 0)
+            return;
+        d_kernel.start(d_graph, g);
+        for (unsigned it = 1; it <= d_config.max_iterations && running > 0; ++it) {
+            d_kernel.iterate(d_graph, g);
+            for (size_t l = 0; l < count; ++l) {
+                if (!active[l])
+                    continue;
+                const unsigned syndrome = lane_syndrome(ws, l);
+                if ((et && syndrome == 0) || it == d_config.max_iterations) {
+                    finish(l, it, syndrome);
+                    active[l] = false;
+                    --running;
+                }
+            }
+        }
     }
 
     fft_bp_kernel d_kernel;
     fft_bp_graph d_graph;
-    std::vector<int32_t> d_mul;
+    std::vector<uint8_t> d_mul;
     std::vector<uint8_t> d_inv;
     // layered: the edges in the schedule's order (d_graph points here)
     std::vector<uint32_t> d_offsets, d_edge_variable;
+    std::vector<uint32_t> d_variable_offsets, d_variable_edges;
     std::vector<uint8_t> d_coefficient;
     mutable std::mutex d_call_mutex;
     worker_pool d_pool;
     std::vector<int32_t> d_input_index; // -1: punctured
-    std::vector<std::unique_ptr<frame_workspace>> d_workspaces;
+    std::vector<std::unique_ptr<group_workspace>> d_workspaces;
 };
 
 } // namespace

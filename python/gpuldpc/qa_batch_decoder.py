@@ -67,9 +67,11 @@ class qa_batch_decoder(gr_unittest.TestCase):
                     self.assertEqual(dec.algorithm, alg)
                     self.assertEqual(dec.device, "cpu")
                     # the CPU: the SIMD decoders name their instruction set,
-                    # the scalar reference (GF(q), FFT-BP) nothing
+                    # the scalar reference (binary FFT-BP, log-FFT-BP) nothing
                     if q == 2 and alg in ("sum-product", "min-sum"):
                         self.assertRegex(dec.kernel_variant, f"float {alg}, {sched}, ")
+                    elif q > 2 and alg == "fft-bp":
+                        self.assertRegex(dec.kernel_variant, f"FFT-BP, {sched}, .*GF\\({q}\\)")
                     else:
                         self.assertEqual(dec.kernel_variant, "")
                     self.assertEqual(dec.llr_per_frame, code.n * m)
@@ -270,7 +272,7 @@ class qa_gpuldpc_sim(gr_unittest.TestCase):
             self.assertEqual(r["code"], {"path": code, "n": 96, "k": 48, "q": 64})
             self.assertEqual((r["device"], r["algorithm"], r["schedule"], r["iterations"]),
                              ("cpu", "fft-bp", "layered", 20))
-            self.assertEqual(r["kernel_variant"], "")  # FFT-BP on the CPU: the reference
+            self.assertIn("FFT-BP, layered", r["kernel_variant"])  # the SIMD decoder
             p0, p1 = r["points"]
             for p in (p0, p1):
                 for key in ("ebn0", "frames", "frame_errors", "bit_errors", "fer", "ber",
