@@ -9,11 +9,13 @@
 // reference on the same frames, one thread and all threads; a table and a
 // JSON document naming the CPU, its instruction sets and the commit.
 
+#include "bench/decoder_block.h"
 #include "bench/gr_fec.h"
 #include "bench/report.h"
 #include "engine/simd_decoder.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/simulation.h>
+#include <gnuradio/logger.h>
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <chrono>
@@ -155,7 +157,7 @@ int main(int argc, char** argv)
     std::string json, commit;
     unsigned iterations = 10, threads = 0;
     double ebn0 = 2.0, gf_ebn0 = 3.0, seconds = 1.0;
-    bool only_gf = false;
+    bool only_gf = false, skip_block = false;
     po::options_description opts("gpuldpc-cpu-bench: the CPU decoders against the scalar "
                                  "reference on the same frames");
     opts.add_options()("help,h", "this help")(
@@ -167,6 +169,7 @@ int main(int argc, char** argv)
         "GF(q) codes of the FFT-BP table (default regular_2_4_n96_gf64)")(
         "gf-ebn0", po::value(&gf_ebn0), "Eb/N0 of their frames in dB (default 3)")(
         "only-gf", po::bool_switch(&only_gf), "the FFT-BP table alone")(
+        "no-block", po::bool_switch(&skip_block), "without the decoder block's table")(
         "iterations", po::value(&iterations), "fixed iterations (default 10)")(
         "ebn0", po::value(&ebn0), "Eb/N0 of the frames in dB (default 2)")(
         "threads", po::value(&threads), "threads of the all-threads rows (default: all)")(
@@ -370,6 +373,76 @@ int main(int argc, char** argv)
             row("reference (scalar)", 1, ref, "scalar reference");
             if (detail::simd_refusal(*code, reference->config()).empty())
                 simd_rows(code, cfg, targets, threads, llr, frames, 8, seconds, row);
+        }
+    }
+    // the decoder block on the CPU against its engine, same frames and
+    // configuration, all threads
+    if (!skip_block) {
+        // the blocks' start and stop messages would split the table
+        gr::logging::singleton().set_default_level(gr::log_level::warn);
+        std::printf("\nThe decoder block (device cpu, its automatic batch, early "
+                    "termination) in a flowgraph against batch_decoder.decode() on the "
+                    "same frames, %u threads\n",
+                    threads);
+        const bench::table b({ { "code", 22, true },
+                               { "decoder", 30, true },
+                               { "engine Mb/s", 11 },
+                               { "block Mb/s", 10 },
+                               { "block/engine", 12 },
+                               { "frames/call", 11 },
+                               { "busy", 5 } });
+        b.print_header();
+        std::vector<std::pair<std::string, decoder_config>> rows;
+        if (!codes.empty()) {
+            decoder_config c;
+            c.algorithm = decoder_algorithm::min_sum;
+            c.messages = message_precision::int8;
+            c.schedule = decoder_schedule::layered;
+            rows.emplace_back(codes.front(), c);
+        }
+        decoder_config f;
+        f.algorithm = decoder_algorithm::fft_bp;
+        f.schedule = decoder_schedule::layered;
+        rows.emplace_back(gf_codes.front(), f);
+        for (auto& [name, cfg] : rows) {
+            auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
+            cfg.max_iterations = iterations;
+            cfg.threads = threads;
+            auto engine = make_with(code, cfg, "auto");
+            const size_t frames = 256;
+            const double at = code->q() == 2 ? ebn0 : gf_ebn0;
+            const auto llr =
+                channel_frames(engine, sim_channel::at(at, code->rate()), frames);
+            const double e =
+                rate(*engine, llr, frames, 4 * engine->preferred_batch(), seconds);
+            const double bits_a_pass = double(frames) * engine->info_bits_per_frame();
+            const unsigned passes =
+                unsigned(std::max(2.0, std::ceil(seconds * e / bits_a_pass)));
+            bench::block_run run;
+            setenv("GPULDPC_CPU_SIMD", "auto", 1);
+            const double r = bench::block_rate(
+                code, cfg, llr, frames, "cpu", passes, "none", nullptr, &run);
+            unsetenv("GPULDPC_CPU_SIMD");
+            const std::string decoder =
+                to_string(cfg.algorithm) + " " + to_string(cfg.messages) + " " +
+                to_string(cfg.schedule) + ", " + std::to_string(iterations) + " it";
+            b.print_row({ name,
+                          decoder,
+                          format("%.2f", e / 1e6),
+                          format("%.2f", r / 1e6),
+                          format("%.2f", r / e),
+                          format("%.0f", run.mean_batch),
+                          format("%.0f%%", 100.0 * run.decoder_busy) });
+            bench::record rec =
+                cpu_record(name + " decoder block, " + decoder + ", ET",
+                           *code,
+                           threads,
+                           r,
+                           e,
+                           "batch_decoder.decode() on the same frames and threads, "
+                           "information bits/s",
+                           engine->kernel_variant());
+            out.add(rec);
         }
     }
     if (!json.empty()) {
