@@ -431,7 +431,7 @@ BOOST_AUTO_TEST_CASE(punctured_columns_are_erasures)
             cfg.schedule = sched;
             cfg.max_iterations = 30;
             cfg.threads = 2;
-            auto dec = batch_decoder::make(code, cfg, "auto"); // the CPU serves it
+            auto dec = batch_decoder::make(code, cfg, "cpu");
             BOOST_TEST_CONTEXT(to_string(alg) << " " << to_string(sched))
             {
                 BOOST_CHECK_EQUAL(dec->device_name(), "cpu");

@@ -8,6 +8,7 @@
 Exits with 77 (CTest: skipped) when there is no CUDA device."""
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -269,10 +270,14 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         self.assertGreater(preferred, 0)
         dec = gpuldpc.ldpc_decoder(code, device="cuda", input="int8", **args)
         self.assertEqual(dec.batch_size(), max(4096, preferred))
-        # a CPU decoder has no preference
+        # a SIMD CPU decoder prefers a group of frames for each of its
+        # threads, and the CPU block's batch holds that many; no chunks
         cpu = gpuldpc.batch_decoder(code, device="cpu", **args)
-        self.assertEqual(cpu.preferred_batch(), 0)
+        lanes = int(re.search(r"(\d+) frames a group", cpu.kernel_variant).group(1))
+        self.assertEqual(cpu.preferred_batch(), lanes * cpu.threads)
         self.assertEqual(cpu.efficient_chunk(), 0)
+        blk = gpuldpc.ldpc_decoder(code, device="cpu", input="int8", **args)
+        self.assertEqual(blk.batch_size(), max(256, cpu.preferred_batch()))
         # chunks of lone batches: whole waves on chip; none for the grid
         # variant, whose calls gain speed with every frame
         self.assertEqual(engine.efficient_chunk(), preferred)

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(f66c7882d8da7eda84c5958d45341bf1) */
+/* BINDTOOL_HEADER_FILE_HASH(e9c4433c40959a6b165e2535ad0634d2) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

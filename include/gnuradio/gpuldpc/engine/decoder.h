@@ -480,8 +480,9 @@ public:
     /*!
      * Frames a call SHOULD hold for the decoder to be busy throughout (a
      * GPU's SMs all decoding, with a second wave to cover the first's
-     * tail); 0 where the decoder has no preference (the CPU's decoders, or
-     * where a call of any size keeps it busy). Callers that choose their
+     * tail; a SIMD CPU decoder's lanes on every thread); 0 where the
+     * decoder has no preference (the scalar CPU reference, or where a call
+     * of any size keeps it busy). Callers that choose their
      * batch SHOULD take this many where they can (the decoder block's
      * automatic batch does, within its 64 MiB of input).
      */
