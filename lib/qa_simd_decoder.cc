@@ -594,3 +594,39 @@ BOOST_AUTO_TEST_CASE(fft_bp_error_rate_at_50_iterations)
         BOOST_CHECK_LE(std::fabs(double(failed) - double(ref_failed)), bound);
     }
 }
+
+BOOST_AUTO_TEST_CASE(small_calls_under_avx512_take_avx2)
+{
+    // a call that leaves threads without a group of AVX-512's lanes runs
+    // AVX2's kernel, whose results are the same (8-bit min-sum, FFT-BP)
+    const auto targets = detail::simd_targets();
+    if (std::find(targets.begin(), targets.end(), "AVX3") == targets.end() ||
+        std::find(targets.begin(), targets.end(), "AVX2") == targets.end()) {
+        BOOST_TEST_MESSAGE("no AVX3 and AVX2 targets on this CPU: nothing to compare");
+        return;
+    }
+    struct with_code {
+        std::string name;
+        decoder_config cfg;
+        double ebn0;
+    };
+    decoder_config fft;
+    fft.algorithm = decoder_algorithm::fft_bp;
+    fft.max_iterations = 20;
+    std::vector<with_code> cases = {
+        { "wifi:1944:1/2", int8_min_sum(decoder_schedule::layered), 1.3 },
+        { "regular_2_4_n96_gf64", fft, 1.4 },
+    };
+    for (auto& c : cases) {
+        auto code = load(c.name);
+        c.cfg.threads = 4;
+        auto simd = make_with(code, c.cfg, "AVX3");
+        BOOST_TEST_MESSAGE(simd->kernel_variant());
+        BOOST_CHECK(simd->kernel_variant().find("; AVX2 (") != std::string::npos);
+        const size_t frames = 40; // fewer than a group for each thread
+        auto batch = qa::make_batch(*code, frames, c.ebn0, 47);
+        const auto small = run(*simd, batch.llr, frames);
+        const auto narrow = run(*make_with(code, c.cfg, "AVX2"), batch.llr, frames);
+        require_equal(small, narrow, c.name + " AVX3 small call against AVX2");
+    }
+}

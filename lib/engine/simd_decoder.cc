@@ -12,12 +12,14 @@
 
 #include "check_rules.h"
 #include "simd_decoder.h"
+#include "simd_dispatch.h"
 #include "simd_fft_bp.h"
 #include "simd_min_sum.h"
 #include "worker_pool.h"
 #include <gnuradio/gpuldpc/engine/bits.h>
 #include <type_traits>
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -115,7 +117,11 @@ public:
                  const decoder_config& config,
                  const typename Flavour::kernel& kernel)
         : batch_decoder(code, config),
-          d_kernel(kernel),
+          d_kernels{ kernel,
+                     narrower_kernel(Flavour::kernels(),
+                                     kernel,
+                                     d_config.algorithm !=
+                                         decoder_algorithm::sum_product) },
           d_rule(code->field(), 0, d_config),
           d_pool(std::max(
               1u, config.threads ? config.threads : std::thread::hardware_concurrency()))
@@ -179,7 +185,7 @@ public:
     }
     size_t preferred_batch() const override
     {
-        return d_kernel.lanes * d_pool.max_workers();
+        return d_kernels[0].lanes * d_pool.max_workers();
     }
     std::string kernel_variant() const override
     {
@@ -193,9 +199,10 @@ public:
         else
             rule = "8-bit min-sum (smallest)";
         return rule + ", " + (d_graph.layered ? "layered" : "flooding") + ", " +
-               d_kernel.target + ": " + std::to_string(d_kernel.lanes) +
+               d_kernels[0].target + ": " + std::to_string(d_kernels[0].lanes) +
                " frames a group in " + (fixed_point ? "16-bit" : "float") +
-               " lanes, up to " + std::to_string(d_pool.max_workers()) + " threads";
+               " lanes, up to " + std::to_string(d_pool.max_workers()) + " threads" +
+               narrower_note(d_kernels, d_pool.max_workers());
     }
 
     void decode(const float* llr,
@@ -247,7 +254,7 @@ private:
     std::unique_ptr<group_workspace<Flavour>> make_workspace() const
     {
         return std::make_unique<group_workspace<Flavour>>(
-            *d_code, d_kernel.lanes, d_graph.max_check_degree);
+            *d_code, d_kernels[0].lanes, d_graph.max_check_degree);
     }
 
     void run(const frame_input& in,
@@ -257,13 +264,15 @@ private:
              uint8_t* codeword_bits)
     {
         std::lock_guard<std::mutex> lock(d_call_mutex);
-        const size_t lanes = d_kernel.lanes;
+        const auto& kernel = narrow_or_wide(d_kernels, n_frames, d_pool.max_workers());
+        const size_t lanes = kernel.lanes;
         const size_t groups = (n_frames + lanes - 1) / lanes;
         const size_t n_workers = std::min(d_pool.max_workers(), groups);
         while (d_workspaces.size() < n_workers)
             d_workspaces.push_back(make_workspace());
         d_pool.run(groups, n_workers, [&](size_t group, size_t worker) {
-            decode_group(*d_workspaces[worker],
+            decode_group(kernel,
+                         *d_workspaces[worker],
                          in,
                          group * lanes,
                          std::min(lanes, n_frames - group * lanes),
@@ -276,12 +285,13 @@ private:
     // frame's channel values into lane l of the workspace, as the reference's
     // load_prior() makes them
     void load_lane(group_workspace<Flavour>& ws,
+                   size_t lanes,
                    const frame_input& in,
                    size_t frame,
                    size_t l) const
     {
         const ldpc_code& code = *d_code;
-        const size_t lanes = d_kernel.lanes, nt = code.n_transmitted();
+        const size_t nt = code.n_transmitted();
         const bool flip = d_config.flip_llr_sign;
         const float sign = flip ? 1.0f : -1.0f;
         uint32_t invalid = 0;
@@ -316,7 +326,8 @@ private:
         ws.invalid[l] = invalid;
     }
 
-    void decode_group(group_workspace<Flavour>& ws,
+    void decode_group(const typename Flavour::kernel& kernel,
+                      group_workspace<Flavour>& ws,
                       const frame_input& in,
                       size_t first,
                       size_t count,
@@ -325,17 +336,17 @@ private:
                       uint8_t* codeword_bits) const
     {
         const ldpc_code& code = *d_code;
-        const size_t lanes = d_kernel.lanes;
+        const size_t lanes = kernel.lanes;
         for (size_t l = 0; l < lanes; ++l) {
             if (l < count) {
-                load_lane(ws, in, first + l, l);
+                load_lane(ws, lanes, in, first + l, l);
             } else { // all erasures: decided at once, and dropped
                 for (unsigned v = 0; v < code.n(); ++v)
                     ws.prior[size_t(v) * lanes + l] = 0;
             }
         }
         const auto g = ws.view();
-        d_kernel.decode(d_graph, g);
+        kernel.decode(d_graph, g);
 
         const auto& info = code.info_positions();
         for (size_t l = 0; l < count; ++l) {
@@ -359,7 +370,9 @@ private:
         }
     }
 
-    typename Flavour::kernel d_kernel;
+    // the decoder's kernel, and for calls of few frames a narrower one of
+    // the same results, or the same again (narrower_kernel())
+    std::array<typename Flavour::kernel, 2> d_kernels;
     fixed_point_min_sum_rule d_rule; // the 8-bit input's conversion
     simd_graph d_graph;
     mutable std::mutex d_call_mutex;

@@ -13,8 +13,10 @@
 // For the HWY_ONCE part of a file compiled with foreach_target.h.
 
 #include <hwy/highway.h>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -49,6 +51,45 @@ std::vector<Kernel> dispatch_kernels(const DecodeTable& decode, const LanesTable
         out.push_back(k);
     });
     return out;
+}
+
+/*!
+ * The kernel a decoder on \p chosen runs for calls too small to give each of
+ * its threads a group: AVX2's under an AVX-512 target, where \p exact (the
+ * rule's arithmetic is the same in any lanes: integers, or float operations
+ * without transcendental functions), so that a call's size never changes a
+ * frame's result; otherwise \p chosen itself.
+ */
+template <class Kernel>
+Kernel
+narrower_kernel(const std::vector<Kernel>& kernels, const Kernel& chosen, bool exact)
+{
+    if (exact && std::string(chosen.target).rfind("AVX3", 0) == 0)
+        for (const auto& k : kernels)
+            if (std::string(k.target) == "AVX2" && k.lanes < chosen.lanes)
+                return k;
+    return chosen;
+}
+
+//! kernels[1] where a call of \p frames leaves some of \p workers without a
+//! group of kernels[0]'s lanes, else kernels[0]
+template <class Kernel>
+const Kernel&
+narrow_or_wide(const std::array<Kernel, 2>& kernels, size_t frames, size_t workers)
+{
+    return frames < kernels[0].lanes * workers ? kernels[1] : kernels[0];
+}
+
+//! kernel_variant()'s note on kernels[1], empty where it is kernels[0]
+template <class Kernel>
+std::string narrower_note(const std::array<Kernel, 2>& kernels, size_t workers)
+{
+    if (kernels[1].lanes == kernels[0].lanes)
+        return std::string();
+    return std::string("; ") + kernels[1].target + " (" +
+           std::to_string(kernels[1].lanes) +
+           " frames a group) for calls of fewer than " +
+           std::to_string(kernels[0].lanes * workers) + " frames";
 }
 
 } // namespace detail

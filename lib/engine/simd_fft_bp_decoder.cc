@@ -12,10 +12,12 @@
 // lane by lane.
 
 #include "check_rules.h"
+#include "simd_dispatch.h"
 #include "simd_fft_bp.h"
 #include "worker_pool.h"
 #include <hwy/aligned_allocator.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -75,7 +77,7 @@ public:
                         const decoder_config& config,
                         const fft_bp_kernel& kernel)
         : batch_decoder(code, config),
-          d_kernel(kernel),
+          d_kernels{ kernel, narrower_kernel(fft_bp_kernels(), kernel, true) },
           d_pool(std::max(
               1u, config.threads ? config.threads : std::thread::hardware_concurrency()))
     {
@@ -150,14 +152,16 @@ public:
     }
     size_t preferred_batch() const override
     {
-        return d_kernel.lanes * d_pool.max_workers();
+        return d_kernels[0].lanes * d_pool.max_workers();
     }
     std::string kernel_variant() const override
     {
         return std::string("FFT-BP, ") + (d_graph.layered ? "layered" : "flooding") +
-               ", " + d_kernel.target + ": GF(" + std::to_string(d_graph.q) + "), " +
-               std::to_string(d_kernel.lanes) + " frames a group in float lanes, up to " +
-               std::to_string(d_pool.max_workers()) + " threads";
+               ", " + d_kernels[0].target + ": GF(" + std::to_string(d_graph.q) + "), " +
+               std::to_string(d_kernels[0].lanes) +
+               " frames a group in float lanes, up to " +
+               std::to_string(d_pool.max_workers()) + " threads" +
+               narrower_note(d_kernels, d_pool.max_workers());
     }
 
     void decode(const float* llr,
@@ -185,7 +189,7 @@ private:
     std::unique_ptr<group_workspace> make_workspace() const
     {
         return std::make_unique<group_workspace>(
-            *d_code, d_graph.max_check_degree, d_kernel.lanes, d_graph.layered);
+            *d_code, d_graph.max_check_degree, d_kernels[0].lanes, d_graph.layered);
     }
 
     void run(const float* llr,
@@ -196,7 +200,8 @@ private:
              uint8_t* codeword_bits)
     {
         std::lock_guard<std::mutex> lock(d_call_mutex);
-        const size_t lanes = d_kernel.lanes;
+        const auto& kernel = narrow_or_wide(d_kernels, n_frames, d_pool.max_workers());
+        const size_t lanes = kernel.lanes;
         const size_t groups = (n_frames + lanes - 1) / lanes;
         const size_t n_workers = std::min(d_pool.max_workers(), groups);
         while (d_workspaces.size() < n_workers)
@@ -210,8 +215,8 @@ private:
             for (size_t l = 0; l < lanes; ++l)
                 ws.status[l] = frame_status{};
             for (size_t l = 0; l < lanes; ++l)
-                load_lane(ws, llr, symbol_ll, first + l, l, l < count);
-            decode_group(ws, count);
+                load_lane(ws, lanes, llr, symbol_ll, first + l, l, l < count);
+            decode_group(kernel, ws, count);
             for (size_t l = 0; l < count; ++l) {
                 const size_t frame = first + l;
                 status[frame] = ws.status[l];
@@ -228,6 +233,7 @@ private:
     // probabilities, floored at fft_bp_prob_floor; all 1 (an erasure) for a
     // punctured symbol and a lane without a frame.
     void load_lane(group_workspace& ws,
+                   size_t lanes,
                    const float* llr,
                    const float* symbol_ll,
                    size_t frame,
@@ -236,7 +242,7 @@ private:
     {
         const ldpc_code& code = *d_code;
         const unsigned q = code.q(), m = code.bits_per_symbol();
-        const size_t nt = code.n_transmitted(), lanes = d_kernel.lanes;
+        const size_t nt = code.n_transmitted();
         const float sign = d_config.flip_llr_sign ? 1.0f : -1.0f;
         uint32_t invalid = 0;
         float p[256];
@@ -279,9 +285,8 @@ private:
     }
 
     // lane l's decisions and their syndrome weight
-    unsigned lane_syndrome(group_workspace& ws, size_t l) const
+    unsigned lane_syndrome(group_workspace& ws, size_t lanes, size_t l) const
     {
-        const size_t lanes = d_kernel.lanes;
         for (size_t v = 0; v < ws.lane_hard.size(); ++v)
             ws.lane_hard[v] = ws.hard[v * lanes + l];
         return d_code->syndrome_weight(ws.lane_hard.data());
@@ -290,9 +295,10 @@ private:
     // the iterations of the reference's decode_frame() lane by lane: a lane
     // stops (its decisions and status kept) when its checks are satisfied, or
     // at the last iteration; the group when every lane has
-    void decode_group(group_workspace& ws, size_t count) const
+    void
+    decode_group(const fft_bp_kernel& kernel, group_workspace& ws, size_t count) const
     {
-        const size_t lanes = d_kernel.lanes, n = d_code->n();
+        const size_t lanes = kernel.lanes, n = d_code->n();
         const fft_bp_group g = ws.view();
         const bool et = d_config.early_termination;
         std::vector<bool> active(lanes, false);
@@ -303,9 +309,9 @@ private:
             ws.status[l].converged = syndrome == 0;
             std::copy(ws.lane_hard.begin(), ws.lane_hard.end(), &ws.decided[l * n]);
         };
-        d_kernel.decide_prior(d_graph, g);
+        kernel.decide_prior(d_graph, g);
         for (size_t l = 0; l < count; ++l) {
-            const unsigned syndrome = lane_syndrome(ws, l);
+            const unsigned syndrome = lane_syndrome(ws, lanes, l);
             if ((et && syndrome == 0) || d_config.max_iterations == 0) {
                 finish(l, 0, syndrome);
             } else {
@@ -315,13 +321,13 @@ private:
         }
         if (running == 0)
             return;
-        d_kernel.start(d_graph, g);
+        kernel.start(d_graph, g);
         for (unsigned it = 1; it <= d_config.max_iterations && running > 0; ++it) {
-            d_kernel.iterate(d_graph, g);
+            kernel.iterate(d_graph, g);
             for (size_t l = 0; l < count; ++l) {
                 if (!active[l])
                     continue;
-                const unsigned syndrome = lane_syndrome(ws, l);
+                const unsigned syndrome = lane_syndrome(ws, lanes, l);
                 if ((et && syndrome == 0) || it == d_config.max_iterations) {
                     finish(l, it, syndrome);
                     active[l] = false;
@@ -331,7 +337,9 @@ private:
         }
     }
 
-    fft_bp_kernel d_kernel;
+    // the decoder's kernel, and for calls of few frames a narrower one of
+    // the same results, or the same again (narrower_kernel())
+    std::array<fft_bp_kernel, 2> d_kernels;
     fft_bp_graph d_graph;
     std::vector<uint8_t> d_mul;
     std::vector<uint8_t> d_inv;
