@@ -271,13 +271,14 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         dec = gpuldpc.ldpc_decoder(code, device="cuda", input="int8", **args)
         self.assertEqual(dec.batch_size(), max(4096, preferred))
         # a SIMD CPU decoder prefers a group of frames for each of its
-        # threads, and the CPU block's batch holds that many; no chunks
+        # threads, and the CPU block's batch holds four times that many; no
+        # chunks
         cpu = gpuldpc.batch_decoder(code, device="cpu", **args)
         lanes = int(re.search(r"(\d+) frames a group", cpu.kernel_variant).group(1))
         self.assertEqual(cpu.preferred_batch(), lanes * cpu.threads)
         self.assertEqual(cpu.efficient_chunk(), 0)
         blk = gpuldpc.ldpc_decoder(code, device="cpu", input="int8", **args)
-        self.assertEqual(blk.batch_size(), max(256, cpu.preferred_batch()))
+        self.assertEqual(blk.batch_size(), max(256, 4 * cpu.preferred_batch()))
         # chunks of lone batches: whole waves on chip; none for the grid
         # variant, whose calls gain speed with every frame
         self.assertEqual(engine.efficient_chunk(), preferred)

@@ -127,7 +127,8 @@ struct GPULDPC_API decoder_params {
  * most \p max_batch; 0, the default, takes 256 on the CPU and on a GPU 4096,
  * or the decoder's batch_decoder::preferred_batch() where larger (a launch
  * needs thousands of frames to fill the device, small codes on chip tens of
- * thousands; a SIMD CPU decoder a group of frames for each thread), so batches
+ * thousands; on the CPU four times the SIMD decoder's preferred batch, four
+ * groups of frames for each thread), so batches
  * fill under load and a lone frame is decoded
  * at once when input runs dry. The block declares its rate (output frame per
  * input frame) and an output multiple of one batch, so GNU Radio gives the

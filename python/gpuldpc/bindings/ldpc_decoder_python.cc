@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(5c14ecc429c7e7cc9fb4885a666b52c1) */
+/* BINDTOOL_HEADER_FILE_HASH(652aedac30a8e7815a2ebbe5787384df) */
 /***********************************************************************************/
 
 #include "array_args.h"
