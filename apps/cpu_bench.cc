@@ -16,6 +16,7 @@
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <gnuradio/gpuldpc/engine/simulation.h>
 #include <gnuradio/logger.h>
+#include <type_traits>
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <chrono>
@@ -60,8 +61,9 @@ make_with(ldpc_code::sptr code, decoder_config cfg, const std::string& simd)
 
 // Information bits/s of decode() on \p llr (frames of them, reused in
 // turn), calls of \p batch frames for at least \p seconds.
+template <class In>
 double rate(batch_decoder& dec,
-            const std::vector<float>& llr,
+            const std::vector<In>& llr,
             size_t frames,
             size_t batch,
             double seconds)
@@ -69,16 +71,22 @@ double rate(batch_decoder& dec,
     std::vector<uint8_t> bits(batch * dec.info_bytes_per_frame());
     std::vector<frame_status> status(batch);
     const size_t per = dec.llr_per_frame();
-    std::vector<float> in(batch * per);
+    std::vector<In> in(batch * per);
     for (size_t i = 0; i < batch; ++i)
         std::copy_n(&llr[(i % frames) * per], per, &in[i * per]);
-    dec.decode(in.data(), batch, bits.data(), status.data()); // workspaces
+    const auto call = [&] {
+        if constexpr (std::is_same_v<In, int8_t>)
+            dec.decode_int8(in.data(), batch, bits.data(), status.data());
+        else
+            dec.decode(in.data(), batch, bits.data(), status.data());
+    };
+    call(); // workspaces
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
     size_t decoded = 0;
     double elapsed = 0.0;
     do {
-        dec.decode(in.data(), batch, bits.data(), status.data());
+        call();
         decoded += batch;
         elapsed = std::chrono::duration<double>(clock::now() - start).count();
     } while (elapsed < seconds);
@@ -381,30 +389,36 @@ int main(int argc, char** argv)
         // the blocks' start and stop messages would split the table
         gr::logging::singleton().set_default_level(gr::log_level::warn);
         std::printf("\nThe decoder block (device cpu, its automatic batch, early "
-                    "termination) in a flowgraph against batch_decoder.decode() on the "
-                    "same frames, %u threads\n",
+                    "termination) in a flowgraph against batch_decoder.decode() "
+                    "(decode_int8() for 8-bit input) on the same frames, %u threads\n",
                     threads);
         const bench::table b({ { "code", 22, true },
-                               { "decoder", 30, true },
+                               { "decoder", 40, true },
                                { "engine Mb/s", 11 },
                                { "block Mb/s", 10 },
                                { "block/engine", 12 },
                                { "frames/call", 11 },
                                { "busy", 5 } });
         b.print_header();
-        std::vector<std::pair<std::string, decoder_config>> rows;
+        struct block_row {
+            std::string name;
+            decoder_config cfg;
+            bool int8_input;
+        };
+        std::vector<block_row> rows;
         if (!codes.empty()) {
             decoder_config c;
             c.algorithm = decoder_algorithm::min_sum;
             c.messages = message_precision::int8;
             c.schedule = decoder_schedule::layered;
-            rows.emplace_back(codes.front(), c);
+            rows.push_back({ codes.front(), c, false });
+            rows.push_back({ codes.front(), c, true });
         }
         decoder_config f;
         f.algorithm = decoder_algorithm::fft_bp;
         f.schedule = decoder_schedule::layered;
-        rows.emplace_back(gf_codes.front(), f);
-        for (auto& [name, cfg] : rows) {
+        rows.push_back({ gf_codes.front(), f, false });
+        for (auto& [name, cfg, int8_input] : rows) {
             auto code = std::make_shared<ldpc_code>(ldpc_code::load(name));
             cfg.max_iterations = iterations;
             cfg.threads = threads;
@@ -413,19 +427,35 @@ int main(int argc, char** argv)
             const double at = code->q() == 2 ? ebn0 : gf_ebn0;
             const auto llr =
                 channel_frames(engine, sim_channel::at(at, code->rate()), frames);
-            const double e =
-                rate(*engine, llr, frames, 4 * engine->preferred_batch(), seconds);
+            // 8-bit input as decode_int8() takes it: steps of 1 / llr_scale
+            std::vector<int8_t> llr8(int8_input ? llr.size() : 0);
+            for (size_t i = 0; i < llr8.size(); ++i)
+                llr8[i] =
+                    int8_t(std::clamp(std::nearbyint(llr[i] * engine->config().llr_scale),
+                                      -127.0f,
+                                      127.0f));
+            const size_t batch = 4 * engine->preferred_batch();
+            const double e = int8_input ? rate(*engine, llr8, frames, batch, seconds)
+                                        : rate(*engine, llr, frames, batch, seconds);
             const double bits_a_pass = double(frames) * engine->info_bits_per_frame();
             const unsigned passes =
                 unsigned(std::max(2.0, std::ceil(seconds * e / bits_a_pass)));
             bench::block_run run;
             setenv("GPULDPC_CPU_SIMD", "auto", 1);
-            const double r = bench::block_rate(
-                code, cfg, llr, frames, "cpu", passes, "none", nullptr, &run);
+            const double r = bench::block_rate(code,
+                                               cfg,
+                                               llr,
+                                               frames,
+                                               "cpu",
+                                               passes,
+                                               "none",
+                                               int8_input ? &llr8 : nullptr,
+                                               &run);
             unsetenv("GPULDPC_CPU_SIMD");
             const std::string decoder =
                 to_string(cfg.algorithm) + " " + to_string(cfg.messages) + " " +
-                to_string(cfg.schedule) + ", " + std::to_string(iterations) + " it";
+                to_string(cfg.schedule) + ", " + std::to_string(iterations) + " it, " +
+                (int8_input ? "int8" : "float") + " in";
             b.print_row({ name,
                           decoder,
                           format("%.2f", e / 1e6),
