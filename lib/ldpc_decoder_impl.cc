@@ -47,11 +47,11 @@ constexpr size_t format_share_bytes = size_t(1) << 20;
 
 // Frames a batch for max_batch = 0: enough for a GPU to have every SM busy
 // with a few frames (more where the decoder prefers it: small codes on chip
-// hold many frames an SM), few enough on the CPU to keep latency low but
-// several SIMD groups for each thread, so that threads whose groups stop
-// early take another.
+// hold many frames an SM); on the CPU several SIMD groups for each thread, so
+// that threads whose groups stop early take another, within bounds that keep
+// latency low (calls too small for a group a thread run narrower lanes).
 constexpr int auto_batch_cpu = 256, auto_batch_gpu = 4096;
-constexpr size_t cpu_groups_a_thread = 4;
+constexpr size_t cpu_groups_a_thread = 4, max_auto_batch_cpu = 4096;
 
 size_t decoder_batch(const ldpc_code& code,
                      int max_batch,
@@ -64,10 +64,11 @@ size_t decoder_batch(const ldpc_code& code,
     const bool gpu = decoder.device_name() != "cpu";
     if (max_batch == 0)
         max_batch =
-            int(std::clamp<size_t>(gpu ? decoder.preferred_batch()
-                                       : cpu_groups_a_thread * decoder.preferred_batch(),
-                                   gpu ? auto_batch_gpu : auto_batch_cpu,
-                                   1 << 20));
+            gpu ? int(std::clamp<size_t>(
+                      decoder.preferred_batch(), auto_batch_gpu, 1 << 20))
+                : int(std::clamp<size_t>(cpu_groups_a_thread * decoder.preferred_batch(),
+                                         auto_batch_cpu,
+                                         max_auto_batch_cpu));
     const size_t frame_bytes = input.items_per_frame(code) * input.item_size();
     const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
     return std::min(size_t(max_batch), fits);

@@ -13,15 +13,21 @@
 // butterflies in the same order, the same floor) and its two schedules
 // (cpu_decoder.cc), in the probability domain throughout. The reference
 // keeps variable-side values as log-probabilities and pays an exp and a log
-// per value and edge; here a variable-to-check message is the prior times
-// the other checks' messages, each product normalised to a largest of 1 and
-// floored at fft_bp_prob_floor. Values that small are below the float
-// rounding of the check node's transform (2^-24 of the largest), so the
-// check node sees what the reference's sees; a prior below the floor is
-// raised to it (the reference's stays exact, which can matter only where a
-// variable's checks all contradict its channel by more than 55 nats).
-// Results agree with the reference within rounding and error-rate
-// statistics, not bit for bit.
+// per value and edge; here a variable-to-check message (and a belief) is the
+// prior times the other checks' messages: each partial product normalised to
+// a largest of 1 and floored at fft_bp_prob_floor, the last one left as it
+// is (the check node divides by its sum, the decisions take its largest).
+// Values below the floor are below the float rounding of the check node's
+// transform (2^-24 of the largest), so the check node sees what the
+// reference's sees. Where the reference's values stay exact this decoder's
+// stop at the floor: a prior (a symbol the channel rules out by more than
+// about 55 nats, e.g. one bit's LLR at the input's clip of 64) and a partial
+// product. Decisions can then differ where a variable's checks all
+// contradict its channel by that much, or between symbols tied at the
+// floor. Results agree with the reference within rounding and error-rate
+// statistics, not bit for bit. A workspace holds lanes() frames' messages:
+// (2 edges + 2 n) q lanes floats for flooding, 16 times the reference's a
+// thread under AVX-512; a variable's messages cost O(degree^2) products.
 
 #include <gnuradio/gpuldpc/engine/config.h>
 #include <gnuradio/gpuldpc/engine/decoder.h>

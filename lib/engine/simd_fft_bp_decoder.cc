@@ -21,6 +21,7 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -49,6 +50,9 @@ struct group_workspace {
           decided(size_t(code.n()) * lanes),
           status(lanes)
     {
+        for (const auto* p : { &prior, &beliefs, &v2c, &c2v, &scratch })
+            if (!*p)
+                throw std::bad_alloc();
     }
     size_t values, messages;
     hwy::AlignedFreeUniquePtr<float[]> prior, beliefs, v2c, c2v, scratch;

@@ -128,7 +128,7 @@ struct GPULDPC_API decoder_params {
  * or the decoder's batch_decoder::preferred_batch() where larger (a launch
  * needs thousands of frames to fill the device, small codes on chip tens of
  * thousands; on the CPU four times the SIMD decoder's preferred batch, four
- * groups of frames for each thread), so batches
+ * groups of frames for each thread, 4096 at most), so batches
  * fill under load and a lone frame is decoded
  * at once when input runs dry. The block declares its rate (output frame per
  * input frame) and an output multiple of one batch, so GNU Radio gives the

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(652aedac30a8e7815a2ebbe5787384df) */
+/* BINDTOOL_HEADER_FILE_HASH(8e0a3d8251c9d2f4f1a1de44b5eca04d) */
 /***********************************************************************************/
 
 #include "array_args.h"
