@@ -48,7 +48,8 @@ struct group_workspace {
           hard(size_t(code.n()) * lanes),
           lane_hard(code.n()),
           decided(size_t(code.n()) * lanes),
-          status(lanes)
+          status(lanes),
+          active(lanes)
     {
         for (const auto* p : { &prior, &beliefs, &v2c, &c2v, &scratch })
             if (!*p)
@@ -60,6 +61,7 @@ struct group_workspace {
     std::vector<uint8_t> lane_hard; // one lane's, for its syndrome
     std::vector<uint8_t> decided;   // each lane's final decisions, [l * n + v]
     std::vector<frame_status> status;
+    std::vector<uint8_t> active; // lanes still iterating
 
     fft_bp_group view()
     {
@@ -305,7 +307,8 @@ private:
         const size_t lanes = kernel.lanes, n = d_code->n();
         const fft_bp_group g = ws.view();
         const bool et = d_config.early_termination;
-        std::vector<bool> active(lanes, false);
+        auto& active = ws.active;
+        std::fill(active.begin(), active.end(), 0);
         size_t running = 0;
         const auto finish = [&](size_t l, unsigned iterations, unsigned syndrome) {
             ws.status[l].iterations = iterations;
@@ -319,7 +322,7 @@ private:
             if ((et && syndrome == 0) || d_config.max_iterations == 0) {
                 finish(l, 0, syndrome);
             } else {
-                active[l] = true;
+                active[l] = 1;
                 ++running;
             }
         }
@@ -334,7 +337,7 @@ private:
                 const unsigned syndrome = lane_syndrome(ws, lanes, l);
                 if ((et && syndrome == 0) || it == d_config.max_iterations) {
                     finish(l, it, syndrome);
-                    active[l] = false;
+                    active[l] = 0;
                     --running;
                 }
             }
