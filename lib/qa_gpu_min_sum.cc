@@ -443,9 +443,6 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_pres
                    status,
                    frames * sizeof(frame_status),
                    cudaMemcpyDeviceToHost);
-        cudaFree(llr);
-        cudaFree(bits);
-        cudaFree(status);
         BOOST_CHECK(got == want.bits);
         for (size_t f = 0; f < frames; ++f) {
             BOOST_CHECK_EQUAL(got_status[f].converged, want.status[f].converged);
@@ -455,7 +452,43 @@ BOOST_AUTO_TEST_CASE(gpu_min_sum_from_device_memory, *utf::precondition(gpu_pres
             BOOST_CHECK_EQUAL(got_status[f].invalid_inputs,
                               want.status[f].invalid_inputs);
         }
+        // the same LLRs rounded to 8 bits as decode_device_int8() documents:
+        // the float results, frame for frame
+        BOOST_REQUIRE(gpu->decodes_device_int8());
+        std::vector<int8_t> steps(b.llr.size());
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const float l = std::clamp(b.llr[i], -64.0f, 64.0f);
+            steps[i] =
+                int8_t(std::nearbyint(std::clamp(l * cfg.llr_scale, -127.0f, 127.0f)));
+        }
+        int8_t* llr8 = nullptr;
+        BOOST_REQUIRE(cudaMalloc(reinterpret_cast<void**>(&llr8), steps.size()) ==
+                      cudaSuccess);
+        cudaMemcpy(llr8, steps.data(), steps.size(), cudaMemcpyHostToDevice);
+        BOOST_REQUIRE(cudaMemset(bits, 0xa5, want.bits.size()) == cudaSuccess);
+        gpu->decode_device_int8(llr8, frames, bits, status);
+        cudaMemcpy(got.data(), bits, got.size(), cudaMemcpyDeviceToHost);
+        cudaMemcpy(got_status.data(),
+                   status,
+                   frames * sizeof(frame_status),
+                   cudaMemcpyDeviceToHost);
+        cudaFree(llr8);
+        cudaFree(llr);
+        cudaFree(bits);
+        cudaFree(status);
+        BOOST_CHECK(got == want.bits);
+        for (size_t f = 0; f < frames; ++f) {
+            BOOST_CHECK_EQUAL(got_status[f].iterations, want.status[f].iterations);
+            BOOST_CHECK_EQUAL(got_status[f].syndrome_weight,
+                              want.status[f].syndrome_weight);
+        }
     }
+    // decoders of host memory take no device pointers, 8-bit or not
+    auto cpu =
+        batch_decoder::make(code, fixed_point(decoder_schedule::flooding, 20), "cpu");
+    BOOST_CHECK(!cpu->decodes_device_int8());
+    BOOST_CHECK_THROW(cpu->decode_device_int8(nullptr, 1, nullptr, nullptr),
+                      std::logic_error);
 }
 #endif
 

@@ -344,3 +344,134 @@ BOOST_AUTO_TEST_CASE(echelon_levels_encode_as_the_cpu)
         }
     }
 }
+
+// The device encoder's slices, walked as the kernel walks them (a level at a
+// time, a slice a warp, a lane a row, padding read as column n), give
+// encode()'s codewords; every real term appears once
+BOOST_AUTO_TEST_CASE(echelon_slices_encode_as_the_cpu)
+{
+    std::mt19937 rng(5);
+    for (const char* name : { "regular_3_6_n96_gf2",
+                              "regular_2_4_n96_gf64",
+                              "regular_2_4_n256_gf4",
+                              "nr:1:16",
+                              "nr:2:8:9",
+                              "wifi:648:5/6",
+                              "wifi:1944:1/2",
+                              "wimax:576:2/3A" }) {
+        BOOST_TEST_CONTEXT(name)
+        {
+            auto code = load(name);
+            const auto l = detail::make_echelon_slices(*code);
+            const uint32_t rows = sim::slice_rows;
+            BOOST_REQUIRE_EQUAL(l.offsets.size(), l.lengths.size());
+            BOOST_REQUIRE_EQUAL(l.pivots.size(), l.lengths.size() * rows);
+            BOOST_CHECK_EQUAL(l.level_slices.back(), l.lengths.size());
+            size_t terms = 0, real_rows = 0;
+            for (size_t s = 0; s < l.lengths.size(); ++s)
+                for (uint32_t r = 0; r < rows; ++r) {
+                    real_rows += l.pivots[s * rows + r] != code->n();
+                    for (uint32_t j = 0; j < l.lengths[s]; ++j)
+                        terms += l.columns[l.offsets[s] + j * rows + r] != code->n();
+                }
+            BOOST_CHECK_EQUAL(real_rows, code->echelon_pivots().size());
+            BOOST_CHECK_EQUAL(terms, code->echelon_columns().size());
+            unsigned widest = 0;
+            for (size_t lv = 0; lv < l.levels(); ++lv)
+                widest = std::max(widest, l.level_slices[lv + 1] - l.level_slices[lv]);
+            BOOST_CHECK_EQUAL(l.widest_level, widest);
+            const gf_field& f = code->field();
+            for (int frame = 0; frame < 3; ++frame) {
+                std::vector<uint8_t> info(code->k()), want(code->n()),
+                    got(code->n() + 1, 0);
+                for (auto& s : info)
+                    s = uint8_t(rng() % code->q());
+                code->encode(info.data(), want.data());
+                for (size_t j = 0; j < info.size(); ++j)
+                    got[code->info_positions()[j]] = info[j];
+                for (size_t lv = 0; lv < l.levels(); ++lv) {
+                    // a level's rows all read before any is written, as
+                    // lanes and warps running at once may
+                    std::vector<std::pair<uint32_t, uint8_t>> solved;
+                    for (uint32_t s = l.level_slices[lv]; s < l.level_slices[lv + 1]; ++s)
+                        for (uint32_t r = 0; r < rows; ++r) {
+                            uint8_t acc = 0;
+                            for (uint32_t j = 0; j < l.lengths[s]; ++j) {
+                                const uint32_t at = l.offsets[s] + j * rows + r;
+                                acc ^= f.mul(l.values[at], got[l.columns[at]]);
+                            }
+                            solved.emplace_back(l.pivots[s * rows + r], acc);
+                        }
+                    for (const auto& [pivot, symbol] : solved)
+                        got[pivot] = symbol;
+                    BOOST_REQUIRE_EQUAL(got[code->n()], 0);
+                }
+                got.pop_back();
+                BOOST_CHECK(got == want);
+            }
+        }
+    }
+}
+
+// The device accumulator's runs, walked as the kernel's threads walk them
+// (each its run from 0, then the XOR of the runs before it), give encode()'s
+// codewords
+BOOST_AUTO_TEST_CASE(accumulator_runs_encode_as_the_cpu)
+{
+    std::mt19937 rng(7);
+    for (const char* name : { "dvbs2:1/2:short", "dvbs2:1/4", "dvbs2:9/10" }) {
+        BOOST_TEST_CONTEXT(name)
+        {
+            auto code = load(name);
+            BOOST_REQUIRE(code->encoder() == ldpc_code::encoder_kind::accumulator);
+            const auto a = detail::make_accumulator_runs(*code);
+            const unsigned threads = sim::encoder_threads;
+            BOOST_REQUIRE_EQUAL(a.entries.size(), size_t(a.slots) * threads);
+            BOOST_CHECK_GE(size_t(a.run) * threads, code->m());
+            for (int frame = 0; frame < 2; ++frame) {
+                std::vector<uint8_t> info(code->k()), want(code->n()), got(code->n(), 0);
+                for (auto& s : info)
+                    s = uint8_t(rng() & 1);
+                code->encode(info.data(), want.data());
+                std::copy(info.begin(), info.end(), got.begin());
+                std::vector<uint8_t> run_parity(threads);
+                for (unsigned t = 0; t < threads; ++t) {
+                    unsigned acc = 0, r = std::min<unsigned>(code->m(), t * a.run);
+                    const unsigned r1 = std::min<unsigned>(code->m(), r + a.run);
+                    for (unsigned j = 0; j < a.slots; ++j) {
+                        const uint32_t e = a.entries[size_t(j) * threads + t];
+                        const uint32_t v = e & ~sim::acc_end;
+                        if (v != sim::acc_none)
+                            acc ^= info.at(v);
+                        if (e & sim::acc_end)
+                            got.at(code->k() + r++) = uint8_t(acc);
+                    }
+                    BOOST_REQUIRE_EQUAL(r, r1);
+                    run_parity[t] = uint8_t(acc);
+                }
+                unsigned carry = 0;
+                for (unsigned t = 0; t < threads; ++t) {
+                    const unsigned r0 = std::min<unsigned>(code->m(), t * a.run);
+                    const unsigned r1 = std::min<unsigned>(code->m(), r0 + a.run);
+                    for (unsigned r = r0; r < r1; ++r)
+                        got[code->k() + r] ^= uint8_t(carry);
+                    carry ^= run_parity[t];
+                }
+                BOOST_CHECK(got == want);
+            }
+        }
+    }
+}
+
+// The encoder's 16 binary symbols a generator block, gathered a word at a
+// time, are info_symbol()'s
+BOOST_AUTO_TEST_CASE(sixteen_information_bits_a_block)
+{
+    for (uint64_t frame = 0; frame < 200; ++frame) {
+        const sim::philox_out r = sim::draw(11, frame, uint32_t(frame % 7), 0);
+        uint32_t want = 0;
+        for (unsigned j = 0; j < sim::info_per_block; ++j)
+            want |= sim::info_symbol(r, j, 2) << j;
+        BOOST_CHECK_EQUAL(sim::info_bits16(r), want);
+    }
+}

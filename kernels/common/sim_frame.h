@@ -57,6 +57,17 @@ constexpr unsigned info_per_block = 16;
 //! transmitted bits a generator block gives noise for
 constexpr unsigned noise_per_block = 4;
 
+// The device encoder's tables (simulate.h), made on the host
+// (simulation_worker.h).
+//! threads of the encoder's blocks, for which the accumulator's runs are laid out
+constexpr unsigned encoder_threads = 512;
+//! rows of an echelon slice: a warp's lanes, a row each
+constexpr unsigned slice_rows = 32;
+//! an accumulator entry's flag: the last of its check
+constexpr uint32_t acc_end = 0x80000000u;
+//! an accumulator entry without an information position
+constexpr uint32_t acc_none = 0x7FFFFFFFu;
+
 struct philox_out {
     uint32_t w[4];
 };
@@ -109,6 +120,20 @@ GPULDPC_SIM_HD unsigned info_symbol(const philox_out& r, unsigned j, unsigned q)
 {
     const unsigned byte = j % info_per_block;
     return (r.w[byte / 4] >> (8 * (byte % 4))) & (q - 1);
+}
+
+/*!
+ * The 16 binary information symbols of a block (info_symbol(r, j, 2)), symbol
+ * j at bit j: the low bit of each byte, four bytes gathered by one multiply
+ * (byte i's bit lands at 28 + i; no two partial products meet, so nothing
+ * carries into bits 28 .. 31).
+ */
+GPULDPC_SIM_HD uint32_t info_bits16(const philox_out& r)
+{
+    uint32_t out = 0;
+    for (unsigned w = 0; w < 4; ++w)
+        out |= (((r.w[w] & 0x01010101u) * 0x10204080u) >> 28) << (4 * w);
+    return out;
 }
 
 // IEEE operations rounded once each, never fused

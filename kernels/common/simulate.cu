@@ -16,7 +16,7 @@ namespace kernels {
 
 namespace {
 
-constexpr unsigned max_threads = 512;
+constexpr unsigned channel_threads = 256;
 constexpr unsigned count_threads = 128;
 
 // A frame's codeword in shared memory: a bit a symbol in 32-bit words for a
@@ -65,7 +65,28 @@ __device__ unsigned block_exclusive_xor(unsigned x, unsigned* scratch)
     return before ^ inclusive ^ x;
 }
 
-__global__ void __launch_bounds__(max_threads) sim_frames_kernel(sim_frames_params p)
+__device__ __host__ inline size_t codeword_words(unsigned n, unsigned q)
+{
+    // symbol n, always 0, is what short and missing echelon rows read
+    return q == 2 ? (size_t(n) + 1 + 31) / 32 : (size_t(n) + 1 + 3) / 4;
+}
+
+// XOR of bits lo .. hi - 1 of a shared bit array, a word at a time.
+__device__ void xor_bit_range(uint32_t* words, unsigned lo, unsigned hi)
+{
+    while (lo < hi) {
+        const unsigned end = min(hi, (lo | 31u) + 1);
+        const unsigned width = end - lo;
+        const uint32_t mask = (width == 32 ? ~0u : (1u << width) - 1) << (lo & 31);
+        atomicXor(&words[lo >> 5], mask);
+        lo = end;
+    }
+}
+
+// A frame a block: its information drawn and encoded in shared memory, the
+// codeword written to the scratch buffer for the channel kernel.
+__global__ void __launch_bounds__(sim::encoder_threads)
+    sim_encode_kernel(sim_frames_params p)
 {
     extern __shared__ uint32_t shared[];
     const bool binary = p.q == 2;
@@ -79,7 +100,7 @@ __global__ void __launch_bounds__(max_threads) sim_frames_kernel(sim_frames_para
     const unsigned table_words = binary ? 0 : (3 * p.q + 3) / 4;
     frame_codeword cw{ shared + 32 + table_words,
                        reinterpret_cast<uint8_t*>(shared + 32 + table_words) };
-    const unsigned cw_words = binary ? (p.n + 31) / 32 : (p.n + 3) / 4;
+    const unsigned cw_words = unsigned(codeword_words(p.n, p.q));
     for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
         cw.words[i] = 0;
     if (!binary)
@@ -91,14 +112,33 @@ __global__ void __launch_bounds__(max_threads) sim_frames_kernel(sim_frames_para
     __syncthreads();
 
     // information
-    for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
-        const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
-        const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
-        for (unsigned j = b * sim::info_per_block; j < end; ++j) {
-            const unsigned s = sim::info_symbol(r, j, p.q);
-            cw.set(binary, p.info_positions[j], s);
+    if (binary && p.info_in_order) {
+        // a codeword word a thread, from two generator blocks: no atomics
+        for (unsigned w = threadIdx.x; w * 32 < p.k; w += blockDim.x) {
+            uint32_t word =
+                sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
+            if (w * 32 + 16 < p.k)
+                word |= sim::info_bits16(
+                            sim::draw(p.seed, frame, 2 * w + 1, sim::info_stream))
+                        << 16;
+            const unsigned valid = min(32u, p.k - w * 32);
+            if (valid < 32)
+                word &= (1u << valid) - 1; // the rest are parity positions
+            cw.words[w] = word;
             if (p.info)
-                p.info[f * p.k + j] = uint8_t(s);
+                for (unsigned i = 0; i < valid; ++i)
+                    p.info[f * p.k + w * 32 + i] = uint8_t((word >> i) & 1u);
+        }
+    } else {
+        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+            const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
+            const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
+            for (unsigned j = b * sim::info_per_block; j < end; ++j) {
+                const unsigned s = sim::info_symbol(r, j, p.q);
+                cw.set(binary, p.info_positions[j], s);
+                if (p.info)
+                    p.info[f * p.k + j] = uint8_t(s);
+            }
         }
     }
     __syncthreads();
@@ -107,61 +147,124 @@ __global__ void __launch_bounds__(max_threads) sim_frames_kernel(sim_frames_para
     if (p.encoder == sim_encoder::accumulator) {
         // parity bit r (position k + r) is the XOR of the information bits of
         // checks 0 .. r: each thread takes a run of checks, the runs chained
-        // by a scan
-        const unsigned run = (p.checks + blockDim.x - 1) / blockDim.x;
-        const unsigned r0 = min(p.checks, threadIdx.x * run);
-        const unsigned r1 = min(p.checks, r0 + run);
-        unsigned acc = 0;
-        for (unsigned r = r0; r < r1; ++r) {
-            for (uint32_t e = p.check_offsets[r]; e < p.check_offsets[r + 1]; ++e) {
-                const uint32_t v = p.edge_variable[e];
-                if (v >= p.k)
-                    break; // a check's variables ascend: its parity bits follow
-                acc ^= cw.get(true, v);
+        // by a scan; the entries of a warp's threads are consecutive words
+        const unsigned t = threadIdx.x;
+        const unsigned r0 = min(p.checks, t * p.run);
+        const unsigned r1 = min(p.checks, r0 + p.run);
+        unsigned acc = 0, r = r0;
+        unsigned word = (p.k + r0) >> 5;
+        uint32_t bits = 0;
+        for (unsigned j = 0; j < p.slots; ++j) {
+            const uint32_t e = p.acc_entries[size_t(j) * sim::encoder_threads + t];
+            const uint32_t v = e & ~sim::acc_end;
+            if (v != sim::acc_none)
+                acc ^= (cw.words[v >> 5] >> (v & 31)) & 1u;
+            if (e & sim::acc_end) {
+                const unsigned position = p.k + r++;
+                if (position >> 5 != word) {
+                    if (bits)
+                        atomicOr(&cw.words[word], bits);
+                    word = position >> 5;
+                    bits = 0;
+                }
+                bits |= acc << (position & 31);
             }
-            if (acc)
-                cw.set(true, p.k + r, 1);
         }
+        if (bits)
+            atomicOr(&cw.words[word], bits);
         const unsigned carry = block_exclusive_xor(acc, scratch);
         if (carry)
-            for (unsigned r = r0; r < r1; ++r)
-                atomicXor(&cw.words[(p.k + r) >> 5], 1u << ((p.k + r) & 31));
+            xor_bit_range(cw.words, p.k + r0, p.k + r1);
     } else {
+        // a warp a slice, a lane a row, a level at a time
+        const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
         for (unsigned level = 0; level < p.levels; ++level) {
-            for (unsigned i = p.level_offsets[level] + threadIdx.x;
-                 i < p.level_offsets[level + 1];
-                 i += blockDim.x) {
+            for (unsigned s = p.level_slices[level] + (threadIdx.x >> 5);
+                 s < p.level_slices[level + 1];
+                 s += warps) {
+                const uint32_t base = p.slice_offsets[s] + lane;
+                const unsigned length = p.slice_length[s];
                 unsigned acc = 0;
-                for (uint32_t j = p.row_offsets[i]; j < p.row_offsets[i + 1]; ++j) {
-                    const unsigned s = cw.get(binary, p.columns[j]);
-                    acc ^= binary ? s : gf_mul(exp, log, p.values[j], s);
+                for (unsigned j = 0; j < length; ++j) {
+                    const uint32_t at = base + j * sim::slice_rows;
+                    const unsigned symbol = cw.get(binary, p.slice_columns[at]);
+                    acc ^= binary ? symbol : gf_mul(exp, log, p.slice_values[at], symbol);
                 }
-                cw.set(binary, p.pivots[i], acc);
+                cw.set(binary, p.slice_pivots[s * sim::slice_rows + lane], acc);
             }
             __syncthreads();
         }
     }
     __syncthreads();
 
+    uint32_t* out = p.codewords + f * cw_words;
+    for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
+        out[i] = cw.words[i];
     if (p.codeword)
         for (unsigned v = threadIdx.x; v < p.n; v += blockDim.x)
             p.codeword[f * p.n + v] = uint8_t(cw.get(binary, v));
+}
 
-    // BPSK over AWGN, LLRs
-    const size_t bits = size_t(p.n_transmitted) * p.m;
-    float* out = p.llr + f * bits;
-    for (unsigned b = threadIdx.x; b * sim::noise_per_block < bits; b += blockDim.x) {
-        float noise[sim::noise_per_block];
-        sim::noise_block(p.seed, frame, b, noise);
+// A thread a generator block of a frame's transmitted bits: BPSK over AWGN,
+// LLRs; no shared memory, no barriers.
+__global__ void __launch_bounds__(channel_threads)
+    sim_channel_kernel(sim_frames_params p, uint32_t blocks_per_frame, uint32_t total)
+{
+    const uint32_t i = blockIdx.x * channel_threads + threadIdx.x;
+    if (i >= total)
+        return;
+    const uint32_t f = i / blocks_per_frame, b = i - f * blocks_per_frame;
+    const uint64_t frame = p.first + f * p.stride;
+    const bool binary = p.q == 2;
+    const uint32_t* words = p.codewords + size_t(f) * codeword_words(p.n, p.q);
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(words);
+    const unsigned bits = p.n_transmitted * p.m;
+    float noise[sim::noise_per_block];
+    sim::noise_block(p.seed, frame, b, noise);
+    float llr[sim::noise_per_block];
 #pragma unroll
-        for (unsigned i = 0; i < sim::noise_per_block; ++i) {
-            const size_t t = size_t(b) * sim::noise_per_block + i;
-            if (t >= bits)
-                break;
-            const unsigned symbol = cw.get(binary, p.transmitted_positions[t / p.m]);
-            const unsigned bit = (symbol >> (p.m - 1 - t % p.m)) & 1u;
-            out[t] = sim::bpsk_llr(bit, noise[i], p.sigma, p.llr_gain);
+    for (unsigned j = 0; j < sim::noise_per_block; ++j) {
+        const unsigned t = min(b * sim::noise_per_block + j, bits - 1);
+        unsigned bit;
+        if (binary) {
+            const uint32_t v = p.transmitted_positions[t];
+            bit = (words[v >> 5] >> (v & 31)) & 1u;
+        } else {
+            const unsigned symbol = bytes[p.transmitted_positions[t / p.m]];
+            bit = (symbol >> (p.m - 1 - t % p.m)) & 1u;
         }
+        llr[j] = sim::bpsk_llr(bit, noise[j], p.sigma, p.llr_gain);
+    }
+    const size_t at = size_t(f) * bits + size_t(b) * sim::noise_per_block;
+    static_assert(sim::noise_per_block == 4,
+                  "a generator block's LLRs are a word or float4");
+    if (p.llr8) {
+        // the decoder's float input rounding (kernels/binary/decode.cuh)
+        int8_t q[sim::noise_per_block];
+#pragma unroll
+        for (unsigned j = 0; j < sim::noise_per_block; ++j) {
+            const float l = fminf(fmaxf(llr[j], -64.0f), 64.0f);
+            q[j] = int8_t(
+                __float2int_rn(fminf(fmaxf(__fmul_rn(l, p.llr_scale), -127.0f), 127.0f)));
+        }
+        if (bits % 4 == 0) {
+            *reinterpret_cast<char4*>(p.llr8 + at) = make_char4(q[0], q[1], q[2], q[3]);
+        } else {
+#pragma unroll
+            for (unsigned j = 0; j < sim::noise_per_block; ++j)
+                if (b * sim::noise_per_block + j < bits)
+                    p.llr8[at + j] = q[j];
+        }
+        return;
+    }
+    float* out = p.llr + at;
+    if (bits % 4 == 0) {
+        *reinterpret_cast<float4*>(out) = make_float4(llr[0], llr[1], llr[2], llr[3]);
+    } else {
+#pragma unroll
+        for (unsigned j = 0; j < sim::noise_per_block; ++j)
+            if (b * sim::noise_per_block + j < bits)
+                out[j] = llr[j];
     }
 }
 
@@ -172,16 +275,29 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
     const uint64_t frame = p.first + f * p.stride;
     const uint8_t* decoded = p.decoded + f * p.decoded_bytes;
     unsigned errors = 0;
-    for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
-        const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
-        const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
-        for (unsigned j = b * sim::info_per_block; j < end; ++j) {
-            const unsigned s = sim::info_symbol(r, j, p.q);
-            for (unsigned i = 0; i < p.m; ++i) {
-                const size_t t = size_t(j) * p.m + i;
-                const unsigned got =
-                    p.packed ? (decoded[t >> 3] >> (7 - (t & 7))) & 1u : decoded[t];
-                errors += got != ((s >> (p.m - 1 - i)) & 1u);
+    if (p.q == 2 && p.packed) {
+        // 16 decisions from two bytes (MSB first) against a block's 16 bits
+        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+            const uint32_t want =
+                sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
+            const unsigned valid = min(16u, p.k - b * 16);
+            uint32_t got = __brev(decoded[2 * b]) >> 24;
+            if (valid > 8)
+                got |= (__brev(decoded[2 * b + 1]) >> 24) << 8;
+            errors += __popc((want ^ got) & ((1u << valid) - 1));
+        }
+    } else {
+        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+            const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
+            const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
+            for (unsigned j = b * sim::info_per_block; j < end; ++j) {
+                const unsigned s = sim::info_symbol(r, j, p.q);
+                for (unsigned i = 0; i < p.m; ++i) {
+                    const size_t t = size_t(j) * p.m + i;
+                    const unsigned got =
+                        p.packed ? (decoded[t >> 3] >> (7 - (t & 7))) & 1u : decoded[t];
+                    errors += got != ((s >> (p.m - 1 - i)) & 1u);
+                }
             }
         }
     }
@@ -201,11 +317,12 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
 
 } // namespace
 
+size_t sim_codeword_words(unsigned n, unsigned q) { return codeword_words(n, q); }
+
 size_t sim_frames_shared_bytes(unsigned n, unsigned q)
 {
     const size_t table_words = q == 2 ? 0 : (3 * q + 3) / 4;
-    const size_t cw_words = q == 2 ? (n + 31) / 32 : (n + 3) / 4;
-    return 4 * (32 + table_words + cw_words);
+    return 4 * (32 + table_words + codeword_words(n, q));
 }
 
 void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream)
@@ -214,23 +331,45 @@ void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream)
         return;
     const size_t shared = sim_frames_shared_bytes(p.n, p.q);
     if (shared > 48 * 1024)
-        allow_large_shared_memory(reinterpret_cast<const void*>(&sim_frames_kernel));
-    // a block of threads enough for a generator block each of the frame's noise
-    const size_t work =
-        (size_t(p.n_transmitted) * p.m + sim::noise_per_block - 1) / sim::noise_per_block;
-    const unsigned threads = unsigned(
-        std::min<size_t>(max_threads, std::max<size_t>(64, (work + 31) / 32 * 32)));
-    for (size_t f0 = 0; f0 < p.n_frames; f0 += 65535u * 1024u) {
+        allow_large_shared_memory(reinterpret_cast<const void*>(&sim_encode_kernel));
+    // the accumulator's layout is made for sim::encoder_threads; echelon
+    // levels take a warp a slice, the information a thread a word
+    unsigned threads = sim::encoder_threads;
+    if (p.encoder == sim_encoder::echelon) {
+        const size_t info = p.q == 2 ? (p.k + 31) / 32 : (p.k + 15) / 16;
+        const size_t work = std::max<size_t>(size_t(p.widest_level) * 32, info);
+        threads = unsigned(std::min<size_t>(sim::encoder_threads,
+                                            std::max<size_t>(64, (work + 31) / 32 * 32)));
+    }
+    const size_t cw_words = codeword_words(p.n, p.q);
+    const size_t bits = size_t(p.n_transmitted) * p.m;
+    const uint32_t blocks_per_frame =
+        uint32_t((bits + sim::noise_per_block - 1) / sim::noise_per_block);
+    // frames a launch: at most 65535 * 1024 blocks, and the channel kernel's
+    // thread index within 32 bits
+    const size_t chunk =
+        std::min<size_t>(65535u * 1024u, (size_t(1) << 31) / blocks_per_frame);
+    for (size_t f0 = 0; f0 < p.n_frames; f0 += chunk) {
         sim_frames_params q = p;
-        q.n_frames = std::min<size_t>(p.n_frames - f0, 65535u * 1024u);
+        q.n_frames = std::min<size_t>(p.n_frames - f0, chunk);
         q.first = p.first + f0 * p.stride;
-        q.llr = p.llr + f0 * size_t(p.n_transmitted) * p.m;
+        q.codewords = p.codewords + f0 * cw_words;
+        if (p.llr)
+            q.llr = p.llr + f0 * bits;
+        else
+            q.llr8 = p.llr8 + f0 * bits;
         if (p.info)
             q.info = p.info + f0 * p.k;
         if (p.codeword)
             q.codeword = p.codeword + f0 * p.n;
-        sim_frames_kernel<<<unsigned(q.n_frames), threads, shared, stream>>>(q);
-        GPULDPC_CUDA_CHECK_LAUNCH("sim_frames_kernel");
+        sim_encode_kernel<<<unsigned(q.n_frames), threads, shared, stream>>>(q);
+        GPULDPC_CUDA_CHECK_LAUNCH("sim_encode_kernel");
+        const uint32_t total = uint32_t(q.n_frames * blocks_per_frame);
+        sim_channel_kernel<<<(total + channel_threads - 1) / channel_threads,
+                             channel_threads,
+                             0,
+                             stream>>>(q, blocks_per_frame, total);
+        GPULDPC_CUDA_CHECK_LAUNCH("sim_channel_kernel");
     }
 }
 

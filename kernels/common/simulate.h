@@ -8,12 +8,14 @@
 #ifndef INCLUDED_GPULDPC_KERNELS_SIMULATE_H
 #define INCLUDED_GPULDPC_KERNELS_SIMULATE_H
 
-// The simulator's frames on the device (simulate.cu): information drawn,
-// encoded, sent as BPSK through AWGN and turned into LLRs, a frame a thread
-// block with its codeword in shared memory; then, after decoding, the
-// information regenerated and the decoded bits counted against it. Plain
-// C++; the frames are those of sim_frame.h.
+// The simulator's frames on the device (simulate.cu), in two kernels: the
+// encoder, a frame a thread block with its codeword in shared memory, writes
+// the codewords to a scratch buffer; the channel, a thread a generator block
+// with no barriers, sends them as BPSK through AWGN and writes the LLRs.
+// After decoding, the information is drawn again and the decoded bits are
+// counted against it. Plain C++; the frames are those of sim_frame.h.
 
+#include "common/sim_frame.h"
 #include <gnuradio/gpuldpc/engine/frame_status.h>
 #include <cuda_runtime.h>
 #include <cstddef>
@@ -36,35 +38,53 @@ struct sim_frames_params {
     unsigned n, k, m, q; //!< symbols, information symbols, bits a symbol, q = 2^m
     unsigned n_transmitted;
     const uint32_t* info_positions;        //!< k
+    bool info_in_order;                    //!< info_positions[j] == j for all j
     const uint32_t* transmitted_positions; //!< n_transmitted
     const uint8_t* gf_exp;                 //!< 2 (q - 1) (q > 2)
     const uint8_t* gf_log;                 //!< q (q > 2)
 
     sim_encoder encoder;
-    // accumulator: H check-major (binary), the information positions 0 .. k - 1
-    unsigned checks;
-    const uint32_t* check_offsets; //!< checks + 1
-    const uint32_t* edge_variable;
-    // echelon, pivots in level order: level L is pivots level_offsets[L] ..
-    // level_offsets[L + 1] - 1, each row reading information and earlier
-    // levels only
+    // accumulator (binary, the information positions 0 .. k - 1): thread t of
+    // sim::encoder_threads takes checks t * run .. (t + 1) * run - 1 and reads
+    // its entries j = 0 .. slots - 1 at acc_entries[j * sim::encoder_threads +
+    // t], so that a warp's loads are consecutive words: an information
+    // position, sim::acc_end added where it is a check's last, sim::acc_none
+    // for no position
+    unsigned checks, run, slots;
+    const uint32_t* acc_entries;
+    // echelon, pivots in level order, each row reading information and
+    // earlier levels only; a level's rows in slices of sim::slice_rows, row i
+    // of slice s (pivot slice_pivots[s * sim::slice_rows + i]) reading columns
+    // slice_columns[slice_offsets[s] + j * sim::slice_rows + i], j = 0 ..
+    // slice_length[s] - 1; the slices of level L are level_slices[L] ..
+    // level_slices[L + 1] - 1. Column n is a symbol always 0 (short rows and
+    // missing rows read it; a missing row's pivot is n).
     unsigned levels;
-    const uint32_t* level_offsets; //!< levels + 1
-    const uint32_t* pivots;
-    const uint32_t* row_offsets; //!< pivots + 1
-    const uint32_t* columns;
-    const uint8_t* values; //!< (q > 2)
+    unsigned widest_level;         //!< the most slices a level has
+    const uint32_t* level_slices;  //!< levels + 1
+    const uint32_t* slice_offsets; //!< slices
+    const uint32_t* slice_length;  //!< slices
+    const uint32_t* slice_pivots;  //!< slices * sim::slice_rows
+    const uint32_t* slice_columns;
+    const uint8_t* slice_values; //!< as slice_columns (q > 2)
 
     float sigma, llr_gain;
-    float* llr;        //!< n_frames * n_transmitted * m out
+    uint32_t* codewords; //!< scratch, n_frames * sim_codeword_words(n, q)
+    float* llr;          //!< n_frames * n_transmitted * m out, or null
+    //! or, with llr null, the LLRs in 8 bits as an int8-message decoder rounds
+    //! them: min(|llr|, 64) * llr_scale, at most 127, to nearest, ties to even
+    int8_t* llr8;
+    float llr_scale;
     uint8_t* info;     //!< n_frames * k symbols out, or null
     uint8_t* codeword; //!< n_frames * n symbols out, or null
 };
 
-/*! Shared memory a frame's block takes (bytes), for the caller's size check. */
+//! 32-bit words of a frame's codeword in shared memory and in the scratch
+//! buffer: a bit a symbol (binary) or a byte, symbol n included (always 0)
+size_t sim_codeword_words(unsigned n, unsigned q);
+
 size_t sim_frames_shared_bytes(unsigned n, unsigned q);
 
-/*! Checked launch on \p stream; the current device's opt-in limit allowed. */
 void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream);
 
 /*! A frame's counts (simulation's sim_frame_result, the same layout). */

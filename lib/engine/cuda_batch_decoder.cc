@@ -320,18 +320,41 @@ void cuda_batch_decoder::decode_device(const float* llr,
                                        uint8_t* info_bits,
                                        frame_status* status)
 {
+    if (n_frames > 0 && (!llr || !info_bits || !status))
+        throw std::invalid_argument("decode_device: null pointer");
+    decode_in_place(input_kind::llr, llr, n_frames, info_bits, status);
+}
+
+void cuda_batch_decoder::decode_device_int8(const int8_t* llr,
+                                            size_t n_frames,
+                                            uint8_t* info_bits,
+                                            frame_status* status)
+{
+    if (!takes(input_kind::llr8))
+        batch_decoder::decode_device_int8(llr, n_frames, info_bits, status);
+    if (n_frames > 0 && (!llr || !info_bits || !status))
+        throw std::invalid_argument("decode_device_int8: null pointer");
+    decode_in_place(input_kind::llr8, llr, n_frames, info_bits, status);
+}
+
+void cuda_batch_decoder::decode_in_place(input_kind kind,
+                                         const void* input,
+                                         size_t n_frames,
+                                         uint8_t* info_bits,
+                                         frame_status* status)
+{
     if (n_frames == 0)
         return;
-    if (!llr || !info_bits || !status)
-        throw std::invalid_argument("decode_device: null pointer");
     std::lock_guard<std::mutex> lock(d_mutex);
     cuda::scoped_device guard(d_device);
     const size_t launch_frames = std::min(n_frames, d_max_launch);
     slot_buffers& w = prepare(0, launch_frames);
-    launch_io io{ input_kind::llr, nullptr, 0, nullptr, nullptr, nullptr };
+    const size_t value_bytes = kind == input_kind::llr8 ? 1 : sizeof(float);
+    launch_io io{ kind, nullptr, 0, nullptr, nullptr, nullptr };
     for (size_t f0 = 0; f0 < n_frames; f0 += launch_frames) {
         io.n_frames = std::min(launch_frames, n_frames - f0);
-        io.input = llr + f0 * llr_per_frame();
+        io.input =
+            static_cast<const uint8_t*>(input) + f0 * llr_per_frame() * value_bytes;
         io.info_bits = info_bits + f0 * info_bytes_per_frame();
         io.status = status + f0;
         launch(0, io, w.stream->get());

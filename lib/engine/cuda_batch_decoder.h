@@ -80,6 +80,11 @@ public:
                        size_t n_frames,
                        uint8_t* info_bits,
                        frame_status* status) override;
+    void decode_device_int8(const int8_t* llr,
+                            size_t n_frames,
+                            uint8_t* info_bits,
+                            frame_status* status) override;
+    bool decodes_device_int8() const override { return takes(input_kind::llr8); }
     uint64_t begin_decode(const float* llr,
                           size_t n_frames,
                           uint8_t* info_bits,
@@ -141,6 +146,12 @@ protected:
     //! decode_now() of host memory: enqueue() on slot 0 with the input
     //! copied from \p in, waited for; on a failure the slot's stream is
     //! drained and the error rethrown.
+    // decode_device() and decode_device_int8(): input already on the device
+    void decode_in_place(input_kind kind,
+                         const void* input,
+                         size_t n_frames,
+                         uint8_t* info_bits,
+                         frame_status* status);
     void decode_now(input_kind kind,
                     const void* in,
                     size_t n_frames,

@@ -238,6 +238,15 @@ void batch_decoder::decode_device(const float*, size_t, uint8_t*, frame_status*)
                            "decoder (device='cuda')");
 }
 
+void batch_decoder::decode_device_int8(const int8_t*, size_t, uint8_t*, frame_status*)
+{
+    throw std::logic_error("decode_device_int8: this decoder (" + device_name() + ", " +
+                           kernel_variant() +
+                           ") takes no 8-bit LLRs in device memory; allowed: a GPU "
+                           "decoder of 8-bit input (decodes_device_int8()), or "
+                           "decode_device() with float LLRs");
+}
+
 uint64_t batch_decoder::issue_ticket()
 {
     if (d_tickets_issued - d_tickets_retired >= max_outstanding)

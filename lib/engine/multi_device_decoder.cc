@@ -83,6 +83,17 @@ public:
     {
         d_decoders[0]->decode_device(llr, n_frames, info_bits, status);
     }
+    void decode_device_int8(const int8_t* llr,
+                            size_t n_frames,
+                            uint8_t* info_bits,
+                            frame_status* status) override
+    {
+        d_decoders[0]->decode_device_int8(llr, n_frames, info_bits, status);
+    }
+    bool decodes_device_int8() const override
+    {
+        return d_decoders[0]->decodes_device_int8();
+    }
 
     uint64_t begin_decode(const float* llr,
                           size_t n_frames,

@@ -241,6 +241,79 @@ echelon_levels make_echelon_levels(const ldpc_code& code)
     return out;
 }
 
+echelon_slices make_echelon_slices(const ldpc_code& code)
+{
+    const echelon_levels l = make_echelon_levels(code);
+    const uint32_t rows = sim::slice_rows;
+    echelon_slices out;
+    out.level_slices.push_back(0);
+    for (size_t lv = 0; lv < l.levels(); ++lv) {
+        std::vector<uint32_t> order;
+        for (uint32_t i = l.level_offsets[lv]; i < l.level_offsets[lv + 1]; ++i)
+            order.push_back(i);
+        auto length = [&](uint32_t i) { return l.row_offsets[i + 1] - l.row_offsets[i]; };
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return length(a) > length(b);
+        });
+        for (size_t first = 0; first < order.size(); first += rows) {
+            const uint32_t longest = length(order[first]);
+            out.offsets.push_back(uint32_t(out.columns.size()));
+            out.lengths.push_back(longest);
+            out.columns.resize(out.columns.size() + size_t(longest) * rows, code.n());
+            out.values.resize(out.columns.size(), 0);
+            for (uint32_t r = 0; r < rows; ++r) {
+                const bool real = first + r < order.size();
+                const uint32_t i = real ? order[first + r] : 0;
+                out.pivots.push_back(real ? l.pivots[i] : code.n());
+                if (!real)
+                    continue;
+                for (uint32_t j = 0; j < length(i); ++j) {
+                    out.columns[out.offsets.back() + j * rows + r] =
+                        l.columns[l.row_offsets[i] + j];
+                    out.values[out.offsets.back() + j * rows + r] =
+                        l.values[l.row_offsets[i] + j];
+                }
+            }
+        }
+        out.level_slices.push_back(uint32_t(out.lengths.size()));
+        out.widest_level =
+            std::max(out.widest_level, out.level_slices.back() - out.level_slices[lv]);
+    }
+    return out;
+}
+
+accumulator_runs make_accumulator_runs(const ldpc_code& code)
+{
+    if (code.encoder() != ldpc_code::encoder_kind::accumulator)
+        throw std::invalid_argument("code: its parity does not accumulate");
+    const unsigned threads = sim::encoder_threads;
+    const auto& offsets = code.check_offsets();
+    const auto& variable = code.edge_variable();
+    accumulator_runs out;
+    out.run = unsigned((code.m() + threads - 1) / threads);
+    std::vector<std::vector<uint32_t>> lists(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+        const size_t r0 = std::min<size_t>(code.m(), size_t(t) * out.run);
+        const size_t r1 = std::min<size_t>(code.m(), r0 + out.run);
+        for (size_t r = r0; r < r1; ++r) {
+            auto& list = lists[t];
+            const size_t before = list.size();
+            for (uint32_t e = offsets[r]; e < offsets[r + 1]; ++e)
+                if (variable[e] < code.k())
+                    list.push_back(variable[e]);
+            if (list.size() == before)
+                list.push_back(sim::acc_none);
+            list.back() |= sim::acc_end;
+        }
+        out.slots = std::max(out.slots, unsigned(lists[t].size()));
+    }
+    out.entries.assign(size_t(out.slots) * threads, sim::acc_none);
+    for (unsigned t = 0; t < threads; ++t)
+        for (size_t j = 0; j < lists[t].size(); ++j)
+            out.entries[j * threads + t] = lists[t][j];
+    return out;
+}
+
 std::unique_ptr<simulation::worker> make_cpu_sim_worker(batch_decoder::sptr decoder)
 {
     return std::make_unique<cpu_worker>(std::move(decoder));

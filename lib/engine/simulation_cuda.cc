@@ -14,6 +14,7 @@
 #include "simulation_worker.h"
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace gr {
@@ -27,19 +28,22 @@ static_assert(sizeof(sim_frame_result) == sizeof(kernels::sim_frame_counts),
 struct device_encoder {
     kernels::sim_encoder kind;
     std::string variant;
-    unsigned levels = 0;
-    cuda::device_buffer<uint32_t> check_offsets, edge_variable;
-    cuda::device_buffer<uint32_t> level_offsets, pivots, row_offsets, columns;
+    unsigned run = 0, slots = 0, levels = 0, widest_level = 0;
+    cuda::device_buffer<uint32_t> entries;
+    cuda::device_buffer<uint32_t> level_slices, offsets, lengths, pivots, columns;
     cuda::device_buffer<uint8_t> values;
 };
 
 void upload_encoder(const ldpc_code& code, device_encoder& e)
 {
     if (code.encoder() == ldpc_code::encoder_kind::accumulator) {
+        const detail::accumulator_runs a = detail::make_accumulator_runs(code);
         e.kind = kernels::sim_encoder::accumulator;
-        e.variant = "accumulator: a scan over the checks";
-        e.check_offsets = cuda::upload(code.check_offsets());
-        e.edge_variable = cuda::upload(code.edge_variable());
+        e.variant =
+            "accumulator: runs of " + std::to_string(a.run) + " checks chained by a scan";
+        e.run = a.run;
+        e.slots = a.slots;
+        e.entries = cuda::upload(a.entries);
         return;
     }
     if (code.encoder() != ldpc_code::encoder_kind::echelon)
@@ -48,17 +52,29 @@ void upload_encoder(const ldpc_code& code, device_encoder& e)
             "GPU; allowed on a GPU: codes whose parity accumulates (DVB-S2) or that "
             "encode by back-substitution (matrices, 5G NR, 802.11n, 802.16e); "
             "simulate it on device='cpu'");
-    const detail::echelon_levels l = detail::make_echelon_levels(code);
+    const detail::echelon_slices l = detail::make_echelon_slices(code);
     e.kind = kernels::sim_encoder::echelon;
     e.levels = unsigned(l.levels());
-    e.variant = "echelon: " + std::to_string(l.pivots.size()) + " pivots in " +
-                std::to_string(l.levels()) + " levels, " +
-                std::to_string(l.columns.size()) + " terms";
-    e.level_offsets = cuda::upload(l.level_offsets);
+    e.widest_level = l.widest_level;
+    e.variant = "echelon: " + std::to_string(code.echelon_pivots().size()) +
+                " pivots in " + std::to_string(l.levels()) + " levels, " +
+                std::to_string(code.echelon_columns().size()) + " terms";
+    e.level_slices = cuda::upload(l.level_slices);
+    e.offsets = cuda::upload(l.offsets);
+    e.lengths = cuda::upload(l.lengths);
     e.pivots = cuda::upload(l.pivots);
-    e.row_offsets = cuda::upload(l.row_offsets);
     e.columns = cuda::upload(l.columns);
-    e.values = cuda::upload(l.values);
+    if (code.q() > 2)
+        e.values = cuda::upload(l.values);
+}
+
+bool info_in_order(const ldpc_code& code)
+{
+    const auto& positions = code.info_positions();
+    for (size_t j = 0; j < positions.size(); ++j)
+        if (positions[j] != j)
+            return false;
+    return true;
 }
 
 class cuda_worker : public simulation::worker
@@ -80,6 +96,9 @@ public:
         d_name = cuda::device_label(device);
         upload_encoder(code, d_encoder);
         d_info_positions = cuda::upload(code.info_positions());
+        d_info_in_order = info_in_order(code);
+        d_int8 = d_decoder->config().messages == message_precision::int8 &&
+                 d_decoder->decodes_device_int8();
         d_transmitted = cuda::upload(code.transmitted_positions());
         if (code.q() > 2) {
             const gf_tables_view t = code.field().tables();
@@ -93,6 +112,7 @@ public:
             d_decoder->preferred_batch() ? d_decoder->preferred_batch() : 2048;
         d_batch = std::max<size_t>(1, std::min(wanted, by_memory));
         d_stream = std::make_unique<cuda::stream>();
+        d_count_stream = std::make_unique<cuda::stream>();
     }
 
     ~cuda_worker() override
@@ -100,12 +120,9 @@ public:
         // buffers belong to the device
         cuda::scoped_device on(d_device, std::nothrow);
         d_stream.reset();
-        d_llr[0] = {};
-        d_llr[1] = {};
-        d_decoded = {};
-        d_status = {};
-        d_counts = {};
-        d_host_counts = {};
+        d_count_stream.reset();
+        d_slots = std::array<slot, 2>{};
+        d_codewords = {};
         d_encoder = {};
         d_info_positions = {};
         d_transmitted = {};
@@ -123,52 +140,74 @@ public:
         cuda::scoped_device on(d_device);
         allocate();
         const ldpc_code& code = d_decoder->code();
-        const cudaStream_t s = d_stream->get();
-        // batch b's frames are drawn while batch b - 1 decodes (two LLR
-        // buffers): the decoder's tail and the launches overlap the drawing
+        const cudaStream_t s = d_stream->get(), counting = d_count_stream->get();
+        // Batch b + 1's frames are drawn while batch b decodes, and batch b is
+        // counted (another stream) while batch b + 1 decodes: between two
+        // decodes the host only launches. Slot b % 2 holds batch b's LLRs,
+        // decisions and counts.
         const size_t batches = (count + d_batch - 1) / d_batch;
+        std::vector<harvest> harvests(batches);
         auto draw = [&](size_t b) {
             const size_t f0 = b * d_batch, nf = std::min(d_batch, count - f0);
             kernels::sim_frames_params p =
                 frame_params(seed, ch, first + f0 * stride, stride, nf);
-            p.llr = d_llr[b % 2].data();
+            p.codewords = d_codewords.data();
+            if (d_int8) {
+                p.llr8 = d_slots[b % 2].llr8.data();
+                p.llr_scale = d_decoder->config().llr_scale;
+            } else {
+                p.llr = d_slots[b % 2].llr.data();
+            }
             kernels::launch_sim_frames(p, s);
         };
-        draw(0);
-        d_stream->synchronize();
-        for (size_t b = 0; b < batches; ++b) {
-            const size_t f0 = b * d_batch, nf = std::min(d_batch, count - f0);
-            if (b + 1 < batches)
-                draw(b + 1);
-            d_decoder->decode_device(
-                d_llr[b % 2].data(), nf, d_decoded.data(), d_status.data());
-            kernels::sim_count_params c{};
-            c.seed = seed;
-            c.first = first + f0 * stride;
-            c.stride = stride;
-            c.n_frames = nf;
-            c.k = code.k();
-            c.m = code.bits_per_symbol();
-            c.q = code.q();
-            c.decoded = d_decoded.data();
-            c.decoded_bytes = d_decoder->info_bytes_per_frame();
-            c.packed = d_decoder->config().pack_info_bits;
-            c.status = d_status.data();
-            c.counts = d_counts.data();
-            kernels::launch_sim_count(c, s);
-            GPULDPC_CUDA_CHECK(cudaMemcpyAsync(d_host_counts.data(),
-                                               d_counts.data(),
-                                               nf * sizeof(kernels::sim_frame_counts),
-                                               cudaMemcpyDeviceToHost,
-                                               s));
-            // also waits for batch b + 1's drawing: its LLRs are complete
-            // before the decoder reads them
+        try {
+            draw(0);
             d_stream->synchronize();
-            for (size_t f = 0; f < nf; ++f) {
-                const kernels::sim_frame_counts& k = d_host_counts.data()[f];
-                results[f0 + f] =
-                    sim_frame_result{ k.bit_errors, k.iterations, k.converged };
+            for (size_t b = 0; b < batches; ++b) {
+                slot& sl = d_slots[b % 2];
+                const size_t f0 = b * d_batch, nf = std::min(d_batch, count - f0);
+                if (b + 1 < batches)
+                    draw(b + 1);
+                // batch b - 2's counting read this slot's decisions
+                sl.counted->synchronize();
+                if (d_int8)
+                    d_decoder->decode_device_int8(
+                        sl.llr8.data(), nf, sl.decoded.data(), sl.status.data());
+                else
+                    d_decoder->decode_device(
+                        sl.llr.data(), nf, sl.decoded.data(), sl.status.data());
+                kernels::sim_count_params c{};
+                c.seed = seed;
+                c.first = first + f0 * stride;
+                c.stride = stride;
+                c.n_frames = nf;
+                c.k = code.k();
+                c.m = code.bits_per_symbol();
+                c.q = code.q();
+                c.decoded = sl.decoded.data();
+                c.decoded_bytes = d_decoder->info_bytes_per_frame();
+                c.packed = d_decoder->config().pack_info_bits;
+                c.status = sl.status.data();
+                c.counts = sl.counts.data();
+                kernels::launch_sim_count(c, counting);
+                sl.counted->record(counting);
+                GPULDPC_CUDA_CHECK(cudaMemcpyAsync(sl.host_counts.data(),
+                                                   sl.counts.data(),
+                                                   nf * sizeof(kernels::sim_frame_counts),
+                                                   cudaMemcpyDeviceToHost,
+                                                   counting));
+                harvests[b] = harvest{ sl.host_counts.data(), results + f0, nf };
+                GPULDPC_CUDA_CHECK(
+                    cudaLaunchHostFunc(counting, &harvest::deliver, &harvests[b]));
+                // batch b + 1's LLRs complete before the decoder reads them
+                d_stream->synchronize();
             }
+            d_count_stream->synchronize();
+        } catch (...) {
+            // no copy into results outlives the call
+            cudaStreamSynchronize(counting);
+            cudaStreamSynchronize(s);
+            throw;
         }
     }
 
@@ -187,7 +226,10 @@ public:
         const ldpc_code& code = d_decoder->code();
         cuda::device_buffer<float> l(count * d_decoder->llr_per_frame());
         cuda::device_buffer<uint8_t> i(count * code.k()), c(count * code.n());
+        cuda::device_buffer<uint32_t> words(
+            count * kernels::sim_codeword_words(code.n(), code.q()));
         kernels::sim_frames_params p = frame_params(seed, ch, first, stride, count);
+        p.codewords = words.data();
         p.llr = l.data();
         p.info = i.data();
         p.codeword = c.data();
@@ -207,27 +249,63 @@ public:
     std::string name() const override { return d_name; }
     //! batches enough for the drawing of one to overlap the decoding of another
     size_t preferred_batch() const override { return 4 * d_batch; }
-    std::string encoder_variant() const override { return d_encoder.variant; }
+    std::string encoder_variant() const override
+    {
+        return d_encoder.variant + (d_int8 ? "; LLRs in 8 bits" : "; float LLRs");
+    }
 
 private:
     // The buffers of the batches, kept only when all are made.
     void allocate()
     {
-        if (d_host_counts.size())
+        if (d_slots[1].host_counts.size())
             return;
-        const size_t values = d_batch * d_decoder->llr_per_frame();
-        cuda::device_buffer<float> llr0(values), llr1(values);
-        cuda::device_buffer<uint8_t> decoded(d_batch * d_decoder->info_bytes_per_frame());
-        cuda::device_buffer<frame_status> status(d_batch);
-        cuda::device_buffer<kernels::sim_frame_counts> counts(d_batch);
-        cuda::pinned_buffer<kernels::sim_frame_counts> host_counts(d_batch);
-        d_llr[0] = std::move(llr0);
-        d_llr[1] = std::move(llr1);
-        d_decoded = std::move(decoded);
-        d_status = std::move(status);
-        d_counts = std::move(counts);
-        d_host_counts = std::move(host_counts);
+        const ldpc_code& code = d_decoder->code();
+        cuda::device_buffer<uint32_t> words(
+            d_batch * kernels::sim_codeword_words(code.n(), code.q()));
+        std::array<slot, 2> slots;
+        for (slot& sl : slots) {
+            if (d_int8)
+                sl.llr8 =
+                    cuda::device_buffer<int8_t>(d_batch * d_decoder->llr_per_frame());
+            else
+                sl.llr = cuda::device_buffer<float>(d_batch * d_decoder->llr_per_frame());
+            sl.decoded =
+                cuda::device_buffer<uint8_t>(d_batch * d_decoder->info_bytes_per_frame());
+            sl.status = cuda::device_buffer<frame_status>(d_batch);
+            sl.counts = cuda::device_buffer<kernels::sim_frame_counts>(d_batch);
+            sl.host_counts = cuda::pinned_buffer<kernels::sim_frame_counts>(d_batch);
+            sl.counted = std::make_unique<cuda::event>(); // on the worker's device
+        }
+        d_codewords = std::move(words);
+        d_slots = std::move(slots);
     }
+
+    // A batch's counts, copied into the caller's results by the counting
+    // stream once they are on the host.
+    struct harvest {
+        const kernels::sim_frame_counts* counts = nullptr;
+        sim_frame_result* results = nullptr;
+        size_t frames = 0;
+        static void CUDART_CB deliver(void* self)
+        {
+            const harvest& h = *static_cast<const harvest*>(self);
+            for (size_t f = 0; f < h.frames; ++f)
+                h.results[f] = sim_frame_result{ h.counts[f].bit_errors,
+                                                 h.counts[f].iterations,
+                                                 h.counts[f].converged };
+        }
+    };
+
+    struct slot {
+        cuda::device_buffer<float> llr;
+        cuda::device_buffer<int8_t> llr8;
+        cuda::device_buffer<uint8_t> decoded;
+        cuda::device_buffer<frame_status> status;
+        cuda::device_buffer<kernels::sim_frame_counts> counts;
+        cuda::pinned_buffer<kernels::sim_frame_counts> host_counts;
+        std::unique_ptr<cuda::event> counted; // the counting of the slot's last batch
+    };
 
     kernels::sim_frames_params frame_params(uint64_t seed,
                                             const sim_channel& ch,
@@ -247,22 +325,27 @@ private:
         p.q = code.q();
         p.n_transmitted = code.n_transmitted();
         p.info_positions = d_info_positions.data();
+        p.info_in_order = d_info_in_order;
         p.transmitted_positions = d_transmitted.data();
         p.gf_exp = d_exp.data();
         p.gf_log = d_log.data();
         p.encoder = d_encoder.kind;
         p.checks = code.m();
-        p.check_offsets = d_encoder.check_offsets.data();
-        p.edge_variable = d_encoder.edge_variable.data();
+        p.run = d_encoder.run;
+        p.slots = d_encoder.slots;
+        p.acc_entries = d_encoder.entries.data();
         p.levels = d_encoder.levels;
-        p.level_offsets = d_encoder.level_offsets.data();
-        p.pivots = d_encoder.pivots.data();
-        p.row_offsets = d_encoder.row_offsets.data();
-        p.columns = d_encoder.columns.data();
-        p.values = d_encoder.values.data();
+        p.widest_level = d_encoder.widest_level;
+        p.level_slices = d_encoder.level_slices.data();
+        p.slice_offsets = d_encoder.offsets.data();
+        p.slice_length = d_encoder.lengths.data();
+        p.slice_pivots = d_encoder.pivots.data();
+        p.slice_columns = d_encoder.columns.data();
+        p.slice_values = d_encoder.values.data();
         p.sigma = ch.sigma;
         p.llr_gain = ch.llr_gain;
-        p.llr = nullptr; // the caller's
+        p.codewords = nullptr; // the caller's
+        p.llr = nullptr;
         return p;
     }
 
@@ -272,13 +355,13 @@ private:
     size_t d_batch = 1;
     device_encoder d_encoder;
     cuda::device_buffer<uint32_t> d_info_positions, d_transmitted;
+    bool d_info_in_order = false;
+    // an int8-message decoder takes the LLRs in 8 bits, as it would round them
+    bool d_int8 = false;
     cuda::device_buffer<uint8_t> d_exp, d_log;
-    std::unique_ptr<cuda::stream> d_stream;
-    cuda::device_buffer<float> d_llr[2];
-    cuda::device_buffer<uint8_t> d_decoded;
-    cuda::device_buffer<frame_status> d_status;
-    cuda::device_buffer<kernels::sim_frame_counts> d_counts;
-    cuda::pinned_buffer<kernels::sim_frame_counts> d_host_counts;
+    std::unique_ptr<cuda::stream> d_stream, d_count_stream;
+    cuda::device_buffer<uint32_t> d_codewords;
+    std::array<slot, 2> d_slots;
 };
 
 } // namespace

@@ -58,6 +58,35 @@ struct echelon_levels {
 };
 GPULDPC_ENGINE_API echelon_levels make_echelon_levels(const ldpc_code& code);
 
+/*!
+ * echelon_levels as the device encoder reads them (kernels/common/simulate.h):
+ * a level's rows longest first, in slices of sim::slice_rows rows, a slice's
+ * terms interleaved (term j of row i at offsets[s] + j * slice_rows + i) so
+ * that a warp's lanes read consecutive words. Short rows are padded with
+ * column n (a symbol always 0), a level's last slice with rows of pivot n.
+ */
+struct echelon_slices {
+    std::vector<uint32_t> level_slices, offsets, lengths, pivots, columns;
+    std::vector<uint8_t> values;
+    unsigned widest_level = 0; //!< the most slices a level has
+    size_t levels() const { return level_slices.size() - 1; }
+};
+GPULDPC_ENGINE_API echelon_slices make_echelon_slices(const ldpc_code& code);
+
+/*!
+ * The device encoder's accumulator (encoder() accumulator, the information
+ * at positions 0 .. k - 1): thread t of sim::encoder_threads takes checks
+ * t * run .. (t + 1) * run - 1, their information positions in order, each
+ * check's last flagged sim::acc_end (sim::acc_none | sim::acc_end for a check
+ * without one), sim::acc_none after its last check; entry j of thread t at
+ * entries[j * sim::encoder_threads + t].
+ */
+struct accumulator_runs {
+    unsigned run = 0, slots = 0;
+    std::vector<uint32_t> entries;
+};
+GPULDPC_ENGINE_API accumulator_runs make_accumulator_runs(const ldpc_code& code);
+
 std::unique_ptr<simulation::worker> make_cpu_sim_worker(batch_decoder::sptr decoder);
 /*! CUDA builds only; \p decoder decodes on CUDA device \p device. */
 std::unique_ptr<simulation::worker> make_cuda_sim_worker(batch_decoder::sptr decoder,

@@ -241,6 +241,10 @@ class qa_batch_decoder(gr_unittest.TestCase):
         # device memory is for GPU decoders; nothing is dereferenced
         with self.assertRaisesRegex(RuntimeError, "decode_device.*host memory"):
             gpuldpc.batch_decoder(code, device="cpu").decode_device(0, 1, 0, 0)
+        cpu = gpuldpc.batch_decoder(code, device="cpu")
+        self.assertFalse(cpu.decodes_device_int8)
+        with self.assertRaisesRegex(RuntimeError, "decode_device_int8.*no 8-bit LLRs"):
+            cpu.decode_device_int8(0, 1, 0, 0)
 
 
 class qa_gpuldpc_sim(gr_unittest.TestCase):

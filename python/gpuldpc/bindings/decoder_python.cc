@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(e9c4433c40959a6b165e2535ad0634d2) */
+/* BINDTOOL_HEADER_FILE_HASH(ca0315d65fa5e1a8bfc08fc5e5a8c9e5) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -342,6 +342,31 @@ void bind_decoder(py::module& m)
             "(uint8 converged at offset 0; uint32 iterations, syndrome_weight, "
             "invalid_inputs at 4, 8, 12). Returns when the results are in place; "
             "a CPU decoder raises RuntimeError.")
+        .def(
+            "decode_device_int8",
+            [](batch_decoder& d,
+               uintptr_t llr,
+               size_t n_frames,
+               uintptr_t info_bits,
+               uintptr_t status) {
+                py::gil_scoped_release release;
+                d.decode_device_int8(reinterpret_cast<const int8_t*>(llr),
+                                     n_frames,
+                                     reinterpret_cast<uint8_t*>(info_bits),
+                                     reinterpret_cast<frame_status*>(status));
+            },
+            py::arg("llr"),
+            py::arg("n_frames"),
+            py::arg("info_bits"),
+            py::arg("status"),
+            "decode_device() for 8-bit LLRs in GPU memory (int8, value v the LLR v / "
+            "llr_scale, as decode_int8()): llr n_frames * llr_per_frame int8. Raises "
+            "RuntimeError where decodes_device_int8 is false (CPU decoders, GPU "
+            "decoders of float input).")
+        .def_property_readonly("decodes_device_int8",
+                               &batch_decoder::decodes_device_int8,
+                               "Whether decode_device_int8() decodes (a GPU decoder "
+                               "with 8-bit input).")
         .def_property_readonly(
             "algorithm", [](const batch_decoder& d) { return to_string(d.algorithm()); })
         .def_property_readonly(

@@ -409,6 +409,26 @@ public:
                                uint8_t* info_bits,
                                frame_status* status);
 
+    /*!
+     * decode_device() for 8-bit bit LLRs in device memory (decode_int8()'s
+     * values): a quarter of the bytes of float LLRs, for a GPU pipeline that
+     * makes its LLRs in 8 bits (the simulator for an 8-bit decoder).
+     * - The rules of decode_device(); results are those of decode_int8() on
+     *   the same values. An int8-message decoder takes value v as the float
+     *   LLR v / llr_scale, so values rounded from float LLRs (clipped to
+     *   +-max_input_magnitude, times llr_scale, clipped to +-127, rounded to
+     *   nearest, ties to even) give decode_device()'s results on those LLRs.
+     * - Decoders without an 8-bit device input (decodes_device_int8() false:
+     *   the CPU decoders, GPU decoders of float input only) throw
+     *   std::logic_error.
+     */
+    virtual void decode_device_int8(const int8_t* llr,
+                                    size_t n_frames,
+                                    uint8_t* info_bits,
+                                    frame_status* status);
+    /*! Whether decode_device_int8() decodes (a GPU decoder with 8-bit input). */
+    virtual bool decodes_device_int8() const { return false; }
+
     //! Batches that MAY be outstanding at once (begun and not yet ended).
     static constexpr unsigned max_outstanding = 2;
 
