@@ -104,18 +104,20 @@ BOOST_AUTO_TEST_CASE(int8_counts_equal_the_cpus,
         const char* code;
         double ebn0;
         decoder_schedule schedule;
+        bool packed; // information bits 8 a byte (k = 504: a last block of 8)
     };
     for (const point& p :
-         { point{ "wifi:648:1/2", 1.5, decoder_schedule::layered },
-           point{ "regular_3_6_n1008_gf2", 1.8, decoder_schedule::flooding },
-           point{ "dvbs2:1/2:short", 1.2, decoder_schedule::layered },
-           point{ "nr:1:64", 1.0, decoder_schedule::layered } }) {
+         { point{ "wifi:648:1/2", 1.5, decoder_schedule::layered, false },
+           point{ "regular_3_6_n1008_gf2", 1.8, decoder_schedule::flooding, true },
+           point{ "dvbs2:1/2:short", 1.2, decoder_schedule::layered, false },
+           point{ "nr:1:64", 1.0, decoder_schedule::layered, true } }) {
         BOOST_TEST_CONTEXT(p.code)
         {
             auto code = load(p.code);
             decoder_config cfg =
                 config(decoder_algorithm::min_sum, message_precision::int8, 20);
             cfg.schedule = p.schedule;
+            cfg.pack_info_bits = p.packed;
             auto cpu = simulation::make(batch_decoder::make(code, cfg, "cpu"));
             auto gpu = simulation::make(batch_decoder::make(code, cfg, "cuda"));
             const size_t frames = qa::small() ? 16 : 400;
@@ -134,6 +136,38 @@ BOOST_AUTO_TEST_CASE(int8_counts_equal_the_cpus,
                                       << frames << " frames failed");
         }
     }
+}
+
+// A call of several decoder batches (the next drawn while one decodes, each
+// counted while the next decodes, the slots' buffers taken in turn) counts
+// what calls of one batch each count
+BOOST_AUTO_TEST_CASE(batches_in_turn_count_as_calls_of_one,
+                     *boost::unit_test::precondition(gpu_present()))
+{
+    auto code = load("regular_3_6_n96_gf2");
+    decoder_config cfg = config(decoder_algorithm::min_sum, message_precision::int8, 10);
+    cfg.pack_info_bits = true;
+    auto gpu = simulation::make(batch_decoder::make(code, cfg, "cuda"));
+    // preferred_batch(): four of the worker's batches
+    const size_t batch = std::max<size_t>(1, gpu->preferred_batch() / 4);
+    const size_t frames = 2 * batch + 7;
+    BOOST_TEST_MESSAGE(frames << " frames, batches of " << batch);
+    const auto ch = sim_channel::at(3.0, code->rate());
+    std::vector<sim_frame_result> whole(frames), parts(frames);
+    gpu->run(9, ch, 0, 1, frames, whole.data());
+    const size_t part = batch / 2 + 1;
+    for (size_t f0 = 0; f0 < frames; f0 += part)
+        gpu->run(9, ch, f0, 1, std::min(part, frames - f0), parts.data() + f0);
+    size_t differ = 0, failed = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        differ += whole[f].bit_errors != parts[f].bit_errors ||
+                  whole[f].iterations != parts[f].iterations ||
+                  whole[f].converged != parts[f].converged;
+        failed += whole[f].bit_errors > 0;
+    }
+    BOOST_CHECK_EQUAL(differ, 0u);
+    // the frames are noisy enough to count something
+    BOOST_CHECK_GT(failed, 0u);
 }
 
 // Float decoders: frame error counts of the GPU and the CPU on the same

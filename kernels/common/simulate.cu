@@ -9,6 +9,7 @@
 #include "common/sim_frame.h"
 #include "common/simulate.h"
 #include <algorithm>
+#include <stdexcept>
 
 namespace gr {
 namespace gpuldpc {
@@ -83,25 +84,48 @@ __device__ void xor_bit_range(uint32_t* words, unsigned lo, unsigned hi)
     }
 }
 
-// A frame a block: its information drawn and encoded in shared memory, the
-// codeword written to the scratch buffer for the channel kernel.
+// The threads that encode a frame: the block, or a warp where a block takes
+// frames_per_block frames (small echelon codes: a level's few slices leave
+// most of a block waiting at its barriers, and frames in flight hide the
+// latency of the table loads better).
+struct encoder_team {
+    unsigned thread, threads, warp, warps;
+    bool whole_block;
+    __device__ void sync() const
+    {
+        if (whole_block)
+            __syncthreads();
+        else
+            __syncwarp();
+    }
+};
+
+// Frames drawn and encoded in shared memory, the codewords written to the
+// scratch buffer for the channel kernel.
 __global__ void __launch_bounds__(sim::encoder_threads)
     sim_encode_kernel(sim_frames_params p)
 {
     extern __shared__ uint32_t shared[];
     const bool binary = p.q == 2;
-    const size_t f = blockIdx.x;
-    const uint64_t frame = p.first + f * p.stride;
+    const bool whole_block = p.frames_per_block == 1;
+    const encoder_team team{ whole_block ? threadIdx.x : threadIdx.x & 31,
+                             whole_block ? blockDim.x : 32,
+                             whole_block ? threadIdx.x >> 5 : 0,
+                             whole_block ? blockDim.x >> 5 : 1,
+                             whole_block };
+    const size_t f =
+        size_t(blockIdx.x) * p.frames_per_block + (whole_block ? 0 : threadIdx.x >> 5);
 
-    // layout: scan scratch (32 words), GF tables (q > 2), the codeword
+    // layout: scan scratch (32 words), GF tables (q > 2), the codewords
     unsigned* scratch = shared;
     uint8_t* exp = reinterpret_cast<uint8_t*>(shared + 32);
     uint8_t* log = exp + (binary ? 0 : 2 * p.q);
     const unsigned table_words = binary ? 0 : (3 * p.q + 3) / 4;
-    frame_codeword cw{ shared + 32 + table_words,
-                       reinterpret_cast<uint8_t*>(shared + 32 + table_words) };
     const unsigned cw_words = unsigned(codeword_words(p.n, p.q));
-    for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
+    uint32_t* words =
+        shared + 32 + table_words + (whole_block ? 0 : (threadIdx.x >> 5) * cw_words);
+    frame_codeword cw{ words, reinterpret_cast<uint8_t*>(words) };
+    for (unsigned i = team.thread; i < cw_words; i += team.threads)
         cw.words[i] = 0;
     if (!binary)
         for (unsigned i = threadIdx.x; i < 2 * (p.q - 1); i += blockDim.x) {
@@ -110,11 +134,14 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                 log[i] = p.gf_log[i];
         }
     __syncthreads();
+    if (f >= p.n_frames)
+        return; // a warp team past the batch (no block barrier follows)
+    const uint64_t frame = p.first + f * p.stride;
 
     // information
     if (binary && p.info_in_order) {
         // a codeword word a thread, from two generator blocks: no atomics
-        for (unsigned w = threadIdx.x; w * 32 < p.k; w += blockDim.x) {
+        for (unsigned w = team.thread; w * 32 < p.k; w += team.threads) {
             uint32_t word =
                 sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
             if (w * 32 + 16 < p.k)
@@ -130,7 +157,7 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                     p.info[f * p.k + w * 32 + i] = uint8_t((word >> i) & 1u);
         }
     } else {
-        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+        for (unsigned b = team.thread; b * sim::info_per_block < p.k; b += team.threads) {
             const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
             const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
             for (unsigned j = b * sim::info_per_block; j < end; ++j) {
@@ -141,13 +168,14 @@ __global__ void __launch_bounds__(sim::encoder_threads)
             }
         }
     }
-    __syncthreads();
+    team.sync();
 
     // parity
     if (p.encoder == sim_encoder::accumulator) {
-        // parity bit r (position k + r) is the XOR of the information bits of
-        // checks 0 .. r: each thread takes a run of checks, the runs chained
-        // by a scan; the entries of a warp's threads are consecutive words
+        // (whole blocks of sim::encoder_threads only) parity bit r (position
+        // k + r) is the XOR of the information bits of checks 0 .. r: each
+        // thread takes a run of checks, the runs chained by a scan; the
+        // entries of a warp's threads are consecutive words
         const unsigned t = threadIdx.x;
         const unsigned r0 = min(p.checks, t * p.run);
         const unsigned r1 = min(p.checks, r0 + p.run);
@@ -177,14 +205,15 @@ __global__ void __launch_bounds__(sim::encoder_threads)
             xor_bit_range(cw.words, p.k + r0, p.k + r1);
     } else {
         // a warp a slice, a lane a row, a level at a time
-        const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+        const unsigned lane = threadIdx.x & 31;
         for (unsigned level = 0; level < p.levels; ++level) {
-            for (unsigned s = p.level_slices[level] + (threadIdx.x >> 5);
+            for (unsigned s = p.level_slices[level] + team.warp;
                  s < p.level_slices[level + 1];
-                 s += warps) {
+                 s += team.warps) {
                 const uint32_t base = p.slice_offsets[s] + lane;
                 const unsigned length = p.slice_length[s];
                 unsigned acc = 0;
+#pragma unroll 4
                 for (unsigned j = 0; j < length; ++j) {
                     const uint32_t at = base + j * sim::slice_rows;
                     const unsigned symbol = cw.get(binary, p.slice_columns[at]);
@@ -192,16 +221,16 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                 }
                 cw.set(binary, p.slice_pivots[s * sim::slice_rows + lane], acc);
             }
-            __syncthreads();
+            team.sync();
         }
     }
-    __syncthreads();
+    team.sync();
 
     uint32_t* out = p.codewords + f * cw_words;
-    for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
+    for (unsigned i = team.thread; i < cw_words; i += team.threads)
         out[i] = cw.words[i];
     if (p.codeword)
-        for (unsigned v = threadIdx.x; v < p.n; v += blockDim.x)
+        for (unsigned v = team.thread; v < p.n; v += team.threads)
             p.codeword[f * p.n + v] = uint8_t(cw.get(binary, v));
 }
 
@@ -319,23 +348,50 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
 
 size_t sim_codeword_words(unsigned n, unsigned q) { return codeword_words(n, q); }
 
-size_t sim_frames_shared_bytes(unsigned n, unsigned q)
+namespace {
+// Frames a block of the warp-a-frame encoder, and the most slices it takes
+// (beyond, a frame's warps share its levels' slices).
+constexpr unsigned warp_team_frames = 8;
+constexpr unsigned warp_team_slices = 96;
+
+unsigned frames_per_block(const sim_frames_params& p)
+{
+    return p.encoder == sim_encoder::echelon && p.slices <= warp_team_slices &&
+                   warp_team_frames * codeword_words(p.n, p.q) * 4 <= 32 * 1024
+               ? warp_team_frames
+               : 1;
+}
+} // namespace
+
+size_t sim_frames_shared_bytes(unsigned n, unsigned q, unsigned frames)
 {
     const size_t table_words = q == 2 ? 0 : (3 * q + 3) / 4;
-    return 4 * (32 + table_words + codeword_words(n, q));
+    return 4 * (32 + table_words + frames * codeword_words(n, q));
 }
 
-void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream)
+size_t sim_frames_shared_bytes(const sim_frames_params& p)
 {
-    if (p.n_frames == 0)
+    return sim_frames_shared_bytes(p.n, p.q, frames_per_block(p));
+}
+
+void launch_sim_frames(const sim_frames_params& params, cudaStream_t stream)
+{
+    if (params.n_frames == 0)
         return;
-    const size_t shared = sim_frames_shared_bytes(p.n, p.q);
+    if (!params.llr == !params.llr8)
+        throw std::invalid_argument(
+            "launch_sim_frames: LLRs wanted in float (llr) or in 8 bits (llr8), one");
+    sim_frames_params p = params;
+    p.frames_per_block = frames_per_block(p);
+    const size_t shared = sim_frames_shared_bytes(p);
     if (shared > 48 * 1024)
         allow_large_shared_memory(reinterpret_cast<const void*>(&sim_encode_kernel));
     // the accumulator's layout is made for sim::encoder_threads; echelon
     // levels take a warp a slice, the information a thread a word
     unsigned threads = sim::encoder_threads;
-    if (p.encoder == sim_encoder::echelon) {
+    if (p.frames_per_block > 1) {
+        threads = 32 * p.frames_per_block;
+    } else if (p.encoder == sim_encoder::echelon) {
         const size_t info = p.q == 2 ? (p.k + 31) / 32 : (p.k + 15) / 16;
         const size_t work = std::max<size_t>(size_t(p.widest_level) * 32, info);
         threads = unsigned(std::min<size_t>(sim::encoder_threads,
@@ -362,7 +418,9 @@ void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream)
             q.info = p.info + f0 * p.k;
         if (p.codeword)
             q.codeword = p.codeword + f0 * p.n;
-        sim_encode_kernel<<<unsigned(q.n_frames), threads, shared, stream>>>(q);
+        const unsigned blocks =
+            unsigned((q.n_frames + p.frames_per_block - 1) / p.frames_per_block);
+        sim_encode_kernel<<<blocks, threads, shared, stream>>>(q);
         GPULDPC_CUDA_CHECK_LAUNCH("sim_encode_kernel");
         const uint32_t total = uint32_t(q.n_frames * blocks_per_frame);
         sim_channel_kernel<<<(total + channel_threads - 1) / channel_threads,

@@ -61,12 +61,15 @@ struct sim_frames_params {
     // missing rows read it; a missing row's pivot is n).
     unsigned levels;
     unsigned widest_level;         //!< the most slices a level has
+    unsigned slices;               //!< of all levels
     const uint32_t* level_slices;  //!< levels + 1
     const uint32_t* slice_offsets; //!< slices
     const uint32_t* slice_length;  //!< slices
     const uint32_t* slice_pivots;  //!< slices * sim::slice_rows
     const uint32_t* slice_columns;
     const uint8_t* slice_values; //!< as slice_columns (q > 2)
+
+    unsigned frames_per_block; //!< set by launch_sim_frames()
 
     float sigma, llr_gain;
     uint32_t* codewords; //!< scratch, n_frames * sim_codeword_words(n, q)
@@ -83,7 +86,10 @@ struct sim_frames_params {
 //! buffer: a bit a symbol (binary) or a byte, symbol n included (always 0)
 size_t sim_codeword_words(unsigned n, unsigned q);
 
-size_t sim_frames_shared_bytes(unsigned n, unsigned q);
+//! shared memory of an encoder block of \p frames frames
+size_t sim_frames_shared_bytes(unsigned n, unsigned q, unsigned frames = 1);
+//! shared memory of the encoder's blocks for these parameters
+size_t sim_frames_shared_bytes(const sim_frames_params& p);
 
 void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream);
 

@@ -143,15 +143,16 @@ protected:
                  uint8_t* codeword_bits,
                  Load&& load);
 
-    //! decode_now() of host memory: enqueue() on slot 0 with the input
-    //! copied from \p in, waited for; on a failure the slot's stream is
-    //! drained and the error rethrown.
-    // decode_device() and decode_device_int8(): input already on the device
+    //! decode_device() and decode_device_int8(): the input already on the
+    //! device, launched on slot 0 and waited for
     void decode_in_place(input_kind kind,
                          const void* input,
                          size_t n_frames,
                          uint8_t* info_bits,
                          frame_status* status);
+    //! decode_now() of host memory: enqueue() on slot 0 with the input
+    //! copied from \p in, waited for; on a failure the slot's stream is
+    //! drained and the error rethrown.
     void decode_now(input_kind kind,
                     const void* in,
                     size_t n_frames,

@@ -286,6 +286,10 @@ accumulator_runs make_accumulator_runs(const ldpc_code& code)
 {
     if (code.encoder() != ldpc_code::encoder_kind::accumulator)
         throw std::invalid_argument("code: its parity does not accumulate");
+    for (size_t j = 0; j < code.k(); ++j)
+        if (code.info_positions()[j] != j)
+            throw std::invalid_argument(
+                "code: an accumulator's information is at positions 0 .. k - 1");
     const unsigned threads = sim::encoder_threads;
     const auto& offsets = code.check_offsets();
     const auto& variable = code.edge_variable();

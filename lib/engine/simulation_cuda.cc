@@ -28,7 +28,7 @@ static_assert(sizeof(sim_frame_result) == sizeof(kernels::sim_frame_counts),
 struct device_encoder {
     kernels::sim_encoder kind;
     std::string variant;
-    unsigned run = 0, slots = 0, levels = 0, widest_level = 0;
+    unsigned run = 0, slots = 0, levels = 0, widest_level = 0, slices = 0;
     cuda::device_buffer<uint32_t> entries;
     cuda::device_buffer<uint32_t> level_slices, offsets, lengths, pivots, columns;
     cuda::device_buffer<uint8_t> values;
@@ -56,6 +56,7 @@ void upload_encoder(const ldpc_code& code, device_encoder& e)
     e.kind = kernels::sim_encoder::echelon;
     e.levels = unsigned(l.levels());
     e.widest_level = l.widest_level;
+    e.slices = unsigned(l.lengths.size());
     e.variant = "echelon: " + std::to_string(code.echelon_pivots().size()) +
                 " pivots in " + std::to_string(l.levels()) + " levels, " +
                 std::to_string(code.echelon_columns().size()) + " terms";
@@ -336,6 +337,7 @@ private:
         p.acc_entries = d_encoder.entries.data();
         p.levels = d_encoder.levels;
         p.widest_level = d_encoder.widest_level;
+        p.slices = d_encoder.slices;
         p.level_slices = d_encoder.level_slices.data();
         p.slice_offsets = d_encoder.offsets.data();
         p.slice_length = d_encoder.lengths.data();
