@@ -91,6 +91,12 @@ size_t sim_frames_shared_bytes(unsigned n, unsigned q, unsigned frames = 1);
 //! shared memory of the encoder's blocks for these parameters
 size_t sim_frames_shared_bytes(const sim_frames_params& p);
 
+/*!
+ * Draws and encodes p.n_frames frames (a block a frame, or a warp a frame and
+ * 8 frames a block for echelon codes of at most 96 slices), then sends them
+ * through the channel into p.llr or p.llr8 (exactly one MUST be set:
+ * std::invalid_argument otherwise).
+ */
 void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream);
 
 /*! A frame's counts (simulation's sim_frame_result, the same layout). */
