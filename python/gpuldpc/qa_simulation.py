@@ -9,7 +9,6 @@ depend on the seed and the frame index only, counts that do not depend on
 how the frames are split (calls, strides, MPI ranks), the JSON's confidence
 intervals."""
 
-import importlib.util
 import json
 import os
 import shutil
@@ -29,6 +28,17 @@ def sim_command():
     return [exe] if exe else [sys.executable, "-c",
                               "import sys; from gnuradio.gpuldpc import sim; "
                               "sys.exit(sim.main())"]
+
+
+def sim_interpreter():
+    """The Python that runs the simulator: GPULDPC_SIM's #! line, or this one."""
+    exe = os.environ.get("GPULDPC_SIM")
+    if exe:
+        with open(exe) as f:
+            line = f.readline()
+        if line.startswith("#!"):
+            return line[2:].split()[0]
+    return sys.executable
 
 
 def int8_decoder(code, iterations=10):
@@ -117,10 +127,12 @@ class qa_simulation(gr_unittest.TestCase):
         mpirun = shutil.which("mpirun")
         if mpirun is None:
             self.skipTest("no mpirun (Debian openmpi-bin)")
-        if not os.environ.get("GPULDPC_SIM") and importlib.util.find_spec("mpi4py") is None:
+        python = sim_interpreter()
+        probe = subprocess.run([python, "-c", "import mpi4py"], capture_output=True,
+                               stdin=subprocess.DEVNULL)
+        if probe.returncode != 0:
             # sim.py joins the ranks through mpi4py
-            self.skipTest(f"mpirun but no mpi4py for {sys.executable} "
-                          "(Debian python3-mpi4py)")
+            self.skipTest(f"mpirun but no mpi4py for {python} (Debian python3-mpi4py)")
         keys = ("frames", "frame_errors", "bit_errors", "avg_iterations")
         with tempfile.TemporaryDirectory() as tmp:
             one = self.run_sim([], tmp, "one")
