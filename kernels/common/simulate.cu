@@ -19,6 +19,7 @@ namespace {
 
 constexpr unsigned channel_threads = 256;
 constexpr unsigned count_threads = 128;
+constexpr unsigned sliced_threads = 256;
 
 // A frame's codeword in shared memory: a bit a symbol in 32-bit words for a
 // binary code (bits set with atomicOr, so that threads writing bits of one
@@ -84,22 +85,6 @@ __device__ void xor_bit_range(uint32_t* words, unsigned lo, unsigned hi)
     }
 }
 
-// The threads that encode a frame: the block, or a warp where a block takes
-// frames_per_block frames (small echelon codes: a level's few slices leave
-// most of a block waiting at its barriers, and frames in flight hide the
-// latency of the table loads better).
-struct encoder_team {
-    unsigned thread, threads, warp, warps;
-    bool whole_block;
-    __device__ void sync() const
-    {
-        if (whole_block)
-            __syncthreads();
-        else
-            __syncwarp();
-    }
-};
-
 // Frames drawn and encoded in shared memory, the codewords written to the
 // scratch buffer for the channel kernel.
 __global__ void __launch_bounds__(sim::encoder_threads)
@@ -107,14 +92,7 @@ __global__ void __launch_bounds__(sim::encoder_threads)
 {
     extern __shared__ uint32_t shared[];
     const bool binary = p.q == 2;
-    const bool whole_block = p.frames_per_block == 1;
-    const encoder_team team{ whole_block ? threadIdx.x : threadIdx.x & 31,
-                             whole_block ? blockDim.x : 32,
-                             whole_block ? threadIdx.x >> 5 : 0,
-                             whole_block ? blockDim.x >> 5 : 1,
-                             whole_block };
-    const size_t f =
-        size_t(blockIdx.x) * p.frames_per_block + (whole_block ? 0 : threadIdx.x >> 5);
+    const size_t f = blockIdx.x;
 
     // layout: scan scratch (32 words), GF tables (q > 2), the codewords
     unsigned* scratch = shared;
@@ -122,10 +100,9 @@ __global__ void __launch_bounds__(sim::encoder_threads)
     uint8_t* log = exp + (binary ? 0 : 2 * p.q);
     const unsigned table_words = binary ? 0 : (3 * p.q + 3) / 4;
     const unsigned cw_words = unsigned(codeword_words(p.n, p.q));
-    uint32_t* words =
-        shared + 32 + table_words + (whole_block ? 0 : (threadIdx.x >> 5) * cw_words);
+    uint32_t* words = shared + 32 + table_words;
     frame_codeword cw{ words, reinterpret_cast<uint8_t*>(words) };
-    for (unsigned i = team.thread; i < cw_words; i += team.threads)
+    for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
         cw.words[i] = 0;
     if (!binary)
         for (unsigned i = threadIdx.x; i < 2 * (p.q - 1); i += blockDim.x) {
@@ -134,14 +111,12 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                 log[i] = p.gf_log[i];
         }
     __syncthreads();
-    if (f >= p.n_frames)
-        return; // a warp team past the batch (no block barrier follows)
     const uint64_t frame = p.first + f * p.stride;
 
     // information
     if (binary && p.info_in_order) {
         // a codeword word a thread, from two generator blocks: no atomics
-        for (unsigned w = team.thread; w * 32 < p.k; w += team.threads) {
+        for (unsigned w = threadIdx.x; w * 32 < p.k; w += blockDim.x) {
             uint32_t word =
                 sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
             if (w * 32 + 16 < p.k)
@@ -157,7 +132,7 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                     p.info[f * p.k + w * 32 + i] = uint8_t((word >> i) & 1u);
         }
     } else {
-        for (unsigned b = team.thread; b * sim::info_per_block < p.k; b += team.threads) {
+        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
             const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
             const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
             for (unsigned j = b * sim::info_per_block; j < end; ++j) {
@@ -168,7 +143,7 @@ __global__ void __launch_bounds__(sim::encoder_threads)
             }
         }
     }
-    team.sync();
+    __syncthreads();
 
     // parity
     if (p.encoder == sim_encoder::accumulator) {
@@ -207,9 +182,9 @@ __global__ void __launch_bounds__(sim::encoder_threads)
         // a warp a slice, a lane a row, a level at a time
         const unsigned lane = threadIdx.x & 31;
         for (unsigned level = 0; level < p.levels; ++level) {
-            for (unsigned s = p.level_slices[level] + team.warp;
+            for (unsigned s = p.level_slices[level] + (threadIdx.x >> 5);
                  s < p.level_slices[level + 1];
-                 s += team.warps) {
+                 s += blockDim.x >> 5) {
                 const uint32_t base = p.slice_offsets[s] + lane;
                 const unsigned length = p.slice_length[s];
                 unsigned acc = 0;
@@ -221,17 +196,105 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                 }
                 cw.set(binary, p.slice_pivots[s * sim::slice_rows + lane], acc);
             }
-            team.sync();
+            __syncthreads();
         }
     }
-    team.sync();
+    __syncthreads();
 
     uint32_t* out = p.codewords + f * cw_words;
-    for (unsigned i = team.thread; i < cw_words; i += team.threads)
+    for (unsigned i = threadIdx.x; i < cw_words; i += blockDim.x)
         out[i] = cw.words[i];
     if (p.codeword)
-        for (unsigned v = team.thread; v < p.n; v += team.threads)
+        for (unsigned v = threadIdx.x; v < p.n; v += blockDim.x)
             p.codeword[f * p.n + v] = uint8_t(cw.get(binary, v));
+}
+
+// Bit v of 32 frames as a word, bit i for frame i: lane i's 32-bit word x
+// becomes in lane b the word of bit b of every lane's x (a 32 x 32 bit
+// transpose, one ballot a bit).
+__device__ inline uint32_t transpose_bits(uint32_t x)
+{
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t mine = 0;
+#pragma unroll
+    for (unsigned b = 0; b < 32; ++b) {
+        const uint32_t column = __ballot_sync(0xffffffffu, (x >> b) & 1u);
+        if (lane == b)
+            mine = column;
+    }
+    return mine;
+}
+
+// Binary echelon codes with the information at 0 .. k - 1, 32 frames a block
+// in bit slices: shared word v holds position v of the block's frames, frame
+// i in bit i, so that a row's XOR of its terms encodes 32 frames at once. The
+// frames, their codewords in the scratch buffer and the optional outputs are
+// those of sim_encode_kernel.
+__global__ void __launch_bounds__(sliced_threads)
+    sim_encode_sliced_kernel(sim_frames_params p)
+{
+    extern __shared__ uint32_t shared[];
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned warps = blockDim.x >> 5;
+    const unsigned cw_words = unsigned(codeword_words(p.n, 2));
+    uint32_t* slices = shared; // 32 * cw_words, position v at word v
+    const size_t f0 = size_t(blockIdx.x) * 32;
+    const size_t f = f0 + lane; // a lane's frame in the transposes
+    const bool live = f < p.n_frames;
+    const uint64_t frame = p.first + f * p.stride;
+
+    for (unsigned v = p.k + threadIdx.x; v < 32 * cw_words; v += blockDim.x)
+        slices[v] = 0;
+    // information: a warp a codeword word of the 32 frames
+    for (unsigned w = warp; w * 32 < p.k; w += warps) {
+        uint32_t word = 0;
+        if (live) {
+            word = sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
+            if (w * 32 + 16 < p.k)
+                word |= sim::info_bits16(
+                            sim::draw(p.seed, frame, 2 * w + 1, sim::info_stream))
+                        << 16;
+        }
+        const unsigned valid = min(32u, p.k - w * 32);
+        if (valid < 32)
+            word &= (1u << valid) - 1; // the rest are parity positions
+        const uint32_t column = transpose_bits(word);
+        if (lane < valid)
+            slices[w * 32 + lane] = column;
+        if (p.info && live)
+            for (unsigned i = 0; i < valid; ++i)
+                p.info[f * p.k + w * 32 + i] = uint8_t((word >> i) & 1u);
+    }
+    __syncthreads();
+
+    // parity: a warp a slice, a lane a row, a level at a time
+    for (unsigned level = 0; level < p.levels; ++level) {
+        for (unsigned s = p.level_slices[level] + warp; s < p.level_slices[level + 1];
+             s += warps) {
+            const uint32_t base = p.slice_offsets[s] + lane;
+            const unsigned length = p.slice_length[s];
+            uint32_t acc = 0;
+#pragma unroll 4
+            for (unsigned j = 0; j < length; ++j)
+                acc ^= slices[p.slice_columns[base + j * sim::slice_rows]];
+            // a missing row's pivot n stays 0: its terms are all symbol n
+            slices[p.slice_pivots[s * sim::slice_rows + lane]] = acc;
+        }
+        __syncthreads();
+    }
+
+    // back to a word of 32 positions a frame: a warp a codeword word
+    for (unsigned w = warp; w < cw_words; w += warps) {
+        const uint32_t word = transpose_bits(slices[w * 32 + lane]);
+        if (live)
+            p.codewords[f * cw_words + w] = word;
+    }
+    if (p.codeword)
+        for (unsigned i = threadIdx.x; i < 32 * p.n; i += blockDim.x) {
+            const unsigned g = i / p.n, v = i - g * p.n;
+            if (f0 + g < p.n_frames)
+                p.codeword[(f0 + g) * p.n + v] = uint8_t((slices[v] >> g) & 1u);
+        }
 }
 
 // A thread a generator block of a frame's transmitted bits: BPSK over AWGN,
@@ -297,16 +360,25 @@ __global__ void __launch_bounds__(channel_threads)
     }
 }
 
-__global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_params p)
+// A block a frame, or, for codes of few information blocks, a warp a frame
+// and count_threads / 32 frames a block.
+__global__ void __launch_bounds__(count_threads)
+    sim_count_kernel(sim_count_params p, bool warp_a_frame)
 {
     __shared__ unsigned partial[count_threads / 32];
-    const size_t f = blockIdx.x;
+    const unsigned thread = warp_a_frame ? threadIdx.x & 31 : threadIdx.x;
+    const unsigned threads = warp_a_frame ? 32 : blockDim.x;
+    const size_t f = warp_a_frame
+                         ? size_t(blockIdx.x) * (count_threads / 32) + (threadIdx.x >> 5)
+                         : blockIdx.x;
+    if (f >= p.n_frames)
+        return; // a warp past the batch (warp_a_frame: no block barrier follows)
     const uint64_t frame = p.first + f * p.stride;
     const uint8_t* decoded = p.decoded + f * p.decoded_bytes;
     unsigned errors = 0;
     if (p.q == 2 && p.packed) {
         // 16 decisions from two bytes (MSB first) against a block's 16 bits
-        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+        for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
             const uint32_t want =
                 sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
             const unsigned valid = min(16u, p.k - b * 16);
@@ -316,7 +388,7 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
             errors += __popc((want ^ got) & ((1u << valid) - 1));
         }
     } else {
-        for (unsigned b = threadIdx.x; b * sim::info_per_block < p.k; b += blockDim.x) {
+        for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
             const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);
             const unsigned end = min(p.k, (b + 1) * sim::info_per_block);
             for (unsigned j = b * sim::info_per_block; j < end; ++j) {
@@ -332,6 +404,12 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
     }
     for (unsigned d = 16; d > 0; d >>= 1)
         errors += __shfl_down_sync(0xffffffffu, errors, d);
+    if (warp_a_frame) {
+        if (thread == 0)
+            p.counts[f] =
+                sim_frame_counts{ errors, p.status[f].iterations, p.status[f].converged };
+        return;
+    }
     if ((threadIdx.x & 31) == 0)
         partial[threadIdx.x >> 5] = errors;
     __syncthreads();
@@ -349,19 +427,27 @@ __global__ void __launch_bounds__(count_threads) sim_count_kernel(sim_count_para
 size_t sim_codeword_words(unsigned n, unsigned q) { return codeword_words(n, q); }
 
 namespace {
-// Frames a block of the warp-a-frame encoder, and the most slices it takes
-// (beyond, a frame's warps share its levels' slices).
-constexpr unsigned warp_team_frames = 8;
-constexpr unsigned warp_team_slices = 96;
+// Frames a block of the bit-sliced encoder, and the shared memory it may take
+// (within what every GPU gives a block without opting in).
+constexpr unsigned sliced_frames = 32;
+constexpr size_t sliced_shared_limit = 48 * 1024;
 
 unsigned frames_per_block(const sim_frames_params& p)
 {
-    return p.encoder == sim_encoder::echelon && p.slices <= warp_team_slices &&
-                   warp_team_frames * codeword_words(p.n, p.q) * 4 <= 32 * 1024
-               ? warp_team_frames
-               : 1;
+    return sim_encoder_frames_per_block(p.encoder, p.n, p.q, p.info_in_order);
 }
 } // namespace
+
+unsigned sim_encoder_frames_per_block(sim_encoder encoder,
+                                      unsigned n,
+                                      unsigned q,
+                                      bool info_in_order)
+{
+    return q == 2 && info_in_order && encoder == sim_encoder::echelon &&
+                   sim_frames_shared_bytes(n, q, sliced_frames) <= sliced_shared_limit
+               ? sliced_frames
+               : 1;
+}
 
 size_t sim_frames_shared_bytes(unsigned n, unsigned q, unsigned frames)
 {
@@ -383,14 +469,15 @@ void launch_sim_frames(const sim_frames_params& params, cudaStream_t stream)
             "launch_sim_frames: LLRs wanted in float (llr) or in 8 bits (llr8), one");
     sim_frames_params p = params;
     p.frames_per_block = frames_per_block(p);
+    const bool sliced = p.frames_per_block > 1;
     const size_t shared = sim_frames_shared_bytes(p);
     if (shared > 48 * 1024)
         allow_large_shared_memory(reinterpret_cast<const void*>(&sim_encode_kernel));
     // the accumulator's layout is made for sim::encoder_threads; echelon
     // levels take a warp a slice, the information a thread a word
     unsigned threads = sim::encoder_threads;
-    if (p.frames_per_block > 1) {
-        threads = 32 * p.frames_per_block;
+    if (sliced) {
+        threads = sliced_threads;
     } else if (p.encoder == sim_encoder::echelon) {
         const size_t info = p.q == 2 ? (p.k + 31) / 32 : (p.k + 15) / 16;
         const size_t work = std::max<size_t>(size_t(p.widest_level) * 32, info);
@@ -420,8 +507,13 @@ void launch_sim_frames(const sim_frames_params& params, cudaStream_t stream)
             q.codeword = p.codeword + f0 * p.n;
         const unsigned blocks =
             unsigned((q.n_frames + p.frames_per_block - 1) / p.frames_per_block);
-        sim_encode_kernel<<<blocks, threads, shared, stream>>>(q);
-        GPULDPC_CUDA_CHECK_LAUNCH("sim_encode_kernel");
+        if (sliced) {
+            sim_encode_sliced_kernel<<<blocks, threads, shared, stream>>>(q);
+            GPULDPC_CUDA_CHECK_LAUNCH("sim_encode_sliced_kernel");
+        } else {
+            sim_encode_kernel<<<blocks, threads, shared, stream>>>(q);
+            GPULDPC_CUDA_CHECK_LAUNCH("sim_encode_kernel");
+        }
         const uint32_t total = uint32_t(q.n_frames * blocks_per_frame);
         sim_channel_kernel<<<(total + channel_threads - 1) / channel_threads,
                              channel_threads,
@@ -435,14 +527,19 @@ void launch_sim_count(const sim_count_params& p, cudaStream_t stream)
 {
     if (p.n_frames == 0)
         return;
-    for (size_t f0 = 0; f0 < p.n_frames; f0 += 65535u * 1024u) {
+    // a warp a frame where a lane has at most 4 information blocks to count
+    const bool warp_a_frame = p.k <= 4 * 32 * sim::info_per_block;
+    const size_t per_block = warp_a_frame ? count_threads / 32 : 1;
+    const size_t chunk = 65535u * 1024u;
+    for (size_t f0 = 0; f0 < p.n_frames; f0 += chunk) {
         sim_count_params q = p;
-        q.n_frames = std::min<size_t>(p.n_frames - f0, 65535u * 1024u);
+        q.n_frames = std::min<size_t>(p.n_frames - f0, chunk);
         q.first = p.first + f0 * p.stride;
         q.decoded = p.decoded + f0 * p.decoded_bytes;
         q.status = p.status + f0;
         q.counts = p.counts + f0;
-        sim_count_kernel<<<unsigned(q.n_frames), count_threads, 0, stream>>>(q);
+        const unsigned blocks = unsigned((q.n_frames + per_block - 1) / per_block);
+        sim_count_kernel<<<blocks, count_threads, 0, stream>>>(q, warp_a_frame);
         GPULDPC_CUDA_CHECK_LAUNCH("sim_count_kernel");
     }
 }

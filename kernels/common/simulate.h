@@ -91,11 +91,17 @@ size_t sim_frames_shared_bytes(unsigned n, unsigned q, unsigned frames = 1);
 //! shared memory of the encoder's blocks for these parameters
 size_t sim_frames_shared_bytes(const sim_frames_params& p);
 
+//! frames an encoder block takes: 32 in bit slices (binary echelon codes with
+//! the information at 0 .. k - 1 and a codeword within 48 KiB / 32), else 1
+unsigned sim_encoder_frames_per_block(sim_encoder encoder,
+                                      unsigned n,
+                                      unsigned q,
+                                      bool info_in_order);
+
 /*!
- * Draws and encodes p.n_frames frames (a block a frame, or a warp a frame and
- * 8 frames a block for echelon codes of at most 96 slices), then sends them
- * through the channel into p.llr or p.llr8 (exactly one MUST be set:
- * std::invalid_argument otherwise).
+ * Draws and encodes p.n_frames frames (sim_encoder_frames_per_block() a
+ * block), then sends them through the channel into p.llr or p.llr8 (exactly
+ * one MUST be set: std::invalid_argument otherwise).
  */
 void launch_sim_frames(const sim_frames_params& p, cudaStream_t stream);
 

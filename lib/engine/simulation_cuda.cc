@@ -98,6 +98,9 @@ public:
         upload_encoder(code, d_encoder);
         d_info_positions = cuda::upload(code.info_positions());
         d_info_in_order = info_in_order(code);
+        if (kernels::sim_encoder_frames_per_block(
+                d_encoder.kind, code.n(), code.q(), d_info_in_order) > 1)
+            d_encoder.variant += ", 32 frames a block in bit slices";
         d_int8 = d_decoder->config().messages == message_precision::int8 &&
                  d_decoder->decodes_device_int8();
         d_transmitted = cuda::upload(code.transmitted_positions());
