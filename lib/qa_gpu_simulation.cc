@@ -107,12 +107,15 @@ BOOST_AUTO_TEST_CASE(int8_counts_equal_the_cpus,
         bool packed; // information bits 8 a byte (k = 504: a last block of 8)
     };
     // the count kernel takes a warp a frame up to 2048 information bits, a
-    // block a frame beyond (dvbs2 short, k = 7200; nr:1:128, k = 2816)
+    // block a frame beyond (dvbs2 short, k = 7200; nr:1:128, k = 2816), and
+    // unpacked decisions a word at a time where k is a multiple of 4, else a
+    // byte at a time (nr:1:15, k = 330)
     for (const point& p :
          { point{ "wifi:648:1/2", 1.5, decoder_schedule::layered, false },
            point{ "regular_3_6_n1008_gf2", 1.8, decoder_schedule::flooding, true },
            point{ "dvbs2:1/2:short", 1.2, decoder_schedule::layered, false },
-           point{ "nr:1:128", 1.0, decoder_schedule::layered, true } }) {
+           point{ "nr:1:128", 1.0, decoder_schedule::layered, true },
+           point{ "nr:1:15", 1.0, decoder_schedule::layered, false } }) {
         BOOST_TEST_CONTEXT(p.code)
         {
             auto code = load(p.code);

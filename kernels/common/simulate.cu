@@ -387,6 +387,29 @@ __global__ void __launch_bounds__(count_threads)
                 got |= (__brev(decoded[2 * b + 1]) >> 24) << 8;
             errors += __popc((want ^ got) & ((1u << valid) - 1));
         }
+    } else if (p.q == 2) {
+        // a decision a byte (0 or 1), 16 against a block's 16 bits; four
+        // bytes gathered by one multiply as info_bits16 does, where a frame's
+        // bytes start on a word
+        const bool words = p.decoded_bytes % 4 == 0;
+        for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
+            const uint32_t want =
+                sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
+            const unsigned valid = min(16u, p.k - b * 16);
+            const uint8_t* at = decoded + 16 * b;
+            uint32_t got = 0;
+            if (words) {
+                // valid is a multiple of 4 here: k = decoded_bytes
+                for (unsigned w = 0; w < valid / 4; ++w) {
+                    const uint32_t x = reinterpret_cast<const uint32_t*>(at)[w];
+                    got |= (((x & 0x01010101u) * 0x10204080u) >> 28) << (4 * w);
+                }
+            } else {
+                for (unsigned i = 0; i < valid; ++i)
+                    got |= uint32_t(at[i] & 1u) << i;
+            }
+            errors += __popc((want ^ got) & ((1u << valid) - 1));
+        }
     } else {
         for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
             const sim::philox_out r = sim::draw(p.seed, frame, b, sim::info_stream);

@@ -109,11 +109,14 @@ public:
             d_exp = cuda::upload(std::vector<uint8_t>(t.exp, t.exp + 2 * (code.q() - 1)));
             d_log = cuda::upload(std::vector<uint8_t>(t.log, t.log + code.q()));
         }
-        // the decoder's batch, within 256 MiB of LLRs a buffer
-        const size_t per_frame = d_decoder->llr_per_frame() * sizeof(float);
+        // four of the decoder's batches, within 256 MiB of LLRs a buffer: the
+        // encoder's blocks are latency-bound, and a larger launch keeps more
+        // of them on each SM
+        const size_t per_frame =
+            d_decoder->llr_per_frame() * (d_int8 ? sizeof(int8_t) : sizeof(float));
         const size_t by_memory = std::max<size_t>(1, (size_t(256) << 20) / per_frame);
         const size_t wanted =
-            d_decoder->preferred_batch() ? d_decoder->preferred_batch() : 2048;
+            4 * (d_decoder->preferred_batch() ? d_decoder->preferred_batch() : 2048);
         d_batch = std::max<size_t>(1, std::min(wanted, by_memory));
         d_stream = std::make_unique<cuda::stream>();
         d_count_stream = std::make_unique<cuda::stream>();
