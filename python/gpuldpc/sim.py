@@ -139,11 +139,12 @@ def _frames_to_count(wrong, errors, max_frame_errors):
 
 
 def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
-                   progress=None, link=None):
-    """Runs one Eb/N0 point; stops after `frames` frames or exactly at the
-    `max_frame_errors`-th frame error. A frame error is any wrong information
-    bit, converged or not. Throughput counts the receiver's time only
-    (demapping, where there is one, and decoding). link: a `channel`
+                   progress=None, link=None, max_seconds=None):
+    """Runs one Eb/N0 point; stops after `frames` frames, exactly at the
+    `max_frame_errors`-th frame error, or (with `max_seconds`) at the end of
+    the first batch past that wall time. A frame error is any wrong
+    information bit, converged or not. Throughput counts the receiver's time
+    only (demapping, where there is one, and decoding). link: a `channel`
     (default: BPSK, bit LLRs)."""
     m = code.bits_per_symbol
     link = link or channel(code)
@@ -151,7 +152,8 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     decode_time = 0.0
     last_report = time.perf_counter()
     start = last_report
-    while done < frames and errors < max_frame_errors:
+    while (done < frames and errors < max_frame_errors and
+           (max_seconds is None or time.perf_counter() - start < max_seconds)):
         b = min(batch, frames - done)
         info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
         received = link.transmit(code.puncture(code.encode(info)), ebn0_db, rng)
@@ -215,22 +217,27 @@ def mpi_world():
 
 
 def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
-              progress=None, comm=None):
+              progress=None, comm=None, first_frame=0, max_seconds=None):
     """One Eb/N0 point of an engine `simulation` (every step of a frame on
-    its device): frames 0, 1, ... of the seed, in order, up to `frames` or
-    exactly the `max_frame_errors`-th frame error. With an MPI communicator,
-    rank r of N simulates frames r, r + N, ... of each round of `batch`
-    frames and every rank gathers the counts: the result is the same for any
-    N (and any device split). Throughput counts the whole simulation (frames
-    drawn, encoded, decoded, counted) over the wall time."""
+    its device): frames first_frame, first_frame + 1, ... of the seed, in
+    order, up to `frames` or exactly the `max_frame_errors`-th frame error,
+    or, with `max_seconds`, the first round of `batch` frames that ends past
+    that wall time. With an MPI communicator, rank r of N simulates frames r,
+    r + N, ... of each round and every rank gathers the counts: the result is
+    the same for any N (and any device split). Points of disjoint frame
+    ranges of one seed add up (a long point run in pieces). Throughput counts
+    the whole simulation (frames drawn, encoded, decoded, counted) over the
+    wall time."""
     comm = comm or _single_process()
     m = code.bits_per_symbol
     done = errors = bit_errors = iterations = 0
     start = last_report = time.perf_counter()
-    while done < frames and errors < max_frame_errors:
+    out_of_time = False
+    while done < frames and errors < max_frame_errors and not out_of_time:
         b = min(batch, frames - done)
         mine = len(range(comm.rank, b, comm.size))
-        part = simulation.run(seed, ebn0_db, done + comm.rank, mine, stride=comm.size)
+        part = simulation.run(seed, ebn0_db, first_frame + done + comm.rank, mine,
+                              stride=comm.size)
         parts = comm.allgather(part)
         r = np.empty(b, dtype=part.dtype)
         for rank, p in enumerate(parts):
@@ -242,8 +249,11 @@ def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
         bit_errors += int(wrong[:b].sum())
         iterations += int(r["iterations"][:b].sum())
         now = time.perf_counter()
+        if max_seconds is not None:
+            # every rank stops after the same round
+            out_of_time = any(comm.allgather(now - start >= max_seconds))
         if progress and (now - last_report > 0.5 or done >= frames or
-                         errors >= max_frame_errors):
+                         errors >= max_frame_errors or out_of_time):
             last_report = now
             progress(f"Eb/N0 {ebn0_db:5.2f} dB: {done} frames, {errors} errors, "
                      f"FER {errors / done:.2e}, {done / (now - start):.0f} frames/s")
@@ -252,6 +262,9 @@ def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
     fer_low, fer_high = wilson_interval(errors, done)
     return {
         "ebn0": ebn0_db,
+        "first_frame": first_frame,
+        "stopped_by": ("errors" if errors >= max_frame_errors else
+                       "frames" if done >= frames else "seconds"),
         "frames": done,
         "frame_errors": errors,
         "bit_errors": bit_errors,
@@ -359,6 +372,16 @@ def _positive(text):
     return v
 
 
+def _positive_float(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    return v
+
+
 def _non_negative(text):
     try:
         v = int(text, 0)
@@ -395,6 +418,13 @@ def make_parser():
                    help="frames per point at most (default 10000)")
     p.add_argument("--max-frame-errors", type=_positive, default=100,
                    help="stop a point after this many frame errors (default 100)")
+    p.add_argument("--seconds", type=_positive_float, default=None,
+                   help="stop a point after this wall time too, at the end of a "
+                        "batch (default: no limit)")
+    p.add_argument("--first-frame", type=_non_negative, default=0,
+                   help="the points' first frame index (on-device simulation, BPSK "
+                        "with bit LLRs): runs of disjoint frame ranges of one seed "
+                        "add up to one run of their frames (default 0)")
     p.add_argument("--iterations", type=_positive, default=50,
                    help="maximum decoder iterations (default 50)")
     p.add_argument("--algorithm", default="auto", choices=ALGORITHMS)
@@ -503,6 +533,10 @@ def main(argv=None):
             return 1
         batch = args.batch or simulation.preferred_batch() * comm.size
     else:
+        if args.first_frame:
+            parser.error("argument --first-frame: frames are counter-based (drawn from "
+                         "the seed and their index) only for BPSK with bit LLRs "
+                         "(--modulation bpsk --mapping bits)")
         if comm.size > 1 or gpu_list:
             parser.error("argument --modulation/--mapping: several ranks or GPUs "
                          "simulate BPSK with bit LLRs only (--modulation bpsk --mapping "
@@ -565,11 +599,11 @@ def main(argv=None):
         if simulation:
             points.append(run_point(simulation, code, ebn0, args.frames,
                                     args.max_frame_errors, batch, args.seed, progress,
-                                    comm))
+                                    comm, args.first_frame, args.seconds))
         else:
             points.append(simulate_point(code, decoder, ebn0, args.frames,
                                          args.max_frame_errors, batch, rng, progress,
-                                         link))
+                                         link, args.seconds))
         if not args.quiet and main_rank:
             print(file=sys.stderr)
         write_json()
