@@ -48,6 +48,23 @@ size_t frames_of(const Array& a, size_t width, const char* arg, const char* dtyp
 
 enum class input_kind { llr, symbol_ll, llr_int8 };
 
+// decode_device() or decode_device_int8() on device addresses given as
+// integers, without the GIL while the device decodes
+template <class T,
+          void (batch_decoder::*decode)(const T*, size_t, uint8_t*, frame_status*)>
+void decode_at(batch_decoder& d,
+               uintptr_t llr,
+               size_t n_frames,
+               uintptr_t info_bits,
+               uintptr_t status)
+{
+    py::gil_scoped_release release;
+    (d.*decode)(reinterpret_cast<const T*>(llr),
+                n_frames,
+                reinterpret_cast<uint8_t*>(info_bits),
+                reinterpret_cast<frame_status*>(status));
+}
+
 template <class Array>
 py::tuple run(batch_decoder& d, Array in, input_kind kind, bool return_codeword)
 {
@@ -320,17 +337,7 @@ void bind_decoder(py::module& m)
             "every value lies in -128..127. Returns what decode() returns.")
         .def(
             "decode_device",
-            [](batch_decoder& d,
-               uintptr_t llr,
-               size_t n_frames,
-               uintptr_t info_bits,
-               uintptr_t status) {
-                py::gil_scoped_release release;
-                d.decode_device(reinterpret_cast<const float*>(llr),
-                                n_frames,
-                                reinterpret_cast<uint8_t*>(info_bits),
-                                reinterpret_cast<frame_status*>(status));
-            },
+            &decode_at<float, &batch_decoder::decode_device>,
             py::arg("llr"),
             py::arg("n_frames"),
             py::arg("info_bits"),
@@ -344,17 +351,7 @@ void bind_decoder(py::module& m)
             "a CPU decoder raises RuntimeError.")
         .def(
             "decode_device_int8",
-            [](batch_decoder& d,
-               uintptr_t llr,
-               size_t n_frames,
-               uintptr_t info_bits,
-               uintptr_t status) {
-                py::gil_scoped_release release;
-                d.decode_device_int8(reinterpret_cast<const int8_t*>(llr),
-                                     n_frames,
-                                     reinterpret_cast<uint8_t*>(info_bits),
-                                     reinterpret_cast<frame_status*>(status));
-            },
+            &decode_at<int8_t, &batch_decoder::decode_device_int8>,
             py::arg("llr"),
             py::arg("n_frames"),
             py::arg("info_bits"),
