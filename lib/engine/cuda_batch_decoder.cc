@@ -235,15 +235,17 @@ void cuda_batch_decoder::decode_chunks(input_kind kind,
             h.in[s] = std::move(staged[s]);
     }
     const size_t chunks = (n_frames + chunk - 1) / chunk;
-    // chunk c's results, from its slot's page-locked buffers to the caller's
+    // chunk c's results, from its slot's page-locked buffers to the caller's;
+    // split over the copy threads as the input is: the host loop copies a
+    // chunk in and a chunk out for each chunk the device decodes
     auto drain = [&](size_t c) {
         const unsigned s = unsigned(c % max_outstanding);
         h.done[s].synchronize();
         const size_t f0 = c * chunk, nf = std::min(chunk, n_frames - f0);
-        std::memcpy(info_bits + f0 * nb, h.info[s].data(), nf * nb);
+        h.copies.copy(info_bits + f0 * nb, h.info[s].data(), nf * nb);
         std::memcpy(status + f0, h.status[s].data(), nf * sizeof(frame_status));
         if (codeword_bits)
-            std::memcpy(codeword_bits + f0 * nc, h.codeword_bits[s].data(), nf * nc);
+            h.copies.copy(codeword_bits + f0 * nc, h.codeword_bits[s].data(), nf * nc);
     };
     for (size_t c = 0; c < chunks; ++c) {
         const unsigned s = unsigned(c % max_outstanding);
