@@ -308,8 +308,11 @@ def plot(result, path):
         else:
             ax.semilogy(xs, ys, style, label=label)
     c = result["code"]
-    ax.set_title(f"{os.path.basename(c['path'])}: GF({c['q']}), n={c['n']}, k={c['k']}\n"
-                 f"{result['algorithm']}, {result['schedule']}, "
+    # a file by its name; a built-in code (dvbs2:1/2) as given
+    name = os.path.basename(c["path"]) if os.path.isfile(c["path"]) else c["path"]
+    messages = {"int8": "8-bit ", "fp16": "fp16 "}.get(result.get("messages"), "")
+    ax.set_title(f"{name}: GF({c['q']}), n={c['n']}, k={c['k']}\n"
+                 f"{messages}{result['algorithm']}, {result['schedule']}, "
                  f"{result['iterations']} iterations, {result['device']}, "
                  f"{result.get('modulation', 'bpsk')} {result.get('mapping', 'bits')}",
                  fontsize=9)
