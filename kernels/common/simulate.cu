@@ -85,6 +85,19 @@ __device__ void xor_bit_range(uint32_t* words, unsigned lo, unsigned hi)
     }
 }
 
+// Word w of a binary frame's information at positions 0 .. k - 1, from two
+// generator blocks; bits at k and beyond (parity positions) are 0.
+__device__ inline uint32_t
+info_word(const sim_frames_params& p, uint64_t frame, unsigned w)
+{
+    uint32_t word = sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
+    if (w * 32 + 16 < p.k)
+        word |= sim::info_bits16(sim::draw(p.seed, frame, 2 * w + 1, sim::info_stream))
+                << 16;
+    const unsigned valid = min(32u, p.k - w * 32);
+    return valid < 32 ? word & ((1u << valid) - 1) : word;
+}
+
 // Frames drawn and encoded in shared memory, the codewords written to the
 // scratch buffer for the channel kernel.
 __global__ void __launch_bounds__(sim::encoder_threads)
@@ -117,15 +130,8 @@ __global__ void __launch_bounds__(sim::encoder_threads)
     if (binary && p.info_in_order) {
         // a codeword word a thread, from two generator blocks: no atomics
         for (unsigned w = threadIdx.x; w * 32 < p.k; w += blockDim.x) {
-            uint32_t word =
-                sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
-            if (w * 32 + 16 < p.k)
-                word |= sim::info_bits16(
-                            sim::draw(p.seed, frame, 2 * w + 1, sim::info_stream))
-                        << 16;
+            const uint32_t word = info_word(p, frame, w);
             const unsigned valid = min(32u, p.k - w * 32);
-            if (valid < 32)
-                word &= (1u << valid) - 1; // the rest are parity positions
             cw.words[w] = word;
             if (p.info)
                 for (unsigned i = 0; i < valid; ++i)
@@ -247,17 +253,8 @@ __global__ void __launch_bounds__(sliced_threads)
         slices[v] = 0;
     // information: a warp a codeword word of the 32 frames
     for (unsigned w = warp; w * 32 < p.k; w += warps) {
-        uint32_t word = 0;
-        if (live) {
-            word = sim::info_bits16(sim::draw(p.seed, frame, 2 * w, sim::info_stream));
-            if (w * 32 + 16 < p.k)
-                word |= sim::info_bits16(
-                            sim::draw(p.seed, frame, 2 * w + 1, sim::info_stream))
-                        << 16;
-        }
+        const uint32_t word = live ? info_word(p, frame, w) : 0;
         const unsigned valid = min(32u, p.k - w * 32);
-        if (valid < 32)
-            word &= (1u << valid) - 1; // the rest are parity positions
         const uint32_t column = transpose_bits(word);
         if (lane < valid)
             slices[w * 32 + lane] = column;
