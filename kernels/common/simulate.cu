@@ -274,8 +274,11 @@ __global__ void __launch_bounds__(sliced_threads)
 #pragma unroll 4
             for (unsigned j = 0; j < length; ++j)
                 acc ^= slices[p.slice_columns[base + j * sim::slice_rows]];
-            // a missing row's pivot n stays 0: its terms are all symbol n
-            slices[p.slice_pivots[s * sim::slice_rows + lane]] = acc;
+            // a missing row (pivot n) writes nothing: position n, which
+            // short rows read, stays 0 without a store racing those reads
+            const uint32_t pivot = p.slice_pivots[s * sim::slice_rows + lane];
+            if (pivot != p.n)
+                slices[pivot] = acc;
         }
         __syncthreads();
     }
@@ -388,7 +391,7 @@ __global__ void __launch_bounds__(count_threads)
         // a decision a byte (0 or 1), 16 against a block's 16 bits; four
         // bytes gathered by one multiply as info_bits16 does, where a frame's
         // bytes start on a word
-        const bool words = p.decoded_bytes % 4 == 0;
+        const bool words = p.decoded_bytes % 4 == 0 && p.k % 4 == 0;
         for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
             const uint32_t want =
                 sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
@@ -396,7 +399,7 @@ __global__ void __launch_bounds__(count_threads)
             const uint8_t* at = decoded + 16 * b;
             uint32_t got = 0;
             if (words) {
-                // valid is a multiple of 4 here: k = decoded_bytes
+                // valid is a multiple of 4 here
                 for (unsigned w = 0; w < valid / 4; ++w) {
                     const uint32_t x = reinterpret_cast<const uint32_t*>(at)[w];
                     got |= (((x & 0x01010101u) * 0x10204080u) >> 28) << (4 * w);

@@ -31,14 +31,15 @@ def sim_command():
 
 
 def sim_interpreter():
-    """The Python that runs the simulator: GPULDPC_SIM's #! line, or this one."""
+    """The command of the Python that runs the simulator: GPULDPC_SIM's #!
+    line (an env line included), or this one."""
     exe = os.environ.get("GPULDPC_SIM")
     if exe:
         with open(exe) as f:
             line = f.readline()
         if line.startswith("#!"):
-            return line[2:].split()[0]
-    return sys.executable
+            return line[2:].split()
+    return [sys.executable]
 
 
 def int8_decoder(code, iterations=10):
@@ -150,11 +151,12 @@ class qa_simulation(gr_unittest.TestCase):
         if mpirun is None:
             self.skipTest("no mpirun (Debian openmpi-bin)")
         python = sim_interpreter()
-        probe = subprocess.run([python, "-c", "import mpi4py"], capture_output=True,
+        probe = subprocess.run(python + ["-c", "import mpi4py"], capture_output=True,
                                stdin=subprocess.DEVNULL)
         if probe.returncode != 0:
             # sim.py joins the ranks through mpi4py
-            self.skipTest(f"mpirun but no mpi4py for {python} (Debian python3-mpi4py)")
+            self.skipTest(f"mpirun but no mpi4py for {' '.join(python)} "
+                          "(Debian python3-mpi4py)")
         keys = ("frames", "frame_errors", "bit_errors", "avg_iterations")
         with tempfile.TemporaryDirectory() as tmp:
             one = self.run_sim([], tmp, "one")

@@ -153,7 +153,8 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     last_report = time.perf_counter()
     start = last_report
     while (done < frames and errors < max_frame_errors and
-           (max_seconds is None or time.perf_counter() - start < max_seconds)):
+           (max_seconds is None or done == 0 or
+            time.perf_counter() - start < max_seconds)):
         b = min(batch, frames - done)
         info = rng.integers(0, code.q, size=(b, code.k), dtype=np.uint8)
         received = link.transmit(code.puncture(code.encode(info)), ebn0_db, rng)
@@ -175,6 +176,8 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     info_bits = done * code.k * m
     return {
         "ebn0": ebn0_db,
+        "stopped_by": ("errors" if errors >= max_frame_errors else
+                       "frames" if done >= frames else "seconds"),
         "frames": done,
         "frame_errors": errors,
         "bit_errors": bit_errors,
