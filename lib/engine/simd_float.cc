@@ -9,8 +9,9 @@
 // float_kernels()): min-sum with the smallest magnitude rule, operation for
 // operation the reference's (check_rules.h, min_sum_rule; built without
 // contraction into fused multiply-adds, as the reference has none), and
-// sum-product by the tanh rule in single precision, within rounding of the
-// reference's double-precision sum_product_rule.
+// sum-product by the tanh rule in single precision with phi from a table,
+// within the table's steps of the reference's double-precision
+// sum_product_rule (and its error rates within statistics).
 
 // Scalable vectors (Arm SVE, RISC-V V) are sizeless types, which the kernels'
 // structs and arrays of vectors cannot hold: those targets are left out (on
@@ -24,10 +25,12 @@
 
 #include "simd_group-inl.h"
 #include "simd_min_sum.h"
-#include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 HWY_BEFORE_NAMESPACE();
 namespace gr {
@@ -79,34 +82,25 @@ struct min_sum_check {
     }
 };
 
-// sum_product_rule in Gallager's form, accurate in single precision where
-// the tanh products are not (tanh(x / 2) rounds to 1 above x = 17):
-// |out_i| = phi(sum_{j != i} phi(|x_j|)), phi(x) = -log tanh(x / 2), its
-// own inverse; the sums by prefix and suffix (no subtraction), the sign the
-// product of the others'. Magnitudes stop at the reference's
-// 2 atanh(1 - 1e-15) (about 35.2).
+// sum_product_rule in Gallager's form, which single precision holds where
+// the tanh products do not (tanh(x / 2) rounds to 1 above x = 17): |out_i| =
+// phi(sum_{j != i} phi(|x_j|)), phi(x) = -log tanh(x / 2), its own inverse;
+// the sums by prefix and suffix (no subtraction), the sign the product of
+// the others'. phi is looked up (sum_product_phi_table(): a gather a vector
+// of terms, where evaluating it took about a hundred dependent operations).
+// Magnitudes stop at the reference's 2 atanh(1 - 1e-15) (about 35.2).
 struct sum_product_check {
     uint32_t deg = 0;
     VF prefix;
     MF negative;
+    const float* table = nullptr;
 
-    // -log tanh(x / 2) = log1p(e^-x) - log(1 - e^-x), x within [1e-30, 80]:
-    // finite, and 1 - e^-x as -expm1(-x), exact for small x (a check's
-    // output, where a small sum of the others' terms is a strong message)
-    static HWY_INLINE VF phi(DF d, VF x)
+    HWY_INLINE VF phi(DF d, VF x) const
     {
-        const VF y = hn::Neg(hn::Min(hn::Max(x, hn::Set(d, 1e-30f)), hn::Set(d, 80.0f)));
-        return hn::Sub(hn::Log1p(d, hn::Exp(d, y)), hn::Log(d, hn::Neg(hn::Expm1(d, y))));
-    }
-    // the same of an input, log((1 + t) / (1 - t)), t = e^-x: where 1 - t
-    // rounds (x below about 1e-3) the term is large and its share of the
-    // others' sums swamps the rounding; infinite at x = 0, which the
-    // output's clamp takes as an erasure
-    static HWY_INLINE VF phi_of_input(DF d, VF x)
-    {
-        const VF t = hn::Exp(d, hn::Neg(hn::Min(x, hn::Set(d, 80.0f))));
-        const VF one = hn::Set(d, 1.0f);
-        return hn::Log(d, hn::Div(hn::Add(one, t), hn::Sub(one, t)));
+        const hn::RebindToSigned<DF> di;
+        const auto bucket =
+            hn::ShiftRight<sum_product_phi_shift>(hn::BitCast(di, hn::Abs(x)));
+        return hn::GatherIndex(d, table, bucket);
     }
 
     // scratch: phi(|x_i|) [deg], suffix sums [deg + 1], a vector each
@@ -114,11 +108,12 @@ struct sum_product_check {
     {
         prefix = hn::Zero(d);
         negative = hn::FirstN(d, 0);
+        table = sum_product_phi_table();
     }
     HWY_INLINE void take(DF d, VF x, uint32_t i, float* scratch)
     {
         const size_t L = hn::Lanes(d);
-        hn::StoreU(phi_of_input(d, hn::Abs(x)), d, scratch + i * L);
+        hn::StoreU(phi(d, x), d, scratch + i * L);
         negative = hn::Xor(negative, hn::Lt(x, hn::Zero(d)));
         deg = i + 1;
     }
@@ -264,6 +259,29 @@ namespace detail {
 
 HWY_EXPORT(decode_float_group);
 HWY_EXPORT(float_group_lanes);
+
+const float* sum_product_phi_table()
+{
+    // bucket b: the non-negative floats whose bits >> shift are b; its value
+    // phi at the bucket's middle, in double precision. Zero and the smallest
+    // magnitudes (phi above 80) take 80, where the others' sum makes the
+    // check's output vanish, as an erasure's infinite phi does; infinity and
+    // NaN take 0, phi of infinity.
+    static const std::vector<float> table = [] {
+        std::vector<float> t(size_t(1) << (31 - sum_product_phi_shift));
+        for (uint32_t b = 0; b < t.size(); ++b) {
+            const uint32_t bits =
+                (b << sum_product_phi_shift) | (1u << (sum_product_phi_shift - 1));
+            float x;
+            std::memcpy(&x, &bits, sizeof x);
+            const double phi =
+                std::isfinite(x) ? -std::log(std::tanh(double(x) / 2)) : 0.0;
+            t[b] = float(std::min(phi, 80.0));
+        }
+        return t;
+    }();
+    return table.data();
+}
 
 std::vector<float_kernel> float_kernels()
 {

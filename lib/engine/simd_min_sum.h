@@ -84,10 +84,22 @@ struct float_kernel {
 /*!
  * The float kernels (min-sum with the smallest magnitude rule, equal to the
  * reference's float min-sum; sum-product by the tanh rule in single
- * precision, within rounding of the reference's double-precision one) this
- * CPU runs, best first.
+ * precision with phi from sum_product_phi_table(), within the table's steps
+ * of the reference's double-precision one) this CPU runs, best first.
  */
 std::vector<float_kernel> float_kernels();
+
+//! A float x >= 0 falls in bucket bits(x) >> sum_product_phi_shift: 8
+//! exponent bits and the top 7 mantissa bits (a step of 2^-7 relative).
+constexpr unsigned sum_product_phi_shift = 16;
+
+/*!
+ * phi(x) = -log tanh(x / 2) of the float sum-product, one value a bucket
+ * (2^15 floats, 128 KiB): phi at the bucket's middle, at most 80 (zero and
+ * the smallest magnitudes), 0 for infinity and NaN. Made once, on the first
+ * call; safe to call from any thread.
+ */
+const float* sum_product_phi_table();
 
 using min_sum8_decode_fn = void (*)(const simd_graph&, const min_sum8_group&);
 
