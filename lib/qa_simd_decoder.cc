@@ -82,7 +82,8 @@ size_t require_equal(const decoded& a, const decoded& b, const std::string& what
 }
 
 // The SIMD decoder's results \p got against the reference's \p expected on
-// the same frames, for rules that agree within rounding: frames both decode
+// the same frames, for rules that agree within rounding (or, for
+// sum-product, within the steps of its phi table): frames both decode
 // are the same information bits; the failure counts within 4 standard
 // deviations of the difference of two binomial counts at the reference's
 // rate; most frames decode and the reference fails some (the comparison is
@@ -379,8 +380,9 @@ BOOST_AUTO_TEST_CASE(float_min_sum_equals_the_reference_frame_for_frame)
 
 BOOST_AUTO_TEST_CASE(float_sum_product_agrees_with_the_reference_within_statistics)
 {
-    // single against double precision: the same decisions but where rounding
-    // tips a frame near the threshold; the failure counts within 4 standard
+    // single precision and a phi table against double precision: the same
+    // decisions but where the difference tips a frame near the threshold; the
+    // failure counts within 4 standard
     // deviations of the difference of two binomial counts at the reference's
     // rate, and frames that both decode are the same codeword
     const std::vector<code_case> cases = {

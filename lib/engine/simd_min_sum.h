@@ -95,9 +95,11 @@ constexpr unsigned sum_product_phi_shift = 16;
 
 /*!
  * phi(x) = -log tanh(x / 2) of the float sum-product, one value a bucket
- * (2^15 floats, 128 KiB): phi at the bucket's middle, at most 80 (zero and
- * the smallest magnitudes), 0 for infinity and NaN. Made once, on the first
- * call; safe to call from any thread.
+ * (2^15 floats, 128 KiB): -log tanh of the bucket's middle in double
+ * precision, at most 80 (zero and the smallest magnitudes), 0 for infinity
+ * and NaN, and 0 from x = 38 on, where tanh rounds to 1 in double precision
+ * as the reference's products do. Made once, on the first call; safe to
+ * call from any thread.
  */
 const float* sum_product_phi_table();
 
