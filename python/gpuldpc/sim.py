@@ -138,6 +138,13 @@ def _frames_to_count(wrong, errors, max_frame_errors):
     return len(wrong)
 
 
+def _stopped_by(done, errors, frames, max_frame_errors):
+    """What ended a point: its errors, its frames, or else its time limit."""
+    if errors >= max_frame_errors:
+        return "errors"
+    return "frames" if done >= frames else "seconds"
+
+
 def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
                    progress=None, link=None, max_seconds=None):
     """Runs one Eb/N0 point; stops after `frames` frames, exactly at the
@@ -176,8 +183,7 @@ def simulate_point(code, decoder, ebn0_db, frames, max_frame_errors, batch, rng,
     info_bits = done * code.k * m
     return {
         "ebn0": ebn0_db,
-        "stopped_by": ("errors" if errors >= max_frame_errors else
-                       "frames" if done >= frames else "seconds"),
+        "stopped_by": _stopped_by(done, errors, frames, max_frame_errors),
         "frames": done,
         "frame_errors": errors,
         "bit_errors": bit_errors,
@@ -266,8 +272,7 @@ def run_point(simulation, code, ebn0_db, frames, max_frame_errors, batch, seed,
     return {
         "ebn0": ebn0_db,
         "first_frame": first_frame,
-        "stopped_by": ("errors" if errors >= max_frame_errors else
-                       "frames" if done >= frames else "seconds"),
+        "stopped_by": _stopped_by(done, errors, frames, max_frame_errors),
         "frames": done,
         "frame_errors": errors,
         "bit_errors": bit_errors,
