@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -267,9 +268,12 @@ const float* sum_product_phi_table()
     // magnitudes (phi above 80) take 80, where the others' sum makes the
     // check's output vanish, as an erasure's infinite phi does; infinity and
     // NaN take 0, phi of infinity.
-    static const std::vector<float> table = [] {
-        std::vector<float> t(size_t(1) << (31 - sum_product_phi_shift));
-        for (uint32_t b = 0; b < t.size(); ++b) {
+    // static storage, not a vector: nothing to destroy at exit, when a
+    // decoder's thread may still read it
+    static float table[size_t(1) << (31 - sum_product_phi_shift)];
+    static const bool made = [] {
+        float* t = table;
+        for (uint32_t b = 0; b < std::size(table); ++b) {
             const uint32_t bits =
                 (b << sum_product_phi_shift) | (1u << (sum_product_phi_shift - 1));
             float x;
@@ -278,9 +282,10 @@ const float* sum_product_phi_table()
                 std::isfinite(x) ? -std::log(std::tanh(double(x) / 2)) : 0.0;
             t[b] = float(std::min(phi, 80.0));
         }
-        return t;
+        return true;
     }();
-    return table.data();
+    (void)made;
+    return table;
 }
 
 std::vector<float_kernel> float_kernels()

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(ca0315d65fa5e1a8bfc08fc5e5a8c9e5) */
+/* BINDTOOL_HEADER_FILE_HASH(87d6d8855ac61e454129af3980e873bd) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
