@@ -12,11 +12,13 @@
 
 #define BOOST_TEST_MODULE qa_simulation
 #include "common/sim_frame.h"
+#include "sim_noise.h"
 #include "simulation_worker.h"
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <gnuradio/gpuldpc/engine/simulation.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -117,6 +119,62 @@ BOOST_AUTO_TEST_CASE(noise_is_standard_normal)
     const double p3 = 2.6997960632601862e-3, p4 = 6.3342483666239957e-5;
     BOOST_CHECK_LT(std::abs(double(beyond3) - n * p3), 5.0 * std::sqrt(n * p3));
     BOOST_CHECK_LT(std::abs(double(beyond4) - n * p4), 5.0 * std::sqrt(n * p4));
+}
+
+// The host's SIMD channel values (sim_noise.cc) are the scalar functions'
+// floats, bit for bit: frame indices above 2^32, lengths that end inside a
+// noise block and inside a vector, both signs of every bit.
+BOOST_AUTO_TEST_CASE(simd_channel_values_equal_the_scalar_ones)
+{
+    const std::string target = gr::gpuldpc::detail::sim_bpsk_simd_target();
+    BOOST_TEST_MESSAGE("SIMD channel values on: " << (target.empty() ? "none" : target));
+    std::mt19937 rng(11);
+    size_t compared = 0;
+    for (const uint64_t seed : { uint64_t(1), uint64_t(0xFFFFFFFF12345678ull) })
+        for (const uint64_t frame :
+             { uint64_t(0), uint64_t(5), (uint64_t(1) << 32) + 7, ~uint64_t(0) })
+            for (const size_t count : { size_t(0),
+                                        size_t(1),
+                                        size_t(3),
+                                        size_t(5),
+                                        size_t(33),
+                                        size_t(1001),
+                                        size_t(64800) })
+                for (const float ebn0 : { 0.5f, 6.0f }) {
+                    const auto ch = gr::gpuldpc::sim_channel::at(ebn0, 0.5);
+                    std::vector<uint8_t> bits(count);
+                    for (auto& b : bits)
+                        b = uint8_t(rng() & 1);
+                    std::vector<float> want(count), got(count + 1, 1234.5f);
+                    float n[sim::noise_per_block];
+                    for (size_t t = 0; t < count; ++t) {
+                        if (t % sim::noise_per_block == 0)
+                            sim::noise_block(
+                                seed, frame, uint32_t(t / sim::noise_per_block), n);
+                        want[t] = sim::bpsk_llr(
+                            bits[t], n[t % sim::noise_per_block], ch.sigma, ch.llr_gain);
+                    }
+                    gr::gpuldpc::detail::sim_bpsk_job job;
+                    job.seed = seed;
+                    job.frame = frame;
+                    job.sigma = ch.sigma;
+                    job.llr_gain = ch.llr_gain;
+                    job.bits = bits.data();
+                    job.count = count;
+                    job.llr = got.data();
+                    if (!gr::gpuldpc::detail::sim_bpsk_llrs_simd(job)) {
+                        BOOST_CHECK(target.empty());
+                        continue;
+                    }
+                    BOOST_REQUIRE_MESSAGE(
+                        std::memcmp(want.data(), got.data(), count * sizeof(float)) == 0,
+                        "seed " << seed << " frame " << frame << " count " << count);
+                    BOOST_CHECK_EQUAL(got[count], 1234.5f); // nothing past the end
+                    compared += count;
+                }
+    BOOST_TEST_MESSAGE(compared << " channel values compared");
+    if (!target.empty())
+        BOOST_CHECK_GT(compared, 0u);
 }
 
 // Noiseless frames of every family: valid codewords carrying the drawn

@@ -81,12 +81,16 @@ GPULDPC_SIM_HD uint32_t mul_high(uint32_t a, uint32_t b)
 #endif
 }
 
+//! Philox4x32's multipliers and key increments (Random123)
+constexpr uint32_t philox_m0 = 0xD2511F53u, philox_m1 = 0xCD9E8D57u;
+constexpr uint32_t philox_w0 = 0x9E3779B9u, philox_w1 = 0xBB67AE85u;
+
 /*! Philox4x32 with 10 rounds (the Random123 definition and constants). */
 GPULDPC_SIM_HD philox_out philox4x32_10(
     uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1)
 {
-    constexpr uint32_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
-    constexpr uint32_t w0 = 0x9E3779B9u, w1 = 0xBB67AE85u;
+    constexpr uint32_t m0 = philox_m0, m1 = philox_m1;
+    constexpr uint32_t w0 = philox_w0, w1 = philox_w1;
     for (int round = 0; round < 10; ++round) {
         const uint32_t lo0 = m0 * c0, hi0 = mul_high(m0, c0);
         const uint32_t lo1 = m1 * c2, hi1 = mul_high(m1, c2);
@@ -206,6 +210,25 @@ GPULDPC_SIM_HD float float_of(uint32_t b)
 #endif
 }
 
+// The noise's constants, shared with the host's SIMD copy (sim_noise.cc)
+//! 2^-32 and 2^-33: a 32-bit draw x as the uniform x / 2^32 + 2^-33 in (0, 1]
+constexpr float uniform_scale = 2.3283064365386963e-10f;
+constexpr float uniform_offset = 1.1641532182693481e-10f;
+//! 1/9, 1/7, 1/5, 1/3: the series of atanh
+constexpr float atanh_9 = 0.111111111f, atanh_7 = 0.142857143f, atanh_5 = 0.2f,
+                atanh_3 = 0.333333333f;
+constexpr float ln2 = 0.693147180559945309f;
+//! 2^-30 and pi/2: a 30-bit draw as an angle in [-pi/4, pi/4)
+constexpr float angle_scale = 9.313225746154785e-10f;
+constexpr float half_pi = 1.5707963267948966f;
+//! the sine's Taylor terms of a^9 .. a^3, the cosine's of a^8 .. a^2
+constexpr float sin_9 = 2.75573192e-6f, sin_7 = -1.98412698e-4f, sin_5 = 8.33333333e-3f,
+                sin_3 = -0.166666667f;
+constexpr float cos_8 = 2.48015873e-5f, cos_6 = -1.38888889e-3f, cos_4 = 4.16666667e-2f,
+                cos_2 = -0.5f;
+//! mantissas above sqrt(2) (as float bits) are halved
+constexpr uint32_t sqrt2_bits = 0x3FB504F3u;
+
 /*!
  * ln(x / 2^32 + 2^-33), in (-22.9, 0]: the logarithm of a uniform draw in
  * (0, 1], to within a few float ulps (2 atanh((m - 1)/(m + 1)) on the
@@ -213,22 +236,22 @@ GPULDPC_SIM_HD float float_of(uint32_t b)
  */
 GPULDPC_SIM_HD float log_uniform(uint32_t x)
 {
-    const float u = fma(to_float(x), 2.3283064365386963e-10f, 1.1641532182693481e-10f);
+    const float u = fma(to_float(x), uniform_scale, uniform_offset);
     uint32_t b = bits_of(u);
     int e = int(b >> 23) - 127;
     b = (b & 0x7FFFFFu) | 0x3F800000u; // mantissa in [1, 2)
-    if (b > 0x3FB504F3u) {             // above sqrt(2): halve it (exactly)
+    if (b > sqrt2_bits) {              // above sqrt(2): halve it (exactly)
         b -= 0x00800000u;
         e += 1;
     }
     const float m = float_of(b);
     const float t = div(add(m, -1.0f), add(m, 1.0f));
     const float t2 = mul(t, t);
-    float p = fma(t2, 0.111111111f, 0.142857143f);
-    p = fma(p, t2, 0.2f);
-    p = fma(p, t2, 0.333333333f);
+    float p = fma(t2, atanh_9, atanh_7);
+    p = fma(p, t2, atanh_5);
+    p = fma(p, t2, atanh_3);
     p = fma(p, t2, 1.0f);
-    return fma(float(e), 0.693147180559945309f, mul(add(t, t), p));
+    return fma(float(e), ln2, mul(add(t, t), p));
 }
 
 /*!
@@ -242,16 +265,15 @@ GPULDPC_SIM_HD void gaussian_pair(uint32_t x1, uint32_t x2, float& n0, float& n1
     const float r = sqrt(mul(-2.0f, log_uniform(x1)));
     const unsigned quadrant = x2 >> 30;
     const float a =
-        mul(add(mul(to_float(x2 & 0x3FFFFFFFu), 9.313225746154785e-10f), -0.5f),
-            1.5707963267948966f);
+        mul(add(mul(to_float(x2 & 0x3FFFFFFFu), angle_scale), -0.5f), half_pi);
     const float a2 = mul(a, a);
-    float s = fma(a2, 2.75573192e-6f, -1.98412698e-4f);
-    s = fma(s, a2, 8.33333333e-3f);
-    s = fma(s, a2, -0.166666667f);
+    float s = fma(a2, sin_9, sin_7);
+    s = fma(s, a2, sin_5);
+    s = fma(s, a2, sin_3);
     s = fma(mul(s, a2), a, a);
-    float c = fma(a2, 2.48015873e-5f, -1.38888889e-3f);
-    c = fma(c, a2, 4.16666667e-2f);
-    c = fma(c, a2, -0.5f);
+    float c = fma(a2, cos_8, cos_6);
+    c = fma(c, a2, cos_4);
+    c = fma(c, a2, cos_2);
     c = fma(c, a2, 1.0f);
     float cs = c, sn = s;
     if (quadrant == 1) {

@@ -9,6 +9,7 @@
 // round as the device's does.
 
 #include "common/sim_frame.h"
+#include "sim_noise.h"
 #include "simulation_worker.h"
 #include <gnuradio/gpuldpc/engine/device.h>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <exception>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace gr {
 namespace gpuldpc {
@@ -55,6 +57,23 @@ void draw_on_host(const ldpc_code& code,
     code.encode(info, codeword, 1);
     const auto& sent = code.transmitted_positions();
     const size_t bits = size_t(sent.size()) * m;
+    if (m == 1) {
+        // the noise in SIMD lanes where the CPU has fused multiply-adds
+        thread_local std::vector<uint8_t> sent_bits;
+        sent_bits.resize(bits);
+        for (size_t t = 0; t < bits; ++t)
+            sent_bits[t] = codeword[sent[t]];
+        detail::sim_bpsk_job job;
+        job.seed = seed;
+        job.frame = frame;
+        job.sigma = ch.sigma;
+        job.llr_gain = ch.llr_gain;
+        job.bits = sent_bits.data();
+        job.count = bits;
+        job.llr = llr;
+        if (detail::sim_bpsk_llrs_simd(job))
+            return;
+    }
     float n[sim::noise_per_block];
     for (size_t t = 0; t < bits; ++t) {
         if (t % sim::noise_per_block == 0)
