@@ -360,6 +360,33 @@ __global__ void __launch_bounds__(channel_threads)
     }
 }
 
+// The decisions on information bits 16 b .. 16 b + valid - 1 of a frame,
+// bit i for bit 16 b + i, as info_bits16() lays out a block's draw.
+// packed: 8 decisions a byte, MSB first; else one a byte (0 or 1), gathered
+// four at a time by one multiply where \p words (valid is then a multiple of 4).
+__device__ __forceinline__ uint32_t decided_bits16(
+    const uint8_t* decoded, unsigned b, unsigned valid, bool packed, bool words)
+{
+    if (packed) {
+        uint32_t got = __brev(decoded[2 * b]) >> 24;
+        if (valid > 8)
+            got |= (__brev(decoded[2 * b + 1]) >> 24) << 8;
+        return got;
+    }
+    const uint8_t* at = decoded + 16 * b;
+    uint32_t got = 0;
+    if (words) {
+        for (unsigned w = 0; w < valid / 4; ++w) {
+            const uint32_t x = reinterpret_cast<const uint32_t*>(at)[w];
+            got |= (((x & 0x01010101u) * 0x10204080u) >> 28) << (4 * w);
+        }
+    } else {
+        for (unsigned i = 0; i < valid; ++i)
+            got |= uint32_t(at[i] & 1u) << i;
+    }
+    return got;
+}
+
 // A block a frame, or, for codes of few information blocks, a warp a frame
 // and count_threads / 32 frames a block.
 __global__ void __launch_bounds__(count_threads)
@@ -376,38 +403,14 @@ __global__ void __launch_bounds__(count_threads)
     const uint64_t frame = p.first + f * p.stride;
     const uint8_t* decoded = p.decoded + f * p.decoded_bytes;
     unsigned errors = 0;
-    if (p.q == 2 && p.packed) {
-        // 16 decisions from two bytes (MSB first) against a block's 16 bits
+    if (p.q == 2) {
+        // four unpacked bytes at a time where a frame's bytes start on a word
+        const bool words = !p.packed && p.decoded_bytes % 4 == 0 && p.k % 4 == 0;
         for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
             const uint32_t want =
                 sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
             const unsigned valid = min(16u, p.k - b * 16);
-            uint32_t got = __brev(decoded[2 * b]) >> 24;
-            if (valid > 8)
-                got |= (__brev(decoded[2 * b + 1]) >> 24) << 8;
-            errors += __popc((want ^ got) & ((1u << valid) - 1));
-        }
-    } else if (p.q == 2) {
-        // a decision a byte (0 or 1), 16 against a block's 16 bits; four
-        // bytes gathered by one multiply as info_bits16 does, where a frame's
-        // bytes start on a word
-        const bool words = p.decoded_bytes % 4 == 0 && p.k % 4 == 0;
-        for (unsigned b = thread; b * sim::info_per_block < p.k; b += threads) {
-            const uint32_t want =
-                sim::info_bits16(sim::draw(p.seed, frame, b, sim::info_stream));
-            const unsigned valid = min(16u, p.k - b * 16);
-            const uint8_t* at = decoded + 16 * b;
-            uint32_t got = 0;
-            if (words) {
-                // valid is a multiple of 4 here
-                for (unsigned w = 0; w < valid / 4; ++w) {
-                    const uint32_t x = reinterpret_cast<const uint32_t*>(at)[w];
-                    got |= (((x & 0x01010101u) * 0x10204080u) >> 28) << (4 * w);
-                }
-            } else {
-                for (unsigned i = 0; i < valid; ++i)
-                    got |= uint32_t(at[i] & 1u) << i;
-            }
+            const uint32_t got = decided_bits16(decoded, b, valid, p.packed, words);
             errors += __popc((want ^ got) & ((1u << valid) - 1));
         }
     } else {

@@ -332,8 +332,10 @@ void cuda_batch_decoder::decode_device_int8(const int8_t* llr,
                                             uint8_t* info_bits,
                                             frame_status* status)
 {
-    if (!takes(input_kind::llr8))
+    if (!takes(input_kind::llr8)) {
         batch_decoder::decode_device_int8(llr, n_frames, info_bits, status);
+        return;
+    }
     if (n_frames > 0 && (!llr || !info_bits || !status))
         throw std::invalid_argument("decode_device_int8: null pointer");
     decode_in_place(input_kind::llr8, llr, n_frames, info_bits, status);
