@@ -6,17 +6,13 @@
  */
 
 // The staging threads: large copies split over them, and work in shares
-// (the decoder block formats a large batch's results with them); and the
-// CPU decoders' worker pool, its jobs run at once or queued.
+// (the decoder block formats a large batch's results with them).
 
 #include "engine/copy_pool.h"
-#include "engine/worker_pool.h"
 #include <boost/test/unit_test.hpp>
 #include <atomic>
-#include <chrono>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 using namespace gr::gpuldpc;
@@ -120,94 +116,4 @@ BOOST_AUTO_TEST_CASE(copies_and_shares_take_turns)
         for (size_t i = 0; i < sums.size(); ++i)
             BOOST_REQUIRE_EQUAL(sums[i], i * uint64_t(round));
     }
-}
-
-namespace {
-
-// Per-task records of a worker_pool job: how often each task ran, the worker
-// of each, and whether a worker index ever ran two tasks at once.
-struct job_record {
-    explicit job_record(size_t tasks) : hits(tasks), worker(tasks) {}
-    std::vector<std::atomic<unsigned>> hits;
-    std::vector<std::atomic<size_t>> worker;
-};
-
-} // namespace
-
-BOOST_AUTO_TEST_CASE(worker_pool_runs_every_task_once_on_its_workers)
-{
-    using gr::gpuldpc::detail::worker_pool;
-    worker_pool pool(4);
-    // a worker index busy in two tasks at once would share its state
-    std::vector<std::atomic<int>> busy(4);
-    std::atomic<unsigned> overlaps{ 0 }, bad_worker{ 0 };
-    auto body = [&](job_record& r, size_t n_workers) {
-        return [&, n_workers](size_t task, size_t worker) {
-            if (worker >= n_workers) {
-                ++bad_worker;
-                return;
-            }
-            if (busy[worker]++ != 0)
-                ++overlaps;
-            std::this_thread::sleep_for(std::chrono::microseconds(50 + task % 7 * 20));
-            ++r.hits[task];
-            r.worker[task] = worker;
-            --busy[worker];
-        };
-    };
-    for (size_t tasks : { size_t(0), size_t(1), size_t(5), size_t(64) }) {
-        for (size_t workers : { size_t(1), size_t(3), size_t(9) }) {
-            job_record r(tasks);
-            pool.run(tasks, workers, body(r, std::min<size_t>(workers, 4)));
-            for (size_t t = 0; t < tasks; ++t)
-                BOOST_CHECK_EQUAL(r.hits[t].load(), 1u);
-        }
-    }
-    // two queued jobs and a third run behind them: each task once, each
-    // job's tasks on its own workers only
-    for (int round = 0; round < 20; ++round) {
-        job_record a(37), b(11), c(23);
-        const auto ja = pool.submit(37, 4, body(a, 4));
-        const auto jb = pool.submit(11, 2, body(b, 2));
-        pool.run(23, 3, body(c, 3));
-        pool.wait(ja);
-        pool.wait(jb);
-        pool.wait(jb); // a finished job: returns at once
-        for (auto* r : { &a, &b, &c })
-            for (auto& h : r->hits)
-                BOOST_REQUIRE_EQUAL(h.load(), 1u);
-        for (auto& w : b.worker)
-            BOOST_REQUIRE_LT(w.load(), 2u);
-    }
-    BOOST_CHECK_EQUAL(overlaps.load(), 0u);
-    BOOST_CHECK_EQUAL(bad_worker.load(), 0u);
-    BOOST_CHECK_LE(pool.threads_started(), 3u);
-}
-
-BOOST_AUTO_TEST_CASE(worker_pool_threads_start_on_a_queued_job_by_themselves)
-{
-    using gr::gpuldpc::detail::worker_pool;
-    std::vector<std::atomic<unsigned>> hits(16);
-    {
-        worker_pool pool(3);
-        const auto j = pool.submit(16, 3, [&](size_t task, size_t worker) {
-            hits[task] += worker == 0 ? 100 : 1; // worker 0 is wait()'s thread
-        });
-        // nobody waits yet: the pool's threads take every task
-        for (int i = 0; i < 10000; ++i) {
-            unsigned done = 0;
-            for (auto& h : hits)
-                done += h.load() != 0;
-            if (done == hits.size())
-                break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-        pool.wait(j);
-        for (auto& h : hits)
-            BOOST_CHECK_EQUAL(h.load(), 1u);
-        // a job never waited for is finished by the destructor
-        pool.submit(16, 1, [&](size_t task, size_t) { hits[task] += 10; });
-    }
-    for (auto& h : hits)
-        BOOST_CHECK_EQUAL(h.load(), 11u);
 }

@@ -281,63 +281,6 @@ BOOST_AUTO_TEST_CASE(bad_values_sign_flip_and_threads)
     }
 }
 
-BOOST_AUTO_TEST_CASE(begun_batches_decode_on_the_threads_and_equal_decode)
-{
-    // two batches outstanding (float and 8-bit input) and a decode() queued
-    // behind them, on 3 threads: each as the reference decodes it alone
-    auto code = load("wifi:648:1/2");
-    const size_t frames = 70;
-    auto batch = qa::make_batch(*code, 3 * frames, 1.75, 31);
-    const size_t nl = code->n();
-    std::vector<int8_t> llr8(frames * nl);
-    for (size_t i = 0; i < llr8.size(); ++i)
-        llr8[i] = int8_t(
-            std::clamp(std::lrint(batch.llr[frames * nl + i] * 6.0f), -127L, 127L));
-    std::vector<float> first(batch.llr.begin(), batch.llr.begin() + frames * nl),
-        third(batch.llr.begin() + 2 * frames * nl, batch.llr.end());
-    first[5] = std::numeric_limits<float>::quiet_NaN();
-    for (size_t i = 0; i < nl; ++i) // frame 2: erased, so it fails
-        first[2 * nl + i] = std::numeric_limits<float>::quiet_NaN();
-    for (const auto& target : detail::simd_targets()) {
-        decoder_config cfg = int8_min_sum(decoder_schedule::layered);
-        auto ref = make_with(code, cfg, "off");
-        cfg.threads = 3;
-        auto simd = make_with(code, cfg, target);
-        const size_t nb = simd->info_bytes_per_frame();
-        for (int round = 0; round < 3; ++round) {
-            decoded a, b;
-            for (auto* d : { &a, &b }) {
-                d->bits.resize(frames * nb);
-                d->status.resize(frames);
-            }
-            const uint64_t ta =
-                simd->begin_decode(first.data(), frames, a.bits.data(), a.status.data());
-            const uint64_t tb = simd->begin_decode_int8(
-                llr8.data(), frames, b.bits.data(), b.status.data());
-            BOOST_CHECK_THROW(simd->begin_decode(first.data(), 1, nullptr, nullptr),
-                              std::logic_error);
-            BOOST_CHECK_THROW(simd->end_decode(tb), std::logic_error); // not the oldest
-            const decoded c = run(*simd, third, frames);
-            simd->end_decode(ta);
-            simd->end_decode(tb);
-            decoded ra = run(*ref, first, frames), rb = run(*ref, llr8, frames);
-            ra.codewords.clear();
-            rb.codewords.clear();
-            require_equal(a, ra, target + ", begun float batch");
-            require_equal(b, rb, target + ", begun 8-bit batch");
-            require_equal(c, run(*ref, third, frames), target + ", decode() behind them");
-            BOOST_CHECK(!a.status[2].converged);
-            BOOST_CHECK_EQUAL(a.status[0].invalid_inputs, 1u);
-        }
-        // a decoder that goes with a batch outstanding waits for it
-        decoded d;
-        d.bits.resize(frames * nb);
-        d.status.resize(frames);
-        simd->begin_decode(third.data(), frames, d.bits.data(), d.status.data());
-        simd.reset();
-    }
-}
-
 BOOST_AUTO_TEST_CASE(what_the_simd_decoders_do_not_cover_goes_to_the_reference)
 {
     // GF(q): FFT-BP with fp32 messages only

@@ -173,17 +173,7 @@ public:
         const auto& sent = c.transmitted_positions();
         for (size_t t = 0; t < sent.size(); ++t)
             d_input_index[sent[t]] = int32_t(t);
-        // made up front: a queued batch's workers index it while the next
-        // batch's workspaces are made
-        d_workspaces.resize(d_pool.max_workers());
-        d_workspaces[0] = make_workspace();
-    }
-
-    ~simd_decoder() override
-    {
-        // outstanding batches write into their workspaces until they end
-        for (const auto job : d_jobs)
-            d_pool.wait(job);
+        d_workspaces.push_back(make_workspace());
     }
 
     std::string device_name() const override { return "cpu"; }
@@ -191,8 +181,7 @@ public:
     size_t workspaces() const override
     {
         std::lock_guard<std::mutex> lock(d_call_mutex);
-        return size_t(std::count_if(
-            d_workspaces.begin(), d_workspaces.end(), [](const auto& w) { return !!w; }));
+        return d_workspaces.size();
     }
     size_t preferred_batch() const override
     {
@@ -261,63 +250,7 @@ public:
         }
     }
 
-    // Batches begun here decode on the pool's threads while the caller goes
-    // on; a batch whose groups run out lets the threads start on the next, so
-    // two outstanding batches keep every thread busy.
-    uint64_t begin_decode(const float* llr,
-                          size_t n_frames,
-                          uint8_t* info_bits,
-                          frame_status* status) override
-    {
-        frame_input in;
-        in.llr = llr;
-        return begin(in, llr, n_frames, info_bits, status);
-    }
-
-    uint64_t begin_decode_int8(const int8_t* llr,
-                               size_t n_frames,
-                               uint8_t* info_bits,
-                               frame_status* status) override
-    {
-        if constexpr (fixed_point) {
-            frame_input in;
-            in.llr8 = llr;
-            return begin(in, nullptr, n_frames, info_bits, status);
-        } else {
-            return batch_decoder::begin_decode_int8(llr, n_frames, info_bits, status);
-        }
-    }
-
-    void end_decode(uint64_t ticket) override
-    {
-        std::lock_guard<std::mutex> lock(d_call_mutex);
-        retire_ticket(ticket); // the oldest, or logic_error with nothing changed
-        auto& job = d_jobs[ticket % max_outstanding];
-        d_pool.wait(job); // this thread takes groups of it too
-        job = 0;
-        finish_ticket(ticket);
-    }
-
 private:
-    uint64_t begin(const frame_input& in,
-                   const float* llr,
-                   size_t n_frames,
-                   uint8_t* info_bits,
-                   frame_status* status)
-    {
-        std::lock_guard<std::mutex> lock(d_call_mutex);
-        const uint64_t ticket = issue_ticket();
-        try {
-            d_jobs[ticket % max_outstanding] =
-                submit(in, n_frames, info_bits, status, nullptr);
-        } catch (...) {
-            cancel_ticket();
-            throw;
-        }
-        note_ticket(ticket, llr, n_frames, status);
-        return ticket;
-    }
-
     std::unique_ptr<group_workspace<Flavour>> make_workspace() const
     {
         return std::make_unique<group_workspace<Flavour>>(
@@ -331,35 +264,22 @@ private:
              uint8_t* codeword_bits)
     {
         std::lock_guard<std::mutex> lock(d_call_mutex);
-        // behind the outstanding batches, if any
-        d_pool.wait(submit(in, n_frames, info_bits, status, codeword_bits));
-    }
-
-    // Queues the groups of a call; d_call_mutex held.
-    worker_pool::job_id submit(const frame_input& in,
-                               size_t n_frames,
-                               uint8_t* info_bits,
-                               frame_status* status,
-                               uint8_t* codeword_bits)
-    {
         const auto& kernel = narrow_or_wide(d_kernels, n_frames, d_pool.max_workers());
         const size_t lanes = kernel.lanes;
         const size_t groups = (n_frames + lanes - 1) / lanes;
         const size_t n_workers = std::min(d_pool.max_workers(), groups);
-        for (size_t w = 0; w < n_workers; ++w)
-            if (!d_workspaces[w])
-                d_workspaces[w] = make_workspace();
-        return d_pool.submit(
-            groups, n_workers, [=, &kernel](size_t group, size_t worker) {
-                decode_group(kernel,
-                             *d_workspaces[worker],
-                             in,
-                             group * lanes,
-                             std::min(lanes, n_frames - group * lanes),
-                             info_bits,
-                             status,
-                             codeword_bits);
-            });
+        while (d_workspaces.size() < n_workers)
+            d_workspaces.push_back(make_workspace());
+        d_pool.run(groups, n_workers, [&](size_t group, size_t worker) {
+            decode_group(kernel,
+                         *d_workspaces[worker],
+                         in,
+                         group * lanes,
+                         std::min(lanes, n_frames - group * lanes),
+                         info_bits,
+                         status,
+                         codeword_bits);
+        });
     }
 
     // frame's channel values into lane l of the workspace, as the reference's
@@ -460,8 +380,7 @@ private:
     std::vector<int32_t> d_input_index; // -1: punctured
     // layered: the edges in the schedule's order (d_graph points here)
     std::vector<uint32_t> d_layered_offsets, d_layered_edge_variable, d_identity_order;
-    std::vector<std::unique_ptr<group_workspace<Flavour>>> d_workspaces; // a worker each
-    worker_pool::job_id d_jobs[max_outstanding] = {}; // of the outstanding tickets
+    std::vector<std::unique_ptr<group_workspace<Flavour>>> d_workspaces;
 };
 
 } // namespace

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(87d6d8855ac61e454129af3980e873bd) */
+/* BINDTOOL_HEADER_FILE_HASH(f841711f15060080f489598d0d5c9485) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

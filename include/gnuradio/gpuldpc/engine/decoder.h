@@ -442,10 +442,8 @@ public:
      * - At most max_outstanding batches MAY be outstanding; tickets MUST be
      *   ended in the order they were begun.
      * - With buffers from host_buffer() a GPU decoder copies while it
-     *   decodes; with other host memory it MAY wait for the copies. The
-     *   binary SIMD CPU decoders queue the batch on their threads (the next
-     *   batch's groups start as this one's run out); decoders that cannot
-     *   overlap (the scalar CPU reference, GF(q) on the CPU) decode before
+     *   decodes; with other host memory it MAY wait for the copies.
+     *   Decoders that cannot overlap (the CPU decoders) decode before
      *   begin_decode() returns.
      * - On a GPU failure begin_decode() or end_decode() throws cuda_error;
      *   the inputs of the outstanding batches are untouched, so the caller
