@@ -166,8 +166,11 @@ BOOST_AUTO_TEST_CASE(simd_channel_values_equal_the_scalar_ones)
                         BOOST_CHECK(target.empty());
                         continue;
                     }
+                    // (count 0: want.data() may be null, which memcmp may not take)
                     BOOST_REQUIRE_MESSAGE(
-                        std::memcmp(want.data(), got.data(), count * sizeof(float)) == 0,
+                        count == 0 ||
+                            std::memcmp(want.data(), got.data(), count * sizeof(float)) ==
+                                0,
                         "seed " << seed << " frame " << frame << " count " << count);
                     BOOST_CHECK_EQUAL(got[count], 1234.5f); // nothing past the end
                     compared += count;
