@@ -146,14 +146,14 @@ BOOST_AUTO_TEST_CASE(simd_channel_values_equal_the_scalar_ones)
                     for (auto& b : bits)
                         b = uint8_t(rng() & 1);
                     std::vector<float> want(count), got(count + 1, 1234.5f);
-                    float n[sim::noise_per_block];
-                    for (size_t t = 0; t < count; ++t) {
-                        if (t % sim::noise_per_block == 0)
-                            sim::noise_block(
-                                seed, frame, uint32_t(t / sim::noise_per_block), n);
-                        want[t] = sim::bpsk_llr(
-                            bits[t], n[t % sim::noise_per_block], ch.sigma, ch.llr_gain);
-                    }
+                    sim::bpsk_llrs(seed,
+                                   frame,
+                                   bits.data(),
+                                   0,
+                                   count,
+                                   ch.sigma,
+                                   ch.llr_gain,
+                                   want.data());
                     gr::gpuldpc::detail::sim_bpsk_job job;
                     job.seed = seed;
                     job.frame = frame;

@@ -308,6 +308,28 @@ GPULDPC_SIM_HD float bpsk_llr(unsigned bit, float n, float sigma, float llr_gain
     return mul(llr_gain, fma(sigma, n, bit ? -1.0f : 1.0f));
 }
 
+/*!
+ * The channel values of a frame's transmitted bits begin .. end - 1 (bits[t]
+ * 0 or 1, noise index t): llr[t] = bpsk_llr(bits[t], noise t). The scalar
+ * form that the device, the host's fallback and the SIMD lanes' tests share.
+ */
+GPULDPC_SIM_HD void bpsk_llrs(uint64_t seed,
+                              uint64_t frame,
+                              const uint8_t* bits,
+                              size_t begin,
+                              size_t end,
+                              float sigma,
+                              float llr_gain,
+                              float* llr)
+{
+    float n[noise_per_block];
+    for (size_t t = begin; t < end; ++t) {
+        if (t == begin || t % noise_per_block == 0)
+            noise_block(seed, frame, uint32_t(t / noise_per_block), n);
+        llr[t] = bpsk_llr(bits[t], n[t % noise_per_block], sigma, llr_gain);
+    }
+}
+
 } // namespace sim
 } // namespace gpuldpc
 } // namespace gr

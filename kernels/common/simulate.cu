@@ -200,7 +200,11 @@ __global__ void __launch_bounds__(sim::encoder_threads)
                     const unsigned symbol = cw.get(binary, p.slice_columns[at]);
                     acc ^= binary ? symbol : gf_mul(exp, log, p.slice_values[at], symbol);
                 }
-                cw.set(binary, p.slice_pivots[s * sim::slice_rows + lane], acc);
+                // a missing row (pivot n) writes nothing: other lanes may
+                // be reading symbol n, which stays 0
+                const uint32_t pivot = p.slice_pivots[s * sim::slice_rows + lane];
+                if (pivot != p.n)
+                    cw.set(binary, pivot, acc);
             }
             __syncthreads();
         }

@@ -165,9 +165,14 @@ bool bpsk_llrs(const sim_bpsk_job& job)
                     gain, hn::MulAdd(sigma, hn::Load(df, noise + (t - t0)), sign));
                 hn::StoreU(llr, df, job.llr + t);
             } else {
-                for (size_t u = t; u < end; ++u)
-                    job.llr[u] = sim::bpsk_llr(
-                        job.bits[u], noise[u - t0], job.sigma, job.llr_gain);
+                sim::bpsk_llrs(job.seed,
+                               job.frame,
+                               job.bits,
+                               t,
+                               end,
+                               job.sigma,
+                               job.llr_gain,
+                               job.llr);
             }
         }
     }

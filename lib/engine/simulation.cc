@@ -57,31 +57,23 @@ void draw_on_host(const ldpc_code& code,
     code.encode(info, codeword, 1);
     const auto& sent = code.transmitted_positions();
     const size_t bits = size_t(sent.size()) * m;
-    if (m == 1) {
-        // the noise in SIMD lanes where the CPU has fused multiply-adds
-        thread_local std::vector<uint8_t> sent_bits;
-        sent_bits.resize(bits);
-        for (size_t t = 0; t < bits; ++t)
-            sent_bits[t] = codeword[sent[t]];
-        detail::sim_bpsk_job job;
-        job.seed = seed;
-        job.frame = frame;
-        job.sigma = ch.sigma;
-        job.llr_gain = ch.llr_gain;
-        job.bits = sent_bits.data();
-        job.count = bits;
-        job.llr = llr;
-        if (detail::sim_bpsk_llrs_simd(job))
-            return;
-    }
-    float n[sim::noise_per_block];
-    for (size_t t = 0; t < bits; ++t) {
-        if (t % sim::noise_per_block == 0)
-            sim::noise_block(seed, frame, uint32_t(t / sim::noise_per_block), n);
-        const unsigned symbol = codeword[sent[t / m]];
-        const unsigned bit = (symbol >> (m - 1 - t % m)) & 1u;
-        llr[t] = sim::bpsk_llr(bit, n[t % sim::noise_per_block], ch.sigma, ch.llr_gain);
-    }
+    // the transmitted symbols' bits, MSB first, a byte a bit
+    thread_local std::vector<uint8_t> sent_bits;
+    sent_bits.resize(bits);
+    for (size_t t = 0; t < bits; ++t)
+        sent_bits[t] = uint8_t((codeword[sent[t / m]] >> (m - 1 - t % m)) & 1u);
+    // the noise in SIMD lanes where the CPU has fused multiply-adds
+    detail::sim_bpsk_job job;
+    job.seed = seed;
+    job.frame = frame;
+    job.sigma = ch.sigma;
+    job.llr_gain = ch.llr_gain;
+    job.bits = sent_bits.data();
+    job.count = bits;
+    job.llr = llr;
+    if (!detail::sim_bpsk_llrs_simd(job))
+        sim::bpsk_llrs(
+            seed, frame, sent_bits.data(), 0, bits, ch.sigma, ch.llr_gain, llr);
 }
 
 // Bits of the decoder's output (unpacked or packed, MSB first) against the
