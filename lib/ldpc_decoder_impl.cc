@@ -257,10 +257,11 @@ ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
     return slot;
 }
 
-void ldpc_decoder_impl::decode_slot(batch_decoder& dec, staging_slot& slot)
+void ldpc_decoder_impl::decode_slot(batch_decoder& dec,
+                                    staging_slot& slot,
+                                    const void* in)
 {
-    d_input->decode(
-        dec, slot.in, slot.frames, slot.noise_var.data(), slot.bits, slot.status);
+    d_input->decode(dec, in, slot.frames, slot.noise_var.data(), slot.bits, slot.status);
 }
 
 void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
@@ -271,9 +272,19 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     d_submit_slot ^= 1;
     const size_t item = in_item_size();
     const size_t len = in_len() * item; // bytes a frame
+    // A CPU decoder has read its input when begin() returns (it cannot
+    // overlap): back-to-back frames decode from the input buffer, as in
+    // process_frames(), which saves a copy as long as the decoding on many
+    // cores. A GPU decoder's copies run while it decodes, from the staging
+    // buffer, which also keeps the batch for the CPU should the GPU fail.
+    bool contiguous = true;
+    for (size_t i = 1; i < n && contiguous; ++i)
+        contiguous = starts[i] == starts[0] + i * in_len();
+    const bool in_place = contiguous && d_decoder.current()->device_name() == "cpu";
+    const void* input = in_place ? in_bytes + starts[0] * item : slot.in;
     uint8_t* staged = static_cast<uint8_t*>(slot.in);
     // runs of back-to-back frames (untagged streams) in one copy each
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < n && !in_place;) {
         size_t j = i + 1;
         while (j < n && starts[j] == starts[i] + (j - i) * in_len())
             ++j;
@@ -287,11 +298,12 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
         frame_noise_vars(starts, n, slot.noise_var.data());
     slot.decoder.reset();
     if (!d_input->overlaps()) {
-        d_decoder.run([&](const batch_decoder::sptr& dec) { decode_slot(*dec, slot); });
+        d_decoder.run(
+            [&](const batch_decoder::sptr& dec) { decode_slot(*dec, slot, input); });
         return;
     }
     d_decoder.run([&](const batch_decoder::sptr& dec) {
-        slot.ticket = d_input->begin(*dec, slot.in, slot.frames, slot.bits, slot.status);
+        slot.ticket = d_input->begin(*dec, input, slot.frames, slot.bits, slot.status);
         slot.decoder = dec;
     });
 }
@@ -309,7 +321,7 @@ void ldpc_decoder_impl::collect_frames(uint8_t* out, char* emit)
         d_decoder.finish(
             dec,
             [&](batch_decoder& used) { used.end_decode(slot.ticket); },
-            [&](const batch_decoder::sptr& cpu) { decode_slot(*cpu, slot); });
+            [&](const batch_decoder::sptr& cpu) { decode_slot(*cpu, slot, slot.in); });
     }
     // busy time: from when the batch began or the last one ended
     const auto now = std::chrono::steady_clock::now();

@@ -93,8 +93,9 @@ private:
         std::chrono::steady_clock::time_point begun;
     };
     staging_slot& staging(unsigned i);
-    // Decodes the slot's batch now on \p dec.
-    void decode_slot(batch_decoder& dec, staging_slot& slot);
+    // Decodes the slot's batch now on \p dec, from \p in (its staging buffer
+    // or the block's input).
+    void decode_slot(batch_decoder& dec, staging_slot& slot, const void* in);
 
     // Formats a frame's decoded information bits (packed by the decoder for
     // the packed output, one 0/1 a byte otherwise) into out (out_len() bytes);
