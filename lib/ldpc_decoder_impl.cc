@@ -235,24 +235,28 @@ void ldpc_decoder_impl::process_frames(const uint8_t* in_bytes,
     deliver(d_batch_status.data(), d_batch_bits.data(), n, out, emit.data());
 }
 
-ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i)
+ldpc_decoder_impl::staging_slot& ldpc_decoder_impl::staging(unsigned i, bool input)
 {
     staging_slot& slot = d_slots[i];
-    if (!slot.in) {
-        // from the first decoder: page-locked for a GPU, and still valid
-        // after a fall back to the CPU
-        const size_t frames = batch();
-        // no page-locked memory: the CPU decodes, from plain memory
+    // from the decoder in use: page-locked for a GPU, and still valid after a
+    // fall back to the CPU; the input's only once a batch is copied (a CPU
+    // decoder reads stream frames in place)
+    const size_t frames = batch();
+    if (!slot.bits) {
         d_decoder.run([&](const batch_decoder::sptr& dec) {
-            slot.in_mem = dec->host_buffer(frames * in_len() * in_item_size());
             slot.bits_mem = dec->host_buffer(frames * dec->info_bytes_per_frame());
             slot.status_mem = dec->host_buffer(frames * sizeof(frame_status));
         });
-        slot.in = slot.in_mem.get();
         if (d_input->takes_noise_var())
             slot.noise_var.resize(frames);
         slot.bits = static_cast<uint8_t*>(slot.bits_mem.get());
         slot.status = static_cast<frame_status*>(slot.status_mem.get());
+    }
+    if (input && !slot.in) {
+        d_decoder.run([&](const batch_decoder::sptr& dec) {
+            slot.in_mem = dec->host_buffer(frames * in_len() * in_item_size());
+        });
+        slot.in = slot.in_mem.get();
     }
     return slot;
 }
@@ -268,8 +272,6 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
                                       const size_t* starts,
                                       size_t n)
 {
-    staging_slot& slot = staging(d_submit_slot);
-    d_submit_slot ^= 1;
     const size_t item = in_item_size();
     const size_t len = in_len() * item; // bytes a frame
     // A CPU decoder has read its input when begin() returns (it cannot
@@ -281,6 +283,8 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     for (size_t i = 1; i < n && contiguous; ++i)
         contiguous = starts[i] == starts[0] + i * in_len();
     const bool in_place = contiguous && d_decoder.current()->device_name() == "cpu";
+    staging_slot& slot = staging(d_submit_slot, !in_place);
+    d_submit_slot ^= 1;
     const void* input = in_place ? in_bytes + starts[0] * item : slot.in;
     uint8_t* staged = static_cast<uint8_t*>(slot.in);
     // runs of back-to-back frames (untagged streams) in one copy each

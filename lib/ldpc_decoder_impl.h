@@ -92,7 +92,8 @@ private:
         uint64_t ticket = 0;
         std::chrono::steady_clock::time_point begun;
     };
-    staging_slot& staging(unsigned i);
+    // slot i, its buffers made on first use (\p input: the input's too)
+    staging_slot& staging(unsigned i, bool input);
     // Decodes the slot's batch now on \p dec, from \p in (its staging buffer
     // or the block's input).
     void decode_slot(batch_decoder& dec, staging_slot& slot, const void* in);
