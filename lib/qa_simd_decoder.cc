@@ -12,6 +12,7 @@
 
 #define BOOST_TEST_MODULE simd_decoder
 #include "engine/simd_decoder.h"
+#include "engine/simd_dispatch.h"
 #include "qa_helpers.h"
 #include <gnuradio/gpuldpc/engine/decoder.h>
 #include <boost/test/unit_test.hpp>
@@ -613,4 +614,48 @@ BOOST_AUTO_TEST_CASE(small_calls_under_avx512_take_avx2)
         const auto narrow = run(*make_with(code, c.cfg, "AVX2"), batch.llr, frames);
         require_equal(small, narrow, c.name + " AVX3 small call against AVX2");
     }
+}
+
+// A caller's bound cut to whole rounds of groups where the last round would
+// be mostly idle, else left as it is
+BOOST_AUTO_TEST_CASE(whole_round_batches)
+{
+    // the rule on kernels of 32 and 16 lanes (AVX3, AVX2) and 16 workers
+    struct lanes_only {
+        size_t lanes;
+    };
+    const std::array<lanes_only, 2> wide_narrow{ { { 32 }, { 16 } } };
+    const auto cut = [&](size_t frames) {
+        return detail::whole_round_frames(wide_narrow, frames, 16);
+    };
+    BOOST_CHECK_EQUAL(cut(258), 256u);   // 17 narrow groups: two rounds, then one
+    BOOST_CHECK_EQUAL(cut(400), 400u);   // 25 groups: the second round 9/16 full
+    BOOST_CHECK_EQUAL(cut(517), 512u);   // the wide kernel's round
+    BOOST_CHECK_EQUAL(cut(1100), 1024u); // two wide rounds and 76 frames
+    BOOST_CHECK_EQUAL(cut(255), 255u);   // one round
+    BOOST_CHECK_EQUAL(cut(1), 1u);
+    BOOST_CHECK_EQUAL(cut(0), 0u);
+
+    // the decoders: the reference leaves any batch; a SIMD decoder's
+    // preferred batch (a group on each thread) is one round
+    auto code = load("regular_3_6_n96_gf2");
+    decoder_config cfg = int8_min_sum(decoder_schedule::layered);
+    cfg.threads = 3;
+    BOOST_CHECK_EQUAL(make_with(code, cfg, "off")->whole_round_batch(1001), 1001u);
+    decoder_config fft;
+    fft.algorithm = decoder_algorithm::fft_bp;
+    fft.threads = 3;
+    for (const auto& target : detail::simd_targets())
+        for (const auto& dec : { make_with(code, cfg, target),
+                                 make_with(load("regular_2_4_n96_gf64"), fft, target) }) {
+            BOOST_TEST_CONTEXT(target << ", " << dec->kernel_variant())
+            {
+                const size_t p = dec->preferred_batch();
+                BOOST_REQUIRE_GT(p, 0u);
+                BOOST_CHECK_EQUAL(dec->whole_round_batch(p), p);
+                BOOST_CHECK_EQUAL(dec->whole_round_batch(p + 1), p);
+                BOOST_CHECK_EQUAL(dec->whole_round_batch(3 * p / 2), 3 * p / 2);
+                BOOST_CHECK_EQUAL(dec->whole_round_batch(1), 1u);
+            }
+        }
 }

@@ -80,6 +80,20 @@ narrow_or_wide(const std::array<Kernel, 2>& kernels, size_t frames, size_t worke
     return frames < kernels[0].lanes * workers ? kernels[1] : kernels[0];
 }
 
+//! \p frames, or fewer where their last round of groups (a group of the
+//! lanes of the kernel that narrow_or_wide() takes, on each of \p workers)
+//! would be less than half full: then the whole rounds before it
+template <class Kernel>
+size_t
+whole_round_frames(const std::array<Kernel, 2>& kernels, size_t frames, size_t workers)
+{
+    // a multiple of the wide kernel's round takes the wide kernel, one below
+    // it the narrow kernel, as the frames do
+    const size_t round = narrow_or_wide(kernels, frames, workers).lanes * workers;
+    const size_t whole = frames / round * round;
+    return whole > 0 && 2 * (frames - whole) < round ? whole : frames;
+}
+
 //! kernel_variant()'s note on kernels[1], empty where it is kernels[0]
 template <class Kernel>
 std::string narrower_note(const std::array<Kernel, 2>& kernels, size_t workers)

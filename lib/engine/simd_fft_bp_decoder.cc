@@ -160,6 +160,10 @@ public:
     {
         return d_kernels[0].lanes * d_pool.max_workers();
     }
+    size_t whole_round_batch(size_t frames) const override
+    {
+        return whole_round_frames(d_kernels, frames, d_pool.max_workers());
+    }
     std::string kernel_variant() const override
     {
         return std::string("FFT-BP, ") + (d_graph.layered ? "layered" : "flooding") +

@@ -243,10 +243,17 @@ class qa_framing(gr_unittest.TestCase):
         self.assertEqual(dec.batch_size(), min(expected, (64 << 20) // (96 * 8 * 4)))
 
     def test_batch_is_bounded_in_bytes(self):
-        # 64 MiB of input per batch at most
+        # 64 MiB of input per batch at most, cut to whole rounds of a CPU
+        # decoder's SIMD groups where the last round would be mostly idle
         code = regular_code(96, 2, 4, 256)
         dec = gpuldpc.ldpc_decoder(code, max_batch=100000)
-        self.assertEqual(dec.batch_size(), (64 << 20) // (96 * 8 * 4))
+        bound = (64 << 20) // (96 * 8 * 4)
+        on_cpu = dec.device_name() == "cpu"
+        engine = gpuldpc.batch_decoder(code, device="cpu" if on_cpu else "cuda")
+        self.assertEqual(dec.batch_size(), engine.whole_round_batch(bound))
+        self.assertLessEqual(dec.batch_size(), bound)
+        # at most half a round (a group on each thread) less
+        self.assertLess(2 * (bound - dec.batch_size()), max(1, engine.preferred_batch()))
 
     # -- item 2: the end of a finite stream --------------------------------
 

@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(engine/decoder.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(f841711f15060080f489598d0d5c9485) */
+/* BINDTOOL_HEADER_FILE_HASH(482d444848834b3e857a15a837d88c82) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -335,31 +335,29 @@ void bind_decoder(py::module& m)
             "-128 counts as -127. Only int8 is taken (any other dtype raises "
             "TypeError: wider values would wrap); a list of Python ints is taken when "
             "every value lies in -128..127. Returns what decode() returns.")
-        .def(
-            "decode_device",
-            &decode_at<float, &batch_decoder::decode_device>,
-            py::arg("llr"),
-            py::arg("n_frames"),
-            py::arg("info_bits"),
-            py::arg("status"),
-            "Decodes frames already in GPU memory (device='cuda'); the arguments are "
-            "device addresses, e.g. CuPy's a.data.ptr or PyTorch's t.data_ptr(): "
-            "llr n_frames * llr_per_frame float32, info_bits n_frames * "
-            "info_bytes_per_frame uint8, status n_frames records of 16 bytes "
-            "(uint8 converged at offset 0; uint32 iterations, syndrome_weight, "
-            "invalid_inputs at 4, 8, 12). Returns when the results are in place; "
-            "a CPU decoder raises RuntimeError.")
-        .def(
-            "decode_device_int8",
-            &decode_at<int8_t, &batch_decoder::decode_device_int8>,
-            py::arg("llr"),
-            py::arg("n_frames"),
-            py::arg("info_bits"),
-            py::arg("status"),
-            "decode_device() for 8-bit LLRs in GPU memory (int8, value v the LLR v / "
-            "llr_scale, as decode_int8()): llr n_frames * llr_per_frame int8. Raises "
-            "RuntimeError where decodes_device_int8 is false (CPU decoders, GPU "
-            "decoders of float input).")
+        .def("decode_device",
+             &decode_at<float, &batch_decoder::decode_device>,
+             py::arg("llr"),
+             py::arg("n_frames"),
+             py::arg("info_bits"),
+             py::arg("status"),
+             "Decodes frames already in GPU memory (device='cuda'); the arguments are "
+             "device addresses, e.g. CuPy's a.data.ptr or PyTorch's t.data_ptr(): "
+             "llr n_frames * llr_per_frame float32, info_bits n_frames * "
+             "info_bytes_per_frame uint8, status n_frames records of 16 bytes "
+             "(uint8 converged at offset 0; uint32 iterations, syndrome_weight, "
+             "invalid_inputs at 4, 8, 12). Returns when the results are in place; "
+             "a CPU decoder raises RuntimeError.")
+        .def("decode_device_int8",
+             &decode_at<int8_t, &batch_decoder::decode_device_int8>,
+             py::arg("llr"),
+             py::arg("n_frames"),
+             py::arg("info_bits"),
+             py::arg("status"),
+             "decode_device() for 8-bit LLRs in GPU memory (int8, value v the LLR v / "
+             "llr_scale, as decode_int8()): llr n_frames * llr_per_frame int8. Raises "
+             "RuntimeError where decodes_device_int8 is false (CPU decoders, GPU "
+             "decoders of float input).")
         .def_property_readonly("decodes_device_int8",
                                &batch_decoder::decodes_device_int8,
                                "Whether decode_device_int8() decodes (a GPU decoder "
@@ -404,6 +402,11 @@ void bind_decoder(py::module& m)
              &batch_decoder::efficient_chunk,
              "Frames of a call that decodes at about the speed of larger ones (0: "
              "none smaller than preferred_batch()).")
+        .def("whole_round_batch",
+             &batch_decoder::whole_round_batch,
+             py::arg("frames"),
+             "frames, or the frames of whole rounds of a CPU decoder's SIMD groups "
+             "where a last round would be mostly idle (frames itself on a GPU).")
         .def("workspaces",
              &batch_decoder::workspaces,
              "Per-thread workspaces allocated so far (one per worker a call has used).")

@@ -519,6 +519,18 @@ public:
      */
     virtual size_t efficient_chunk() const { return 0; }
     /*!
+     * \p frames, or fewer where that many would end in a round mostly idle.
+     * A SIMD CPU decoder's threads take groups of its lanes, a group each at
+     * a time: a call of one group more than it has threads takes two rounds,
+     * about twice the time, for little more than one round's frames; it
+     * then gives the frames of its whole rounds. A caller whose batch is cut
+     * by a bound other than the decoder's (memory) SHOULD take this many.
+     * MUST return \p frames where a call of that many has no such tail (GPU
+     * decoders, the scalar reference: this default) and at most \p frames;
+     * at least 1 for \p frames >= 1.
+     */
+    virtual size_t whole_round_batch(size_t frames) const { return frames; }
+    /*!
      * How a GPU decoder runs its batches: the kernel variant it chose for
      * this code, configuration and device, in words (e.g. "8-bit min-sum,
      * global: state in device memory, one grid, two frames a lane in 16-bit
