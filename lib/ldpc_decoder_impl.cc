@@ -62,6 +62,16 @@ size_t decoder_batch(const ldpc_code& code,
         throw std::invalid_argument("max_batch=" + std::to_string(max_batch) +
                                     " is out of range; allowed: 0 (automatic) or more");
     const bool gpu = decoder.device_name() != "cpu";
+    const size_t frame_bytes = input.items_per_frame(code) * input.item_size();
+    const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
+    // A batch set by the user is taken as it is, within the bound. One the
+    // block chooses (automatic, or cut by the bound) is cut to whole rounds
+    // of a CPU decoder's groups where its last would be mostly idle: 258
+    // DVB-S2 float frames on 16 threads of 16 lanes are 17 groups, two
+    // rounds, 256 one; the floor of 256 frames on 3 threads of 16 lanes
+    // ends in a round of one group, 240 do not.
+    if (max_batch > 0 && size_t(max_batch) <= fits)
+        return size_t(max_batch);
     if (max_batch == 0)
         max_batch =
             gpu ? int(std::clamp<size_t>(
@@ -69,11 +79,7 @@ size_t decoder_batch(const ldpc_code& code,
                 : int(std::clamp<size_t>(cpu_groups_a_thread * decoder.preferred_batch(),
                                          auto_batch_cpu,
                                          max_auto_batch_cpu));
-    const size_t frame_bytes = input.items_per_frame(code) * input.item_size();
-    const size_t fits = std::max<size_t>(1, max_batch_input_bytes / frame_bytes);
-    // cut by the bound: whole rounds of a CPU decoder's groups (258 DVB-S2
-    // float frames on 16 threads of 16 lanes: 17 groups, two rounds; 256: one)
-    return fits < size_t(max_batch) ? decoder.whole_round_batch(fits) : size_t(max_batch);
+    return decoder.whole_round_batch(std::min(size_t(max_batch), fits));
 }
 
 // Frames of the chunks a lone stream batch is split into (0: none): the

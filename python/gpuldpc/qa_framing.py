@@ -233,14 +233,26 @@ class qa_framing(gr_unittest.TestCase):
         self.assertLessEqual(largest, max_batch)
 
     def test_automatic_batch(self):
-        # max_batch=0 (the default): 256 frames on the CPU, 4096 on a GPU,
-        # within 64 MiB of input
+        # max_batch=0 (the default): on the CPU four SIMD groups a thread,
+        # 256 to 4096 frames, in whole rounds of groups (a group on each
+        # thread); 4096 on a GPU; within 64 MiB of input
+        def automatic(engine):
+            if engine.device != "cpu":
+                return 4096
+            return engine.whole_round_batch(
+                min(4096, max(256, 4 * engine.preferred_batch())))
         code = load("regular_2_4_n128_gf16.alist")
-        self.assertEqual(gpuldpc.ldpc_decoder(code, device="cpu").batch_size(), 256)
+        engine = gpuldpc.batch_decoder(code, device="cpu")
+        batch = gpuldpc.ldpc_decoder(code, device="cpu").batch_size()
+        self.assertEqual(batch, automatic(engine))
+        if engine.threads <= 2:
+            self.assertEqual(batch, 256)
         big = regular_code(96, 2, 4, 256)
         dec = gpuldpc.ldpc_decoder(big, device="auto")
-        expected = 256 if dec.device_name() == "cpu" else 4096
-        self.assertEqual(dec.batch_size(), min(expected, (64 << 20) // (96 * 8 * 4)))
+        engine = gpuldpc.batch_decoder(
+            big, device="cpu" if dec.device_name() == "cpu" else "cuda")
+        self.assertEqual(dec.batch_size(), engine.whole_round_batch(
+            min(automatic(engine), (64 << 20) // (96 * 8 * 4))))
 
     def test_batch_is_bounded_in_bytes(self):
         # 64 MiB of input per batch at most, cut to whole rounds of a CPU

@@ -278,7 +278,8 @@ class qa_gpu_blocks(gr_unittest.TestCase):
         self.assertEqual(cpu.preferred_batch(), lanes * cpu.threads)
         self.assertEqual(cpu.efficient_chunk(), 0)
         blk = gpuldpc.ldpc_decoder(code, device="cpu", input="int8", **args)
-        self.assertEqual(blk.batch_size(), min(4096, max(256, 4 * cpu.preferred_batch())))
+        self.assertEqual(blk.batch_size(), cpu.whole_round_batch(
+            min(4096, max(256, 4 * cpu.preferred_batch()))))
         # chunks of lone batches: whole waves on chip; none for the grid
         # variant, whose calls gain speed with every frame
         self.assertEqual(engine.efficient_chunk(), preferred)
