@@ -134,7 +134,10 @@ struct GPULDPC_API decoder_params {
  * input frame) and an output multiple of one batch, so GNU Radio gives the
  * upstream buffer room for two batches of input (2 * batch_size() *
  * input_frame_length() floats); batch_size() is \p max_batch unless a batch of
- * input would exceed 64 MiB, where it is lowered (with a log line).
+ * input would exceed 64 MiB, where it is lowered (with a log line). A batch
+ * the block chooses (automatic or lowered) on the CPU is cut to whole rounds
+ * of the SIMD decoder's groups where its last round would be mostly idle
+ * (batch_decoder::whole_round_batch()).
  *
  * End of stream: an incomplete frame left when the upstream finishes (a
  * packet cut short, or untagged items short of a frame) is counted
