@@ -282,11 +282,12 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
 {
     const size_t item = in_item_size();
     const size_t len = in_len() * item; // bytes a frame
-    // A CPU decoder has read its input when begin() returns (it cannot
-    // overlap): back-to-back frames decode from the input buffer, as in
-    // process_frames(), which saves a copy as long as the decoding on many
-    // cores. A GPU decoder's copies run while it decodes, from the staging
-    // buffer, which also keeps the batch for the CPU should the GPU fail.
+    // A CPU decoder cannot overlap: back-to-back frames decode at once by
+    // decode(), from the input buffer, as in process_frames(), which saves a
+    // copy as long as the decoding on many cores; no ticket stays open on
+    // input that consume_each() then releases. A GPU decoder's copies run
+    // while it decodes, from the staging buffer, which also keeps the batch
+    // for the CPU should the GPU fail.
     bool contiguous = true;
     for (size_t i = 1; i < n && contiguous; ++i)
         contiguous = starts[i] == starts[0] + i * in_len();
@@ -309,7 +310,7 @@ void ldpc_decoder_impl::submit_frames(const uint8_t* in_bytes,
     if (d_input->takes_noise_var())
         frame_noise_vars(starts, n, slot.noise_var.data());
     slot.decoder.reset();
-    if (!d_input->overlaps()) {
+    if (in_place || !d_input->overlaps()) {
         d_decoder.run(
             [&](const batch_decoder::sptr& dec) { decode_slot(*dec, slot, input); });
         return;

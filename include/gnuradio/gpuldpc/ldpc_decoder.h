@@ -124,12 +124,11 @@ struct GPULDPC_API decoder_params {
  * frames are output_frame_length() bytes each).
  *
  * Batching: every call decodes as many complete frames as are waiting (at
- * most \p max_batch; 0, the default, takes 256 on the CPU and on a GPU 4096,
+ * most \p max_batch; 0, the default, takes on the CPU four SIMD groups a
+ * thread (256 to 4096, cut to whole rounds of groups) and on a GPU 4096,
  * or the decoder's batch_decoder::preferred_batch() where larger (a launch
  * needs thousands of frames to fill the device, small codes on chip tens of
- * thousands; on the CPU four times the SIMD decoder's preferred batch, four
- * groups of frames for each thread, 4096 at most), so batches
- * fill under load and a lone frame is decoded
+ * thousands), so batches fill under load and a lone frame is decoded
  * at once when input runs dry. The block declares its rate (output frame per
  * input frame) and an output multiple of one batch, so GNU Radio gives the
  * upstream buffer room for two batches of input (2 * batch_size() *
@@ -233,8 +232,9 @@ public:
      */
     struct GPULDPC_API params : decoder_params {
         output_format output = output_format::packed;
-        //! frames per decoder call at most; 0: automatic, 256 on the CPU and
-        //! on a GPU 4096 or the decoder's preferred batch where larger (less
+        //! frames per decoder call at most; 0: automatic, on the CPU four
+        //! SIMD groups a thread (256 to 4096, cut to whole rounds of groups), on
+        //! a GPU 4096 or the decoder's preferred batch where larger (less
         //! where 64 MiB of input is less)
         int max_batch = 0;
         //! length tag key; "" for untagged streams (in and out)

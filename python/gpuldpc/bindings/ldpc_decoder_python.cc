@@ -12,7 +12,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ldpc_decoder.h)                                            */
-/* BINDTOOL_HEADER_FILE_HASH(6597fe7417e95f1f61ff29bd3bbd9600) */
+/* BINDTOOL_HEADER_FILE_HASH(78350aa9ed3ea4e4a754fcafb0959992) */
 /***********************************************************************************/
 
 #include "array_args.h"
