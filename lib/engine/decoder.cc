@@ -213,8 +213,14 @@ void batch_decoder::decode_int8(const int8_t* llr,
 {
     const size_t nl = llr_per_frame(), nb = info_bytes_per_frame();
     const size_t nc = size_t(d_code->n()) * d_code->bits_per_symbol();
-    // chunks of about 1 MiB of floats, at least one frame
-    const size_t chunk = std::max<size_t>(1, (size_t(1) << 18) / nl);
+    // Chunks of the decoder's preferred batch (a SIMD decoder's groups on
+    // all its threads, a GPU's SMs), within 1 to 64 MiB of floats and in
+    // whole rounds of groups; at least one frame. (Chunks of 1 MiB alone
+    // were 4 DVB-S2 frames: one group, one thread.)
+    const size_t small = std::max<size_t>(1, (size_t(1) << 18) / nl);
+    const size_t large = std::max<size_t>(small, (size_t(1) << 24) / nl);
+    const size_t chunk = std::max<size_t>(
+        1, whole_round_batch(std::clamp(preferred_batch(), small, large)));
     std::lock_guard<std::mutex> lock(d_convert_mutex);
     d_converted.resize(std::min(chunk, std::max<size_t>(n_frames, 1)) * nl);
     const float step = 1.0f / d_config.llr_scale;

@@ -193,6 +193,17 @@ class qa_batch_decoder(gr_unittest.TestCase):
         fp = gpuldpc.batch_decoder(code, algorithm="sum-product", threads=2)
         np.testing.assert_array_equal(fp.decode_int8(steps)[0],
                                       fp.decode(steps.astype(np.float32) / 4)[0])
+        # more frames than one conversion chunk (DVB-S2 short frames: 16
+        # a chunk at least), a partial chunk last
+        short = gpuldpc.ldpc_code.dvbs2("1/2", "short")
+        _, llr = noisy_frames(short, 41, 2.5, 9)
+        steps = np.clip(np.rint(llr * 4), -127, 127).astype(np.int8)
+        fp = gpuldpc.batch_decoder(short, algorithm="min-sum", messages="fp32",
+                                   threads=2, max_iterations=10)
+        bits8, st8 = fp.decode_int8(steps)
+        bits, st = fp.decode(steps.astype(np.float32) / 4)
+        np.testing.assert_array_equal(bits8, bits)
+        np.testing.assert_array_equal(st8, st)
         with self.assertRaisesRegex(ValueError, "messages='int8' applies to "
                                                 "algorithm='min-sum' only"):
             gpuldpc.batch_decoder(code, algorithm="sum-product", messages="int8")
